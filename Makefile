@@ -1,0 +1,34 @@
+# pacer — build and test entry points. 'make test' is the whole suite (what CI runs).
+SHELL := /bin/bash
+JAVA_HOME := $(shell scripts/find-jdk.sh)
+ifeq ($(JAVA_HOME),)
+$(error no JDK >= 21 found: see the message above)
+endif
+export JAVA_HOME
+MVN := ./mvnw -B -ntp
+
+.PHONY: build unit test e2e bench clean
+
+## build: compile and package every module (applications land in <module>/target/app/lib)
+build:
+	$(MVN) -DskipTests install
+
+## unit: tier-1 tests only (no process started, no port opened beyond loopback in-JVM)
+unit:
+	$(MVN) -Dpacer.e2e.skip=true install
+
+## test: every test of the project, including the real processes on loopback (tier 2)
+test:
+	$(MVN) install
+
+## e2e: tier-2 tests only (after 'make build')
+e2e:
+	$(MVN) -pl e2e verify
+
+## bench: the benchmarks of docs/benchmarks.md (prints figures; not a test)
+bench: build
+	scripts/bench-loadgen.sh
+	scripts/bench-recording-overhead.sh
+
+clean:
+	$(MVN) -q clean

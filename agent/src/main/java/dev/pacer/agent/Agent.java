@@ -1,0 +1,130 @@
+package dev.pacer.agent;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+/**
+ * The agent as a server under test embeds it: one sampler for the processing time, the admin endpoint and the
+ * metrics. Configured from the environment so that every image reads the same variables:
+ * <ul>
+ *   <li>{@value AdminServer#PORT_ENV}: admin port (default 9090, 0 for any free port);</li>
+ *   <li>{@value #SAMPLE_PERIOD_ENV}: sample period in milliseconds (default 1000);</li>
+ *   <li>{@value #READY_FILE_ENV}: where to write {@code {"adminPort":…,"appPort":…}} once ready, for local
+ *       orchestrators that start processes on free ports.</li>
+ * </ul>
+ */
+public final class Agent implements Closeable {
+    public static final String SAMPLE_PERIOD_ENV = "PACER_SAMPLE_PERIOD_MS";
+    public static final String READY_FILE_ENV = "PACER_READY_FILE";
+    public static final String ROLE_SERVER = "server";
+    public static final String ROLE_CLIENT = "client";
+
+    private final String role;
+    private final PeriodSampler sampler;
+    private final PrometheusRegistry registry;
+    private final AdminServer admin;
+    private final Map<String, Object> infoExtra = new LinkedHashMap<>();
+
+    private Agent(String role, PeriodSampler sampler, PrometheusRegistry registry, AdminServer.Builder adminBuilder,
+                  int adminPort) throws IOException {
+        this.role = role;
+        this.sampler = sampler;
+        this.registry = registry;
+        this.admin = adminBuilder.port(adminPort).registry(registry).sampler(sampler)
+                .info(() -> AgentInfo.describe(role, infoSnapshot())).start();
+    }
+
+    /** A server agent: processing-time sampler named {@code processing}, its metrics and the JVM's. */
+    public static Agent startServerAgent(int adminPort) throws IOException {
+        PrometheusRegistry registry = new PrometheusRegistry();
+        PeriodSampler sampler = PeriodSampler.builder("processing").period(samplePeriodFromEnvironment()).start();
+        AgentMetrics.register(registry, ROLE_SERVER, sampler, true);
+        JvmMetrics.builder().register(registry);
+        return new Agent(ROLE_SERVER, sampler, registry, AdminServer.builder(), adminPort);
+    }
+
+    /** Server agent on the port of {@value AdminServer#PORT_ENV}. */
+    public static Agent startServerAgent() throws IOException {
+        return startServerAgent(AdminServer.portFromEnvironment());
+    }
+
+    public static Duration samplePeriodFromEnvironment() {
+        String value = System.getenv(SAMPLE_PERIOD_ENV);
+        if (value == null || value.isBlank()) {
+            return Duration.ofSeconds(1);
+        }
+        try {
+            return Duration.ofMillis(Long.parseLong(value.trim()));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(SAMPLE_PERIOD_ENV + " must be milliseconds, was '" + value + "'");
+        }
+    }
+
+    /** Hot path: records one request's processing time. */
+    public void recordNanos(long nanos) {
+        sampler.recordNanos(nanos);
+    }
+
+    public PeriodSampler sampler() {
+        return sampler;
+    }
+
+    public PrometheusRegistry registry() {
+        return registry;
+    }
+
+    public int adminPort() {
+        return admin.getPort();
+    }
+
+    public String role() {
+        return role;
+    }
+
+    /** Adds a field to {@code /pacer/v1/info} (server name, mode, port…). */
+    public synchronized void putInfo(String key, Object value) {
+        infoExtra.put(key, value);
+    }
+
+    private synchronized Map<String, Object> infoSnapshot() {
+        Map<String, Object> copy = new LinkedHashMap<>(infoExtra);
+        copy.put("samplePeriodMs", sampler.period().toMillis());
+        copy.put("clampedValues", sampler.clampedValues());
+        copy.put("droppedPeriods", sampler.droppedPeriods());
+        return copy;
+    }
+
+    /** Health turns 200 and, if {@value #READY_FILE_ENV} is set, the ports are written there. */
+    public void markReady(int appPort) throws IOException {
+        putInfo("appPort", appPort);
+        writeReadyFile(adminPort(), appPort);
+        admin.markReady();
+    }
+
+    public static void writeReadyFile(int adminPort, int appPort) throws IOException {
+        String path = System.getenv(READY_FILE_ENV);
+        if (path == null || path.isBlank()) {
+            return;
+        }
+        Path target = Path.of(path);
+        Path temp = target.resolveSibling(target.getFileName() + ".tmp");
+        Files.writeString(temp, "{\"adminPort\":" + adminPort + ",\"appPort\":" + appPort + "}\n", StandardCharsets.UTF_8);
+        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    @Override
+    public void close() {
+        admin.close();
+        sampler.close();
+    }
+}

@@ -1,0 +1,122 @@
+package dev.pacer.loadgen;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+
+import com.sun.net.httpserver.HttpExchange;
+import dev.pacer.agent.AdminServer;
+import dev.pacer.agent.Agent;
+import dev.pacer.agent.AgentInfo;
+import dev.pacer.agent.AgentMetrics;
+import dev.pacer.agent.PeriodSampler;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+/**
+ * The load generator process: the agent's admin endpoint plus {@code POST/GET /pacer/v1/run}. It takes one run,
+ * keeps its results until the process ends, and answers 409 to a second one. Histogram series:
+ * {@code responseTime} (the default of {@code /pacer/v1/histograms}) and {@code sendLag}.
+ */
+public final class LoadGeneratorAgent implements Closeable {
+    public static final String RESPONSE_TIME_SERIES = "responseTime";
+    public static final String SEND_LAG_SERIES = "sendLag";
+    private static final List<String> ERROR_KINDS = List.of("timeout", "io", "status_4xx", "status_5xx");
+
+    private final PeriodSampler responseTime;
+    private final PeriodSampler sendLag;
+    private final AdminServer admin;
+    private final Clock clock = Clock.systemUTC();
+    private volatile LoadRun run;
+
+    public LoadGeneratorAgent(int adminPort) throws IOException {
+        responseTime = PeriodSampler.builder(RESPONSE_TIME_SERIES).period(Agent.samplePeriodFromEnvironment()).start();
+        sendLag = PeriodSampler.builder(SEND_LAG_SERIES).period(Agent.samplePeriodFromEnvironment()).start();
+        PrometheusRegistry registry = new PrometheusRegistry();
+        AgentMetrics.register(registry, Agent.ROLE_CLIENT, responseTime, false);
+        AgentMetrics.registerPeriodGauge(registry, AgentMetrics.SEND_LAG_SECONDS,
+                "Send lag (actual minus intended send time) of the last closed period", Agent.ROLE_CLIENT, sendLag::lastPeriod);
+        CounterWithCallback.builder().name(AgentMetrics.ERRORS_TOTAL).help("Failed requests and error statuses by kind")
+                .labelNames("role", "kind").callback(cb -> {
+                    LoadRun current = run;
+                    for (String kind : ERROR_KINDS) {
+                        cb.call(current == null ? 0 : current.errorsOfKind(kind), Agent.ROLE_CLIENT, kind);
+                    }
+                }).register(registry);
+        GaugeWithCallback.builder().name(AgentMetrics.OFFERED_RATE).help("Requests per second offered now (0 when not sending)")
+                .labelNames("role").callback(cb -> {
+                    LoadRun current = run;
+                    cb.call(current == null ? 0 : current.offeredRatePerSecond(), Agent.ROLE_CLIENT);
+                }).register(registry);
+        JvmMetrics.builder().register(registry);
+        admin = AdminServer.builder().port(adminPort).registry(registry)
+                .sampler(responseTime).sampler(sendLag)
+                .info(() -> AgentInfo.describe(Agent.ROLE_CLIENT, Map.of(
+                        "samplePeriodMs", responseTime.period().toMillis(),
+                        "histogramSeries", List.of(RESPONSE_TIME_SERIES, SEND_LAG_SERIES))))
+                .route("/pacer/v1/run", this::handleRun)
+                .start();
+    }
+
+    public int adminPort() {
+        return admin.getPort();
+    }
+
+    public void markReady() throws IOException {
+        Agent.writeReadyFile(adminPort(), 0);
+        admin.markReady();
+    }
+
+    private void handleRun(HttpExchange exchange) throws IOException {
+        switch (exchange.getRequestMethod()) {
+            case "GET" -> {
+                LoadRun current = run;
+                AdminServer.respondJson(exchange, 200, current == null ? Map.of("state", RunState.IDLE) : current.report());
+            }
+            case "POST" -> {
+                RunRequest request;
+                try (InputStream body = exchange.getRequestBody()) {
+                    request = AdminServer.JSON.readValue(body, RunRequest.class);
+                } catch (IOException e) {
+                    AdminServer.respondJson(exchange, 400, Map.of("error", "the body is not a run: " + e.getMessage()));
+                    return;
+                }
+                List<String> problems = request.problems();
+                if (!problems.isEmpty()) {
+                    AdminServer.respondJson(exchange, 400, Map.of("error", String.join("; ", problems)));
+                    return;
+                }
+                synchronized (this) {
+                    if (run != null) {
+                        AdminServer.respondJson(exchange, 409, Map.of("error", "this load generator already took a run; start a new process for another"));
+                        return;
+                    }
+                    run = new LoadRun(request, responseTime, sendLag, clock);
+                    run.start();
+                }
+                AdminServer.respondJson(exchange, 202, run.report());
+            }
+            default -> AdminServer.respondJson(exchange, 405, Map.of("error", "GET or POST"));
+        }
+    }
+
+    @Override
+    public void close() {
+        admin.close();
+        responseTime.close();
+        sendLag.close();
+    }
+
+    public static void main(String[] args) throws Exception {
+        LoadGeneratorAgent agent = new LoadGeneratorAgent(AdminServer.portFromEnvironment());
+        Runtime.getRuntime().addShutdownHook(new Thread(agent::close, "pacer-shutdown"));
+        agent.markReady();
+        System.out.println("pacer load generator ready, admin port " + agent.adminPort());
+        Thread.currentThread().join();
+    }
+}

@@ -1,0 +1,214 @@
+package dev.pacer.loadgen;
+
+import java.net.URI;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+import dev.pacer.agent.PeriodSampler;
+import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.client.Result;
+import org.eclipse.jetty.client.StringRequestContent;
+import org.mortbay.jetty.load.generator.HTTP1ClientTransportBuilder;
+import org.mortbay.jetty.load.generator.HTTP2ClientTransportBuilder;
+import org.mortbay.jetty.load.generator.IntendedTimeLoadGenerator;
+import org.mortbay.jetty.load.generator.LoadGenerator;
+import org.mortbay.jetty.load.generator.Resource;
+
+/**
+ * One open-loop run of this client: waits for {@code startAt}, then offers a constant rate through
+ * {@link IntendedTimeLoadGenerator} for warm-up + duration + one sample period (so that the last measured period is
+ * fully loaded even when the start is late by up to a period), then drains the responses.
+ *
+ * <p>Every response is recorded into the {@code responseTime} sampler as completion time minus <em>intended</em>
+ * send time (coordinated omission corrected), and every send into the {@code sendLag} sampler as actual minus
+ * intended send time. Both samplers run on wall-clock-aligned periods for the whole life of the process; the
+ * analysis cuts the measured window out of them.
+ */
+final class LoadRun {
+    private final RunRequest spec;
+    private final PeriodSampler responseTime;
+    private final PeriodSampler sendLag;
+    private final Clock clock;
+    private final LongAdder sent = new LongAdder();
+    private final LongAdder responses = new LongAdder();
+    private final LongAdder measuredResponses = new LongAdder();
+    private final LongAdder timeouts = new LongAdder();
+    private final LongAdder ioFailures = new LongAdder();
+    private final LongAdder[] statusClasses = new LongAdder[6];
+    private final AtomicLong maxInFlight = new AtomicLong();
+    private final long windowStartEpochMs;
+    private final long windowEndEpochMs;
+    private final int senderThreads;
+    private final double offeredRatePerSecond;
+    private volatile CompletableFuture<Void> completion;
+    private volatile String failure;
+
+    LoadRun(RunRequest spec, PeriodSampler responseTime, PeriodSampler sendLag, Clock clock) {
+        this.spec = spec;
+        this.responseTime = responseTime;
+        this.sendLag = sendLag;
+        this.clock = clock;
+        for (int i = 0; i < statusClasses.length; i++) {
+            statusClasses[i] = new LongAdder();
+        }
+        this.windowStartEpochMs = spec.startAtEpochMs() + spec.warmupMs();
+        this.windowEndEpochMs = windowStartEpochMs + spec.durationMs();
+        this.senderThreads = spec.effectiveSenderThreads();
+        this.offeredRatePerSecond = IntendedTimeLoadGenerator.offeredRatePerSecond(senderThreads, spec.ratePerSecond());
+    }
+
+    /** Starts the waiting thread; the load begins at {@code startAt} (at once if that is past). */
+    void start() {
+        Thread.ofPlatform().daemon().name("pacer-run-starter").start(() -> {
+            long waitMs = spec.startAtEpochMs() - clock.millis();
+            if (waitMs > 0) {
+                try {
+                    Thread.sleep(waitMs);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+            try {
+                completion = newGenerator().begin();
+                completion.whenComplete((ignored, error) -> {
+                    if (error != null) {
+                        failure = error.getClass().getSimpleName() + ": " + error.getMessage();
+                    }
+                });
+            } catch (RuntimeException e) {
+                failure = e.getClass().getSimpleName() + ": " + e.getMessage();
+                completion = CompletableFuture.failedFuture(e);
+            }
+        });
+    }
+
+    private LoadGenerator newGenerator() {
+        URI target = URI.create(spec.targetUrl());
+        long loadNanos = TimeUnit.MILLISECONDS.toNanos(spec.warmupMs() + spec.durationMs() + responseTime.period().toMillis());
+        long ratePeriodNanos = IntendedTimeLoadGenerator.ratePeriodNanos(senderThreads, spec.ratePerSecond());
+        int iterationsPerThread = Math.toIntExact((loadNanos + ratePeriodNanos - 1) / ratePeriodNanos);
+        Resource resource = new Resource(spec.path()).method(spec.method());
+        if (spec.request() != null && spec.request().headers() != null) {
+            spec.request().headers().forEach(resource::requestHeader);
+        }
+        int connectionsPerThread = (spec.connections() + senderThreads - 1) / senderThreads;
+        LoadGenerator.Builder config = LoadGenerator.builder()
+                .scheme("http").host(target.getHost()).port(target.getPort() < 0 ? 80 : target.getPort())
+                .httpClientTransportBuilder("h2c".equals(spec.httpVersion()) ? new HTTP2ClientTransportBuilder() : new HTTP1ClientTransportBuilder())
+                .threads(senderThreads).usersPerThread(1).channelsPerUser(connectionsPerThread)
+                .resourceRate(spec.ratePerSecond()).rateRampUpPeriod(0)
+                .warmupIterationsPerThread(0).iterationsPerThread(iterationsPerThread)
+                .resource(resource);
+        String body = spec.request() == null ? null : spec.request().body();
+        long timeoutMs = spec.effectiveRequestTimeoutMs();
+        return new IntendedTimeLoadGenerator(config, this::onSend, request -> {
+            Request customized = request.timeout(timeoutMs, TimeUnit.MILLISECONDS);
+            if (body != null && !body.isEmpty()) {
+                customized = customized.body(new StringRequestContent(body));
+            }
+            return customized;
+        });
+    }
+
+    private void onSend(Request request, long intendedNanoTime, long actualNanoTime) {
+        sent.increment();
+        sendLag.recordNanos(actualNanoTime - intendedNanoTime);
+        long inFlight = sent.sum() - responses.sum() - timeouts.sum() - ioFailures.sum();
+        if (inFlight > maxInFlight.get()) {
+            maxInFlight.accumulateAndGet(inFlight, Math::max);
+        }
+        request.onComplete(result -> onComplete(result, intendedNanoTime));
+    }
+
+    private void onComplete(Result result, long intendedNanoTime) {
+        long nowNanos = System.nanoTime();
+        if (result.getResponse() != null && result.getResponse().getStatus() > 0 && result.getResponseFailure() == null) {
+            int status = result.getResponse().getStatus();
+            statusClasses[Math.min(5, Math.max(0, status / 100))].increment();
+            responses.increment();
+            responseTime.recordNanos(nowNanos - intendedNanoTime);
+            long nowMs = clock.millis();
+            if (nowMs >= windowStartEpochMs && nowMs < windowEndEpochMs) {
+                measuredResponses.increment();
+            }
+        } else if (result.getFailure() instanceof TimeoutException) {
+            timeouts.increment();
+        } else {
+            ioFailures.increment();
+        }
+    }
+
+    RunState state() {
+        CompletableFuture<Void> done = completion;
+        if (done != null && done.isDone()) {
+            return failure == null ? RunState.DONE : RunState.FAILED;
+        }
+        long now = clock.millis();
+        if (done == null && failure == null) {
+            return now < spec.startAtEpochMs() ? RunState.WAITING : RunState.WARMUP;
+        }
+        return now < windowStartEpochMs ? RunState.WARMUP : RunState.MEASURING;
+    }
+
+    long errors() {
+        return timeouts.sum() + ioFailures.sum() + statusClasses[4].sum() + statusClasses[5].sum();
+    }
+
+    /** The JSON of {@code GET /pacer/v1/run}. */
+    Map<String, Object> report() {
+        Map<String, Object> r = new LinkedHashMap<>();
+        RunState state = state();
+        r.put("state", state);
+        r.put("targetUrl", spec.targetUrl());
+        r.put("requestedRate", spec.ratePerSecond());
+        r.put("offeredRate", offeredRatePerSecond);
+        long now = clock.millis();
+        long measuredMs = Math.max(0, Math.min(now, windowEndEpochMs) - windowStartEpochMs);
+        r.put("achievedRate", measuredMs == 0 ? 0.0 : measuredResponses.sum() * 1000.0 / measuredMs);
+        r.put("senderThreads", senderThreads);
+        r.put("connections", spec.connections());
+        r.put("sent", sent.sum());
+        r.put("completed", responses.sum());
+        r.put("completedInWindow", measuredResponses.sum());
+        r.put("errors", errors());
+        Map<String, Long> errorsByKind = new LinkedHashMap<>();
+        errorsByKind.put("timeout", timeouts.sum());
+        errorsByKind.put("io", ioFailures.sum());
+        errorsByKind.put("status_4xx", statusClasses[4].sum());
+        errorsByKind.put("status_5xx", statusClasses[5].sum());
+        r.put("errorsByKind", errorsByKind);
+        Map<String, Long> classes = new LinkedHashMap<>();
+        for (int i = 1; i < statusClasses.length; i++) {
+            classes.put(i + "xx", statusClasses[i].sum());
+        }
+        r.put("statusClasses", classes);
+        r.put("inFlight", Math.max(0, sent.sum() - responses.sum() - timeouts.sum() - ioFailures.sum()));
+        r.put("maxInFlight", maxInFlight.get());
+        r.put("sendLagClampedValues", sendLag.clampedValues());
+        r.put("window", Map.of("startEpochMs", windowStartEpochMs, "endEpochMs", windowEndEpochMs));
+        r.put("startAtEpochMs", spec.startAtEpochMs());
+        r.put("failure", failure);
+        return r;
+    }
+
+    long errorsOfKind(String kind) {
+        return switch (kind) {
+            case "timeout" -> timeouts.sum();
+            case "io" -> ioFailures.sum();
+            case "status_4xx" -> statusClasses[4].sum();
+            case "status_5xx" -> statusClasses[5].sum();
+            default -> 0;
+        };
+    }
+
+    double offeredRatePerSecond() {
+        return state() == RunState.WARMUP || state() == RunState.MEASURING ? offeredRatePerSecond : 0;
+    }
+}

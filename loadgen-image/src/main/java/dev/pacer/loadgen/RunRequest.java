@@ -1,0 +1,99 @@
+package dev.pacer.loadgen;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+
+/**
+ * The body of {@code POST /pacer/v1/run}: one run of one client.
+ *
+ * @param targetUrl             server base URL, e.g. {@code http://10.0.0.5:8080}
+ * @param ratePerSecond         requests per second this client offers (open loop)
+ * @param connections           connections to the server
+ * @param senderThreads         threads pacing the requests (0: chosen from the rate)
+ * @param httpVersion           {@code http/1.1} or {@code h2c}
+ * @param request               what to send
+ * @param warmupMs              warm-up after {@code startAtEpochMs}
+ * @param durationMs            measured duration after the warm-up
+ * @param samplePeriodMs        sample period (must equal the process's; informational)
+ * @param startAtEpochMs        when the load starts, the same instant for every client
+ * @param requestTimeoutMs      a request not completed after this is a timeout error (0: 30 s)
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record RunRequest(String targetUrl, int ratePerSecond, int connections, int senderThreads, String httpVersion,
+                         HttpRequestSpec request, long warmupMs, long durationMs, long samplePeriodMs,
+                         long startAtEpochMs, long requestTimeoutMs) {
+
+    public static final long DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+    /** One sender thread paces at most this many requests per second by default. */
+    public static final int DEFAULT_RATE_PER_SENDER_THREAD = 20_000;
+
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record HttpRequestSpec(String method, String path, Map<String, String> headers, String body) {
+    }
+
+    /** Every problem of this request, each naming its field; empty when valid. */
+    public List<String> problems() {
+        List<String> problems = new ArrayList<>();
+        if (targetUrl == null || targetUrl.isBlank()) {
+            problems.add("targetUrl is required, e.g. http://127.0.0.1:8080");
+        } else {
+            try {
+                URI uri = URI.create(targetUrl);
+                if (!"http".equals(uri.getScheme()) || uri.getHost() == null) {
+                    problems.add("targetUrl must be http://host:port, was '" + targetUrl + "'");
+                }
+            } catch (IllegalArgumentException e) {
+                problems.add("targetUrl is not a URL: '" + targetUrl + "'");
+            }
+        }
+        if (ratePerSecond <= 0) {
+            problems.add("ratePerSecond must be > 0, was " + ratePerSecond);
+        }
+        if (connections <= 0) {
+            problems.add("connections must be > 0, was " + connections);
+        }
+        if (senderThreads < 0) {
+            problems.add("senderThreads must be >= 0 (0 chooses), was " + senderThreads);
+        }
+        if (httpVersion != null && !httpVersion.equals("http/1.1") && !httpVersion.equals("h2c")) {
+            problems.add("httpVersion must be http/1.1 or h2c, was '" + httpVersion + "'");
+        }
+        if (warmupMs < 0) {
+            problems.add("warmupMs must be >= 0, was " + warmupMs);
+        }
+        if (durationMs <= 0) {
+            problems.add("durationMs must be > 0, was " + durationMs);
+        }
+        if (startAtEpochMs <= 0) {
+            problems.add("startAtEpochMs is required (epoch milliseconds, the same for every client)");
+        }
+        if (request != null && request.path() != null && !request.path().startsWith("/")) {
+            problems.add("request.path must start with '/', was '" + request.path() + "'");
+        }
+        return problems;
+    }
+
+    int effectiveSenderThreads() {
+        if (senderThreads > 0) {
+            return senderThreads;
+        }
+        int byRate = (ratePerSecond + DEFAULT_RATE_PER_SENDER_THREAD - 1) / DEFAULT_RATE_PER_SENDER_THREAD;
+        return Math.max(1, Math.min(byRate, Runtime.getRuntime().availableProcessors()));
+    }
+
+    long effectiveRequestTimeoutMs() {
+        return requestTimeoutMs > 0 ? requestTimeoutMs : DEFAULT_REQUEST_TIMEOUT_MS;
+    }
+
+    String method() {
+        return request == null || request.method() == null ? "GET" : request.method();
+    }
+
+    String path() {
+        return request == null || request.path() == null ? "/" : request.path();
+    }
+}
