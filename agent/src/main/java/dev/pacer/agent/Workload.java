@@ -1,0 +1,88 @@
+package dev.pacer.agent;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The artificial work every pacer server accepts as query parameters, so that tests and benchmarks can shape the
+ * server's processing time without a different image:
+ * <ul>
+ *   <li>{@code sleepMicros=N}: block (sleep) N µs, like a call to a slow backend;</li>
+ *   <li>{@code spinMicros=N}: burn N µs of CPU;</li>
+ *   <li>{@code bytes=N}: answer N bytes instead of the default body.</li>
+ * </ul>
+ * Unknown parameters are ignored; values are capped (10 s, 16 MiB) so that no request can hold a server forever.
+ */
+public record Workload(long sleepMicros, long spinMicros, int bodyBytes) {
+    public static final byte[] DEFAULT_BODY = "Hello, World!\n".getBytes(StandardCharsets.US_ASCII);
+    public static final Workload NONE = new Workload(0, 0, -1);
+    static final long MAX_MICROS = TimeUnit.SECONDS.toMicros(10);
+    static final int MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+    /** Parses a raw query string ({@code null} or empty means no work). */
+    public static Workload parse(String rawQuery) {
+        if (rawQuery == null || rawQuery.isEmpty()) {
+            return NONE;
+        }
+        long sleep = 0;
+        long spin = 0;
+        int bytes = -1;
+        for (String pair : rawQuery.split("&")) {
+            int eq = pair.indexOf('=');
+            if (eq <= 0) {
+                continue;
+            }
+            String key = pair.substring(0, eq);
+            long value = parseNonNegative(pair.substring(eq + 1));
+            switch (key) {
+                case "sleepMicros" -> sleep = Math.min(value, MAX_MICROS);
+                case "spinMicros" -> spin = Math.min(value, MAX_MICROS);
+                case "bytes" -> bytes = (int) Math.min(value, MAX_BODY_BYTES);
+                default -> {
+                }
+            }
+        }
+        return new Workload(sleep, spin, bytes);
+    }
+
+    private static long parseNonNegative(String text) {
+        try {
+            return Math.max(0, Long.parseLong(text));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    /** Sleeps and spins as asked, on the calling thread. */
+    public void perform() {
+        if (spinMicros > 0) {
+            long end = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(spinMicros);
+            while (System.nanoTime() < end) {
+                Thread.onSpinWait();
+            }
+        }
+        if (sleepMicros > 0) {
+            long end = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(sleepMicros);
+            for (long left = end - System.nanoTime(); left > 0; left = end - System.nanoTime()) {
+                LockSupport.parkNanos(left);
+            }
+        }
+    }
+
+    /** The response body: the default text, or {@code bodyBytes} of filler. */
+    public byte[] body() {
+        if (bodyBytes < 0) {
+            return DEFAULT_BODY;
+        }
+        byte[] body = new byte[bodyBytes];
+        Arrays.fill(body, (byte) 'x');
+        return body;
+    }
+
+    /** Whether a path is one that pacer servers answer with 200: {@code /} and {@code /plaintext}. */
+    public static boolean isServedPath(String path) {
+        return "/".equals(path) || "/plaintext".equals(path);
+    }
+}

@@ -1,0 +1,75 @@
+package dev.pacer.server.loom;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.pacer.agent.Agent;
+import dev.pacer.agent.ServerArgs;
+import dev.pacer.agent.Workload;
+
+/**
+ * The JDK's {@link HttpServer} dispatching every exchange to its own virtual thread: the architecture of
+ * virtual-thread servers such as Chappe.
+ *
+ * <p>What the processing time covers: from the handler's entry, the earliest point the JDK server exposes, to the
+ * exchange closed after the last response byte was written. It misses what happens before dispatch: reading and
+ * parsing the request line and headers on the server's selector thread and the wait for a virtual thread to be
+ * scheduled. Under load that queueing can be the larger part, so compare loom's server figures with the others'
+ * knowing this; the client's figures include it.
+ */
+public final class LoomServer {
+    private LoomServer() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        ServerArgs options = ServerArgs.parse(args, Set.of("virtual-threads"), "virtual-threads");
+        Agent agent = Agent.startServerAgent();
+        agent.putInfo("server", "loom");
+        agent.putInfo("variant", options.mode());
+        agent.putInfo("serverVersion", "jdk-httpserver " + Runtime.version());
+        ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+        HttpServer server = HttpServer.create(new InetSocketAddress(options.port()), 1024);
+        server.setExecutor(executor);
+        server.createContext("/", exchange -> handle(exchange, agent));
+        server.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.stop(0);
+            executor.shutdownNow();
+            agent.close();
+        }, "pacer-shutdown"));
+        int port = server.getAddress().getPort();
+        agent.markReady(port);
+        System.out.println("pacer loom listening on " + port + ", admin port " + agent.adminPort());
+        Thread.currentThread().join();
+    }
+
+    static void handle(HttpExchange exchange, Agent agent) throws IOException {
+        long beginNanoTime = System.nanoTime();
+        try (exchange) {
+            try (InputStream requestBody = exchange.getRequestBody()) {
+                requestBody.transferTo(OutputStream.nullOutputStream());
+            }
+            if (!Workload.isServedPath(exchange.getRequestURI().getPath())) {
+                exchange.sendResponseHeaders(404, -1);
+                return;
+            }
+            Workload workload = Workload.parse(exchange.getRequestURI().getRawQuery());
+            workload.perform();
+            byte[] body = workload.body();
+            exchange.getResponseHeaders().set("Content-Type", "text/plain");
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        } finally {
+            agent.recordNanos(System.nanoTime() - beginNanoTime);
+        }
+    }
+}
