@@ -1,0 +1,126 @@
+package dev.pacer.api;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The rules a spec must satisfy, shared by the CLI and the operator. Each problem names its field and the fix.
+ * The local orchestrator adds its own (known server names, CPUs of this machine) on top.
+ */
+public final class BenchmarkRunValidation {
+    public static final Set<String> HTTP_VERSIONS = Set.of("http/1.1", "h2c");
+    public static final Set<String> CLEANUP_POLICIES = Set.of("Always", "OnSuccess", "Never");
+    static final Duration MIN_SAMPLE_PERIOD = Duration.ofMillis(100);
+
+    private BenchmarkRunValidation() {
+    }
+
+    public static List<FieldProblem> validate(BenchmarkRunSpec spec) {
+        List<FieldProblem> problems = new ArrayList<>();
+        if (spec == null) {
+            problems.add(new FieldProblem("spec", "is required"));
+            return problems;
+        }
+        if (spec.server == null) {
+            problems.add(new FieldProblem("spec.server", "is required: at least spec.server.image"));
+        } else {
+            if (spec.server.image == null || spec.server.image.isBlank()) {
+                problems.add(new FieldProblem("spec.server.image", "is required, e.g. pacer/server-jetty12:0.1.0"));
+            }
+            if (spec.server.port != null && (spec.server.port < 1 || spec.server.port > 65535)) {
+                problems.add(new FieldProblem("spec.server.port", "must be a port in [1, 65535], was " + spec.server.port));
+            }
+            Long cpuMillis = parse(problems, "spec.server.cpus", spec.server.cpus, Quantities::parseCpuMillis);
+            if (cpuMillis != null && pinCpus(spec) && cpuMillis % 1000 != 0) {
+                problems.add(new FieldProblem("spec.server.cpus", "must be a whole number of CPUs when spec.placement.pinCpus is true, was '" + spec.server.cpus + "'"));
+            }
+        }
+        if (spec.clients == null) {
+            problems.add(new FieldProblem("spec.clients", "is required: at least spec.clients.count and spec.clients.rate"));
+        } else {
+            if (spec.clients.count == null) {
+                problems.add(new FieldProblem("spec.clients.count", "is required: the number of clients, >= 1"));
+            } else if (spec.clients.count < 1) {
+                problems.add(new FieldProblem("spec.clients.count", "must be >= 1, was " + spec.clients.count));
+            }
+            Long rate = parse(problems, "spec.clients.rate", spec.clients.rate, Quantities::parseRatePerSecond);
+            if (rate != null && rate > Integer.MAX_VALUE) {
+                problems.add(new FieldProblem("spec.clients.rate", "is per client and must be below 2147M, was '" + spec.clients.rate + "'"));
+            }
+            if (spec.clients.connections != null && spec.clients.connections < 1) {
+                problems.add(new FieldProblem("spec.clients.connections", "must be >= 1, was " + spec.clients.connections));
+            }
+            if (spec.clients.senderThreads != null && spec.clients.senderThreads < 0) {
+                problems.add(new FieldProblem("spec.clients.senderThreads", "must be >= 0 (0 chooses), was " + spec.clients.senderThreads));
+            }
+            if (spec.clients.httpVersion != null && !HTTP_VERSIONS.contains(spec.clients.httpVersion)) {
+                problems.add(new FieldProblem("spec.clients.httpVersion", "must be one of " + HTTP_VERSIONS + ", was '" + spec.clients.httpVersion + "'"));
+            }
+            Long clientCpus = parse(problems, "spec.clients.cpus", spec.clients.cpus, Quantities::parseCpuMillis);
+            if (clientCpus != null && pinCpus(spec) && clientCpus % 1000 != 0) {
+                problems.add(new FieldProblem("spec.clients.cpus", "must be a whole number of CPUs when spec.placement.pinCpus is true, was '" + spec.clients.cpus + "'"));
+            }
+        }
+        if (spec.request != null) {
+            if (spec.request.path != null && !spec.request.path.startsWith("/")) {
+                problems.add(new FieldProblem("spec.request.path", "must start with '/', was '" + spec.request.path + "'"));
+            }
+            if (spec.request.method != null && !spec.request.method.matches("[A-Z]+")) {
+                problems.add(new FieldProblem("spec.request.method", "must be an HTTP method in capitals such as GET or POST, was '" + spec.request.method + "'"));
+            }
+            parse(problems, "spec.request.timeout", spec.request.timeout, Quantities::parseDuration);
+        }
+        Duration warmup = parse(problems, "spec.warmup", spec.warmup, Quantities::parseDuration);
+        Duration duration = parse(problems, "spec.duration", spec.duration, Quantities::parseDuration);
+        Duration samplePeriod = parse(problems, "spec.samplePeriod", spec.samplePeriod, Quantities::parseDuration);
+        Duration timeout = parse(problems, "spec.timeout", spec.timeout, Quantities::parseDuration);
+        if (samplePeriod != null && samplePeriod.compareTo(MIN_SAMPLE_PERIOD) < 0) {
+            problems.add(new FieldProblem("spec.samplePeriod", "must be at least 100ms, was '" + spec.samplePeriod + "'"));
+        }
+        if (duration != null && samplePeriod != null && !samplePeriod.isZero()) {
+            if (duration.toMillis() % samplePeriod.toMillis() != 0 || duration.compareTo(samplePeriod.multipliedBy(2)) < 0) {
+                problems.add(new FieldProblem("spec.duration", "must be a multiple of spec.samplePeriod (" + spec.samplePeriod
+                        + ") and at least two periods, was '" + spec.duration + "'"));
+            }
+        }
+        if (warmup != null && samplePeriod != null && !samplePeriod.isZero() && warmup.toMillis() % samplePeriod.toMillis() != 0) {
+            problems.add(new FieldProblem("spec.warmup", "must be a multiple of spec.samplePeriod (" + spec.samplePeriod + "), was '" + spec.warmup + "'"));
+        }
+        if (warmup != null && duration != null && timeout != null && warmup.plus(duration).compareTo(timeout) >= 0) {
+            problems.add(new FieldProblem("spec.timeout", "must be longer than spec.warmup + spec.duration (" + spec.warmup + " + " + spec.duration
+                    + "), was '" + spec.timeout + "'"));
+        }
+        if (spec.criteria != null) {
+            parse(problems, "spec.criteria.rateTolerance", spec.criteria.rateTolerance, Quantities::parseRatio);
+            if (spec.criteria.maxP99 != null) {
+                parse(problems, "spec.criteria.maxP99", spec.criteria.maxP99, Quantities::parseDuration);
+            }
+            if (spec.criteria.maxSendLagP99 != null) {
+                parse(problems, "spec.criteria.maxSendLagP99", spec.criteria.maxSendLagP99, Quantities::parseDuration);
+            }
+            if (spec.criteria.maxErrorRatio != null && !(spec.criteria.maxErrorRatio >= 0 && spec.criteria.maxErrorRatio <= 1)) {
+                problems.add(new FieldProblem("spec.criteria.maxErrorRatio", "must lie in [0, 1], was " + spec.criteria.maxErrorRatio));
+            }
+        }
+        if (spec.cleanup != null && spec.cleanup.pods != null && !CLEANUP_POLICIES.contains(spec.cleanup.pods)) {
+            problems.add(new FieldProblem("spec.cleanup.pods", "must be one of " + CLEANUP_POLICIES + ", was '" + spec.cleanup.pods + "'"));
+        }
+        return problems;
+    }
+
+    private static boolean pinCpus(BenchmarkRunSpec spec) {
+        return spec.placement == null || spec.placement.pinCpus == null || spec.placement.pinCpus;
+    }
+
+    private static <T> T parse(List<FieldProblem> problems, String field, String text, Function<String, T> parser) {
+        try {
+            return parser.apply(text);
+        } catch (IllegalArgumentException e) {
+            problems.add(new FieldProblem(field, e.getMessage()));
+            return null;
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package dev.pacer.engine.analysis;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Everything the analysis needs, already collected: the measured window, every agent's periods, the clients' own
+ * counters and the criteria (parsed).
+ *
+ * @param windowStartEpochMs start of the measured window (warm-up excluded)
+ * @param windowEndEpochMs   end of the measured window
+ * @param samplePeriodMs     length of a full period
+ * @param serverPeriods      the server's processing-time periods; empty when the server exposes no histograms
+ * @param serverUnavailableReason why there are no server periods, when there are none
+ * @param clients            one entry per client
+ * @param criteria           thresholds of the verdict
+ */
+public record AnalysisInput(long windowStartEpochMs, long windowEndEpochMs, long samplePeriodMs,
+                            Optional<List<PeriodHistogram>> serverPeriods, String serverUnavailableReason,
+                            List<ClientInput> clients, Criteria criteria) {
+
+    /**
+     * @param name                 e.g. {@code client-0}
+     * @param offeredRatePerSecond what the client offered (its report)
+     * @param responseTimePeriods  response time from the intended send time
+     * @param sendLagPeriods       actual minus intended send time
+     * @param errors               failed requests and 4xx/5xx responses over the run
+     * @param failure              the client's own failure, if it reported one
+     */
+    public record ClientInput(String name, double offeredRatePerSecond, List<PeriodHistogram> responseTimePeriods,
+                              List<PeriodHistogram> sendLagPeriods, long errors, String failure) {
+    }
+
+    /**
+     * @param rateTolerance maximum shortfall of achieved vs offered rate, as a ratio (0.01 = 1 %)
+     * @param maxSendLagP99 a client whose send lag P99 exceeds this could not keep up
+     * @param maxP99        optional: the server's overall P99 must not exceed this
+     * @param maxErrorRatio errors / requests must not exceed this
+     */
+    public record Criteria(double rateTolerance, Duration maxSendLagP99, Optional<Duration> maxP99, double maxErrorRatio) {
+        public static final Criteria DEFAULT = new Criteria(0.01, Duration.ofMillis(10), Optional.empty(), 0.0);
+    }
+}

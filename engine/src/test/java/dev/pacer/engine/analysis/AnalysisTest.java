@@ -1,0 +1,200 @@
+package dev.pacer.engine.analysis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import dev.pacer.api.RunResult;
+import dev.pacer.api.Verdict;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogWriter;
+import org.junit.jupiter.api.Test;
+
+class AnalysisTest {
+    static final long PERIOD_MS = 1000;
+    static final long T0 = 1_800_000_000_000L;
+
+    /** A period whose values are all below 2048 ns, where HdrHistogram at 3 digits is exact. */
+    static PeriodHistogram period(long startMs, long lengthMs, long... valuesNanos) {
+        Histogram h = new Histogram(60_000_000_000L, 3);
+        for (long v : valuesNanos) {
+            h.recordValue(v);
+        }
+        h.setStartTimeStamp(startMs);
+        h.setEndTimeStamp(startMs + lengthMs);
+        return new PeriodHistogram(startMs, startMs + lengthMs, h);
+    }
+
+    /** 100 values: 99 of {@code low} and one of {@code high}: p99 = low, max = high. */
+    static long[] hundred(long low, long high) {
+        long[] values = new long[100];
+        java.util.Arrays.fill(values, low);
+        values[99] = high;
+        return values;
+    }
+
+    static AnalysisInput input(List<PeriodHistogram> server, List<AnalysisInput.ClientInput> clients, long windowPeriods) {
+        return new AnalysisInput(T0, T0 + windowPeriods * PERIOD_MS, PERIOD_MS, Optional.of(server), null, clients,
+                AnalysisInput.Criteria.DEFAULT);
+    }
+
+    static AnalysisInput.ClientInput client(String name, double offered, long windowPeriods, long perPeriod) {
+        List<PeriodHistogram> responses = new ArrayList<>();
+        List<PeriodHistogram> lags = new ArrayList<>();
+        for (int i = 0; i < windowPeriods; i++) {
+            long[] values = new long[(int) perPeriod];
+            java.util.Arrays.fill(values, 1500);
+            responses.add(period(T0 + i * PERIOD_MS, PERIOD_MS, values));
+            lags.add(period(T0 + i * PERIOD_MS, PERIOD_MS, 50));
+        }
+        return new AnalysisInput.ClientInput(name, offered, responses, lags, 0, null);
+    }
+
+    @Test
+    void integralsSumEachPeriodsP99AndMaxOverTheWindowOnly() {
+        List<PeriodHistogram> server = List.of(
+                period(T0 - 1000, 1000, hundred(1900, 2000)),  // warm-up: out
+                period(T0, 1000, hundred(100, 1000)),
+                period(T0 + 1000, 1000, hundred(200, 1100)),
+                period(T0 + 2000, 1000, hundred(300, 1200)),
+                period(T0 + 3000, 400, hundred(1900, 2000)));  // partial edge period (agent stopped): out
+        Analysis.Outcome outcome = Analysis.analyze(input(server, List.of(client("client-0", 100, 3, 100)), 3));
+        RunResult.ServerFigures s = outcome.result().server;
+        assertThat(s.samples).isEqualTo(3);
+        assertThat(s.requests).isEqualTo(300);
+        // p99 nanos 100 + 200 + 300 = 600 ns → 1 µs (rounded); max 1000 + 1100 + 1200 = 3300 ns → 3 µs
+        assertThat(s.p99IntegralMicros).isEqualTo(1);
+        assertThat(s.maxIntegralMicros).isEqualTo(3);
+        assertThat(outcome.periods()).hasSize(3);
+        assertThat(outcome.periods().getFirst().server().count()).isEqualTo(100);
+    }
+
+    @Test
+    void integralsInMicrosecondsOnLargerValues() {
+        // 2 ms and 3 ms: HdrHistogram reports the highest equivalent value of their buckets.
+        Histogram probe = new Histogram(60_000_000_000L, 3);
+        long p2 = probe.highestEquivalentValue(2_000_000);
+        long p3 = probe.highestEquivalentValue(3_000_000);
+        List<PeriodHistogram> server = List.of(
+                period(T0, 1000, hundred(2_000_000, 3_000_000)),
+                period(T0 + 1000, 1000, hundred(2_000_000, 3_000_000)));
+        RunResult.ServerFigures s = Analysis.analyze(input(server, List.of(client("c", 100, 2, 100)), 2)).result().server;
+        assertThat(s.p99IntegralMicros).isEqualTo(Math.round(2 * p2 / 1000.0));
+        assertThat(s.maxIntegralMicros).isEqualTo(Math.round(2 * p3 / 1000.0));
+    }
+
+    @Test
+    void correctionReplacesAtMostTwoOutliersByTheMean() {
+        // p99s: 100,100,100,100,100,100,100,1000,1000,1000 → mean 370, threshold 740: three outliers, two replaced.
+        List<Long> p99s = List.of(100L, 100L, 100L, 100L, 100L, 100L, 100L, 1000L, 1000L, 1000L);
+        assertThat(Integrals.sumNanos(p99s)).isEqualTo(3700);
+        assertThat(Integrals.correctedSumNanos(p99s)).isEqualTo(3700 - 2 * (1000 - 370));
+        // one outlier: 100 × 9 + 2000 → mean 290, threshold 580: 2000 replaced by 290
+        List<Long> one = List.of(100L, 100L, 100L, 100L, 100L, 100L, 100L, 100L, 100L, 2000L);
+        assertThat(Integrals.correctedSumNanos(one)).isEqualTo(900 + 290);
+        // no outlier: unchanged
+        assertThat(Integrals.correctedSumNanos(List.of(100L, 150L, 200L))).isEqualTo(450);
+        assertThat(Integrals.correctedSumNanos(List.of())).isZero();
+    }
+
+    @Test
+    void correctedIntegralInTheResult() {
+        List<PeriodHistogram> server = new ArrayList<>();
+        for (int i = 0; i < 9; i++) {
+            server.add(period(T0 + i * 1000L, 1000, hundred(1000, 1000)));
+        }
+        server.add(period(T0 + 9000, 1000, hundred(20_000, 20_000)));  // p99 ≈ 20 µs (bucketed)
+        RunResult.ServerFigures s = Analysis.analyze(input(server, List.of(client("c", 100, 10, 100)), 10)).result().server;
+        long outlier = new Histogram(60_000_000_000L, 3).highestEquivalentValue(20_000);
+        long sum = 9 * 1000 + outlier;
+        assertThat(s.p99IntegralMicros).isEqualTo(Math.round(sum / 1000.0));
+        assertThat(s.p99IntegralCorrectedMicros).isEqualTo(Math.round((9 * 1000 + sum / 10.0) / 1000.0));
+    }
+
+    @Test
+    void validRunPassesWithFiguresOfEveryClient() {
+        List<PeriodHistogram> server = List.of(period(T0, 1000, hundred(100, 200)), period(T0 + 1000, 1000, hundred(100, 200)));
+        Analysis.Outcome outcome = Analysis.analyze(input(server,
+                List.of(client("client-0", 100, 2, 100), client("client-1", 100, 2, 100)), 2));
+        assertThat(outcome.result().verdict).isEqualTo(Verdict.Passed);
+        assertThat(outcome.result().reasons).isEmpty();
+        assertThat(outcome.result().clients.requests).isEqualTo(400);
+        assertThat(outcome.result().clients.achievedRate).isEqualTo(200.0);
+        assertThat(outcome.result().clients.perClient).extracting(c -> c.name).containsExactly("client-0", "client-1");
+    }
+
+    @Test
+    void clientShortOfItsRateMakesTheRunInvalidAndIsNamed() {
+        List<PeriodHistogram> server = List.of(period(T0, 1000, hundred(100, 200)), period(T0 + 1000, 1000, hundred(100, 200)));
+        Analysis.Outcome outcome = Analysis.analyze(input(server,
+                List.of(client("client-0", 100, 2, 100), client("client-1", 100, 2, 80)), 2));
+        assertThat(outcome.result().verdict).isEqualTo(Verdict.Invalid);
+        assertThat(outcome.result().reasons).singleElement().asString()
+                .contains("client-1").contains("80.0 req/s").contains("100.0 req/s");
+    }
+
+    @Test
+    void missingServerPeriodsOrHistogramsAreInvalid() {
+        List<PeriodHistogram> server = List.of(period(T0, 1000, hundred(100, 200)));
+        Analysis.Outcome missing = Analysis.analyze(input(server, List.of(client("c", 100, 2, 100)), 2));
+        assertThat(missing.result().verdict).isEqualTo(Verdict.Invalid);
+        assertThat(missing.result().reasons).anySatisfy(r -> assertThat(r).contains("server: 1 of 2 sample periods"));
+
+        AnalysisInput none = new AnalysisInput(T0, T0 + 2000, PERIOD_MS, Optional.empty(), "GET /pacer/v1/histograms answered 404",
+                List.of(client("c", 100, 2, 100)), AnalysisInput.Criteria.DEFAULT);
+        RunResult result = Analysis.analyze(none).result();
+        assertThat(result.verdict).isEqualTo(Verdict.Invalid);
+        assertThat(result.server.histogramsAvailable).isFalse();
+        assertThat(result.reasons).anySatisfy(r -> assertThat(r).contains("server histograms unavailable").contains("404"));
+        assertThat(result.clients.requests).isEqualTo(200);
+    }
+
+    @Test
+    void lateClientIsInvalidAndCriteriaFailValidRuns() {
+        List<PeriodHistogram> server = List.of(period(T0, 1000, hundred(1000, 2000)), period(T0 + 1000, 1000, hundred(1000, 2000)));
+        AnalysisInput.ClientInput late = new AnalysisInput.ClientInput("client-0", 100,
+                client("x", 100, 2, 100).responseTimePeriods(),
+                List.of(period(T0, 1000, hundred(1500, 1500)), period(T0 + 1000, 1000, hundred(1500, 1500))), 0, null);
+        AnalysisInput lateInput = new AnalysisInput(T0, T0 + 2000, PERIOD_MS, Optional.of(server), null, List.of(late),
+                new AnalysisInput.Criteria(0.01, Duration.ofNanos(1000), Optional.empty(), 0));
+        RunResult lateResult = Analysis.analyze(lateInput).result();
+        assertThat(lateResult.verdict).isEqualTo(Verdict.Invalid);
+        assertThat(lateResult.reasons).singleElement().asString().contains("client-0 sent late");
+
+        AnalysisInput.ClientInput erring = new AnalysisInput.ClientInput("client-0", 100,
+                client("x", 100, 2, 100).responseTimePeriods(), client("x", 100, 2, 100).sendLagPeriods(), 3, null);
+        AnalysisInput strict = new AnalysisInput(T0, T0 + 2000, PERIOD_MS, Optional.of(server), null, List.of(erring),
+                new AnalysisInput.Criteria(0.01, Duration.ofMillis(10), Optional.of(Duration.ofNanos(500)), 0));
+        RunResult strictResult = Analysis.analyze(strict).result();
+        assertThat(strictResult.verdict).isEqualTo(Verdict.Failed);
+        assertThat(strictResult.reasons).hasSize(2)
+                .anySatisfy(r -> assertThat(r).contains("maxP99"))
+                .anySatisfy(r -> assertThat(r).contains("3 errors in 203 requests"));
+    }
+
+    @Test
+    void readsTheAgentsLogFormatWithAbsoluteSnappedBounds() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        HistogramLogWriter writer = new HistogramLogWriter(new PrintStream(bytes, true, StandardCharsets.US_ASCII));
+        long base = T0 - 594;
+        writer.outputLogFormatVersion();
+        writer.outputStartTime(base);
+        writer.outputBaseTime(base);
+        writer.setBaseTime(base);
+        writer.outputLegend();
+        for (PeriodHistogram p : List.of(period(base, 594, 5), period(T0, 1000, 7, 8), period(T0 + 1000, 1000, 9))) {
+            writer.outputIntervalHistogram(p.histogram());
+        }
+        List<PeriodHistogram> read = HistogramLogs.parse(bytes.toString(StandardCharsets.US_ASCII), PERIOD_MS);
+        assertThat(read).extracting(PeriodHistogram::startEpochMs).containsExactly(base, T0, T0 + 1000);
+        assertThat(read).extracting(PeriodHistogram::endEpochMs).containsExactly(T0, T0 + 1000, T0 + 2000);
+        assertThat(read).extracting(p -> p.histogram().getTotalCount()).containsExactly(1L, 2L, 1L);
+        assertThat(read.get(1).histogram().getMaxValue()).isEqualTo(8);
+    }
+}
