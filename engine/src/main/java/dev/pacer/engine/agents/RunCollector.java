@@ -1,0 +1,77 @@
+package dev.pacer.engine.agents;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import dev.pacer.engine.analysis.AnalysisInput;
+import dev.pacer.engine.analysis.HistogramLogs;
+import dev.pacer.engine.analysis.PeriodHistogram;
+import dev.pacer.engine.plan.RunPlan;
+
+/**
+ * Fetches every histogram log, info and client report from the agents after a run, and assembles the analysis input.
+ * A server without the agent contract still yields a result: its histograms are then reported unavailable.
+ */
+public final class RunCollector {
+    public static final String CLIENT_RESPONSE_TIME_SERIES = "responseTime";
+    public static final String CLIENT_SEND_LAG_SERIES = "sendLag";
+
+    private RunCollector() {
+    }
+
+    /**
+     * What was collected: the input of the analysis, and the raw material for the results directory.
+     *
+     * @param rawLogs  file name → interval log text, e.g. {@code server.hlog}, {@code client-0.responseTime.hlog}
+     * @param infos    role name → {@code /pacer/v1/info}
+     * @param reports  client name → final {@code GET /pacer/v1/run}
+     */
+    public record Collected(AnalysisInput input, Map<String, String> rawLogs, Map<String, Map<String, Object>> infos,
+                            Map<String, Map<String, Object>> reports) {
+    }
+
+    public static Collected collect(RunPlan plan, AgentClient server, Map<String, AgentClient> clients,
+                                    long windowStartEpochMs, long windowEndEpochMs) throws IOException {
+        long periodMs = plan.samplePeriod().toMillis();
+        Map<String, String> rawLogs = new LinkedHashMap<>();
+        Map<String, Map<String, Object>> infos = new LinkedHashMap<>();
+        Map<String, Map<String, Object>> reports = new LinkedHashMap<>();
+        Optional<List<PeriodHistogram>> serverPeriods = Optional.empty();
+        String unavailable = null;
+        try {
+            infos.put("server", server.info());
+            String log = server.histograms(null);
+            rawLogs.put("server.hlog", log);
+            serverPeriods = Optional.of(HistogramLogs.parse(log, periodMs));
+        } catch (IOException e) {
+            unavailable = e.getMessage();
+        }
+        List<AnalysisInput.ClientInput> inputs = new ArrayList<>();
+        for (Map.Entry<String, AgentClient> entry : clients.entrySet()) {
+            String name = entry.getKey();
+            AgentClient client = entry.getValue();
+            infos.put(name, client.info());
+            Map<String, Object> report = client.runStatus();
+            reports.put(name, report);
+            String responseLog = client.histograms(CLIENT_RESPONSE_TIME_SERIES);
+            String lagLog = client.histograms(CLIENT_SEND_LAG_SERIES);
+            rawLogs.put(name + "." + CLIENT_RESPONSE_TIME_SERIES + ".hlog", responseLog);
+            rawLogs.put(name + "." + CLIENT_SEND_LAG_SERIES + ".hlog", lagLog);
+            Object failure = report.get("failure");
+            inputs.add(new AnalysisInput.ClientInput(name, number(report.get("offeredRate")),
+                    HistogramLogs.parse(responseLog, periodMs), HistogramLogs.parse(lagLog, periodMs),
+                    (long) number(report.get("errors")), failure == null ? null : failure.toString()));
+        }
+        AnalysisInput input = new AnalysisInput(windowStartEpochMs, windowEndEpochMs, periodMs, serverPeriods, unavailable,
+                inputs, plan.criteria());
+        return new Collected(input, rawLogs, infos, reports);
+    }
+
+    private static double number(Object value) {
+        return value instanceof Number n ? n.doubleValue() : 0;
+    }
+}

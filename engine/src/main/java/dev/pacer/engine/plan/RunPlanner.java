@@ -1,0 +1,69 @@
+package dev.pacer.engine.plan;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Optional;
+
+import dev.pacer.api.BenchmarkRun;
+import dev.pacer.api.BenchmarkRunSpec;
+import dev.pacer.api.BenchmarkRunValidation;
+import dev.pacer.api.FieldProblem;
+import dev.pacer.api.Quantities;
+import dev.pacer.engine.analysis.AnalysisInput;
+
+/** {@code plan(run) → RunPlan}: validation plus parsing, no I/O. */
+public final class RunPlanner {
+    private RunPlanner() {
+    }
+
+    /** Thrown with every problem of a spec. */
+    public static final class InvalidPlanException extends IllegalArgumentException {
+        private final List<FieldProblem> problems;
+
+        public InvalidPlanException(List<FieldProblem> problems) {
+            super(problems.stream().map(FieldProblem::toString).reduce((a, b) -> a + "; " + b).orElse("invalid"));
+            this.problems = List.copyOf(problems);
+        }
+
+        public List<FieldProblem> problems() {
+            return problems;
+        }
+    }
+
+    public static RunPlan plan(BenchmarkRun run) {
+        BenchmarkRunSpec spec = run.getSpec();
+        List<FieldProblem> problems = BenchmarkRunValidation.validate(spec);
+        if (!problems.isEmpty()) {
+            throw new InvalidPlanException(problems);
+        }
+        BenchmarkRunSpec.Server s = spec.server;
+        RunPlan.ServerRole server = new RunPlan.ServerRole(s.image, List.copyOf(s.args == null ? List.of() : s.args),
+                List.copyOf(s.jvmOptions == null ? List.of() : s.jvmOptions), s.port == null ? 8080 : s.port,
+                Quantities.parseCpuMillis(s.cpus), s.memory, new LinkedHashMap<>(s.labels == null ? java.util.Map.of() : s.labels));
+        BenchmarkRunSpec.Clients c = spec.clients;
+        int rate = Math.toIntExact(Quantities.parseRatePerSecond(c.rate));
+        List<RunPlan.ClientRole> clients = new ArrayList<>();
+        for (int i = 0; i < c.count; i++) {
+            clients.add(new RunPlan.ClientRole("client-" + i, rate, c.connections == null ? 16 : c.connections,
+                    c.senderThreads == null ? 0 : c.senderThreads, c.httpVersion == null ? "http/1.1" : c.httpVersion,
+                    c.image, Quantities.parseCpuMillis(c.cpus), c.memory, List.copyOf(c.jvmOptions == null ? List.of() : c.jvmOptions)));
+        }
+        BenchmarkRunSpec.Criteria criteria = spec.criteria == null ? new BenchmarkRunSpec.Criteria() : spec.criteria;
+        AnalysisInput.Criteria parsedCriteria = new AnalysisInput.Criteria(
+                Quantities.parseRatio(criteria.rateTolerance == null ? "1%" : criteria.rateTolerance),
+                Quantities.parseDuration(criteria.maxSendLagP99 == null ? "10ms" : criteria.maxSendLagP99),
+                Optional.ofNullable(criteria.maxP99).map(Quantities::parseDuration),
+                criteria.maxErrorRatio == null ? 0.0 : criteria.maxErrorRatio);
+        String name = run.getMetadata() == null || run.getMetadata().getName() == null ? "run" : run.getMetadata().getName();
+        return new RunPlan(name, server, clients, Quantities.parseDuration(spec.warmup), Quantities.parseDuration(spec.duration),
+                Quantities.parseDuration(spec.samplePeriod), Quantities.parseDuration(spec.timeout),
+                c.count + "x" + Quantities.formatRate(rate), parsedCriteria);
+    }
+
+    /** The request timeout of the spec (default 30 s). */
+    public static Duration requestTimeout(BenchmarkRunSpec spec) {
+        return spec.request == null || spec.request.timeout == null ? Duration.ofSeconds(30) : Quantities.parseDuration(spec.request.timeout);
+    }
+}

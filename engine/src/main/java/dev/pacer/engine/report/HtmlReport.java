@@ -1,0 +1,144 @@
+package dev.pacer.engine.report;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import dev.pacer.api.RunResult;
+import dev.pacer.engine.analysis.PeriodPoint;
+
+/**
+ * {@code report.html}: one self-contained page (inline CSS and SVG, no script, no network) with the verdict and its
+ * reasons, the integrals, and four plots over the measured window: server min/p99/max per period (Jetty's chart),
+ * client response-time percentiles per period, achieved rate per client, and send lag per client.
+ */
+public final class HtmlReport {
+    public static final String FILE_NAME = "report.html";
+
+    private HtmlReport() {
+    }
+
+    public static Path write(ResultDocument document, Path directory) throws IOException {
+        Path file = directory.resolve(FILE_NAME);
+        Files.writeString(file, render(document), StandardCharsets.UTF_8);
+        return file;
+    }
+
+    public static String render(ResultDocument doc) {
+        RunResult r = doc.result();
+        StringBuilder html = new StringBuilder();
+        html.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>pacer · ")
+                .append(Html.escape(doc.run())).append("</title>\n<style>\n")
+                .append("body{font-family:system-ui,sans-serif;margin:24px;color:#222;max-width:1100px}")
+                .append("table{border-collapse:collapse;margin:8px 0 20px}td,th{border:1px solid #ccc;padding:4px 10px;text-align:right}")
+                .append("th{background:#f4f4f4}td:first-child,th:first-child{text-align:left}")
+                .append(".verdict{font-size:20px;font-weight:600;padding:6px 12px;display:inline-block;border-radius:4px}")
+                .append(".Passed{background:#d4f4d4}.Failed{background:#fde0c2}.Invalid{background:#f8caca}")
+                .append("svg .frame{fill:none;stroke:#999}svg .grid{stroke:#eee}svg .tick,svg .legend{font-size:11px;fill:#444}")
+                .append("svg .title{font-size:13px;font-weight:600;fill:#222}\n</style></head><body>\n");
+        html.append("<h1>").append(Html.escape(doc.run())).append(" <small>").append(Html.escape(doc.load())).append("</small></h1>\n");
+        Object image = doc.server() == null ? null : doc.server().get("image");
+        html.append("<p>Server <code>").append(Html.escape(String.valueOf(image))).append("</code>, measured window ")
+                .append(seconds(r.window)).append(" s, sample period ").append(doc.samplePeriodMs()).append(" ms.</p>\n");
+        html.append("<p><span class=\"verdict ").append(r.verdict).append("\" id=\"verdict\">").append(r.verdict).append("</span></p>\n");
+        if (!r.reasons.isEmpty()) {
+            html.append("<ul id=\"reasons\">");
+            r.reasons.forEach(reason -> html.append("<li>").append(Html.escape(reason)).append("</li>"));
+            html.append("</ul>\n");
+        }
+        if (!r.warnings.isEmpty()) {
+            html.append("<p>Warnings:</p><ul id=\"warnings\">");
+            r.warnings.forEach(w -> html.append("<li>").append(Html.escape(w)).append("</li>"));
+            html.append("</ul>\n");
+        }
+        html.append("<h2>Server processing time</h2>\n");
+        RunResult.ServerFigures s = r.server;
+        if (s != null && s.histogramsAvailable) {
+            html.append("<table id=\"server-figures\"><tr><th>samples</th><th>requests</th><th>P99 integral</th><th>P99 integral (corrected)</th>")
+                    .append("<th>max integral</th><th>min</th><th>p50</th><th>p99</th><th>p99.9</th><th>max</th></tr><tr>")
+                    .append(td(s.samples)).append(td(s.requests)).append(td(ms(s.p99IntegralMicros))).append(td(ms(s.p99IntegralCorrectedMicros)))
+                    .append(td(ms(s.maxIntegralMicros))).append(td(ms(s.minMicros))).append(td(ms(s.p50Micros))).append(td(ms(s.p99Micros)))
+                    .append(td(ms(s.p999Micros))).append(td(ms(s.maxMicros))).append("</tr></table>\n<p><small>Latencies in ms; integrals are sums over the periods.</small></p>\n");
+        } else {
+            html.append("<p>Server histograms unavailable.</p>\n");
+        }
+        html.append("<h2>Clients</h2>\n<table id=\"client-figures\"><tr><th>client</th><th>offered req/s</th><th>achieved req/s</th><th>requests</th>")
+                .append("<th>errors</th><th>p99 ms</th><th>max ms</th><th>send lag p99 ms</th><th>send lag max ms</th></tr>\n");
+        for (RunResult.ClientFigure c : r.clients.perClient) {
+            html.append("<tr>").append("<td>").append(Html.escape(c.name)).append("</td>").append(td(c.offeredRate)).append(td(c.achievedRate))
+                    .append(td(c.requests)).append(td(c.errors)).append(td(ms(c.p99Micros))).append(td(ms(c.maxMicros)))
+                    .append(td(ms(c.sendLagP99Micros))).append(td(ms(c.sendLagMaxMicros))).append("</tr>\n");
+        }
+        html.append("</table>\n");
+        html.append(charts(doc));
+        html.append("<p><small>Generated by pacer from result.json; raw HdrHistogram interval logs are beside this file.</small></p>\n</body></html>\n");
+        return html.toString();
+    }
+
+    private static String charts(ResultDocument doc) {
+        long start = doc.window() == null ? 0 : doc.window().startEpochMs;
+        double periodSeconds = doc.samplePeriodMs() / 1000.0;
+        List<double[]> serverMin = new ArrayList<>();
+        List<double[]> serverP99 = new ArrayList<>();
+        List<double[]> serverMax = new ArrayList<>();
+        Set<String> clientNames = new LinkedHashSet<>();
+        Map<String, List<double[]>> clientP50 = new LinkedHashMap<>();
+        Map<String, List<double[]>> clientP99 = new LinkedHashMap<>();
+        Map<String, List<double[]>> clientMax = new LinkedHashMap<>();
+        Map<String, List<double[]>> rates = new LinkedHashMap<>();
+        Map<String, List<double[]>> lags = new LinkedHashMap<>();
+        for (PeriodPoint p : doc.periods()) {
+            double x = (p.startEpochMs() - start) / 1000.0 + periodSeconds;
+            if (p.server() != null) {
+                serverMin.add(new double[] {x, p.server().minMicros() / 1000.0});
+                serverP99.add(new double[] {x, p.server().p99Micros() / 1000.0});
+                serverMax.add(new double[] {x, p.server().maxMicros() / 1000.0});
+            }
+            p.clients().forEach((name, c) -> {
+                clientNames.add(name);
+                clientP50.computeIfAbsent(name, k -> new ArrayList<>()).add(new double[] {x, c.p50Micros() / 1000.0});
+                clientP99.computeIfAbsent(name, k -> new ArrayList<>()).add(new double[] {x, c.p99Micros() / 1000.0});
+                clientMax.computeIfAbsent(name, k -> new ArrayList<>()).add(new double[] {x, c.maxMicros() / 1000.0});
+                rates.computeIfAbsent(name, k -> new ArrayList<>()).add(new double[] {x, c.count() / periodSeconds});
+                lags.computeIfAbsent(name, k -> new ArrayList<>()).add(new double[] {x, c.sendLagP99Micros() / 1000.0});
+            });
+        }
+        StringBuilder out = new StringBuilder("<h2>Per period</h2>\n");
+        if (!serverP99.isEmpty()) {
+            out.append(new SvgLineChart("server-latency", "Server processing time per period", "ms")
+                    .series("min", serverMin).series("p99", serverP99).series("max", serverMax).render());
+        }
+        SvgLineChart clientChart = new SvgLineChart("client-latency", "Client response time per period (from intended send time)", "ms");
+        for (String name : clientNames) {
+            clientChart.series(name + " p50", clientP50.get(name)).series(name + " p99", clientP99.get(name)).series(name + " max", clientMax.get(name));
+        }
+        out.append(clientChart.render());
+        SvgLineChart rateChart = new SvgLineChart("achieved-rate", "Achieved rate per client", "responses/s");
+        rates.forEach(rateChart::series);
+        out.append(rateChart.render());
+        SvgLineChart lagChart = new SvgLineChart("send-lag", "Send lag P99 per client (late sends mean the client could not keep up)", "ms");
+        lags.forEach(lagChart::series);
+        out.append(lagChart.render());
+        return out.toString();
+    }
+
+    private static String seconds(RunResult.Window window) {
+        return window == null ? "?" : String.format(Locale.ROOT, "%.0f", (window.endEpochMs - window.startEpochMs) / 1000.0);
+    }
+
+    private static String ms(Long micros) {
+        return micros == null ? "–" : String.format(Locale.ROOT, "%.3f", micros / 1000.0);
+    }
+
+    private static String td(Object value) {
+        return "<td>" + Html.escape(value == null ? "–" : value instanceof Double d ? String.format(Locale.ROOT, "%.1f", d) : value.toString()) + "</td>";
+    }
+}

@@ -1,0 +1,49 @@
+package dev.pacer.engine.report;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.pacer.api.RunResult;
+import dev.pacer.engine.analysis.PeriodPoint;
+
+/**
+ * {@code result.json} of a results directory:
+ * <pre>
+ * { "run": name, "load": "2x500", "server": {image, args, labels}, "samplePeriodMs": 1000,
+ *   "result": { … the shape of status.result … },
+ *   "window": {startEpochMs, endEpochMs},
+ *   "periods": [ {startEpochMs, server: {count,minMicros,p50Micros,p99Micros,maxMicros},
+ *                 clients: {client-0: {count,p50Micros,p99Micros,p999Micros,maxMicros,sendLagP99Micros}}} … ],
+ *   "clientReports": {client-0: final GET /pacer/v1/run}, "agents": {server: info, client-0: info} }
+ * </pre>
+ * Beside it: every raw interval log ({@code *.hlog}), {@code report.html} and the processes' logs.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record ResultDocument(String run, String load, Map<String, Object> server, long samplePeriodMs,
+                             RunResult result, RunResult.Window window, List<PeriodPoint> periods,
+                             Map<String, Map<String, Object>> clientReports, Map<String, Map<String, Object>> agents,
+                             List<String> notes) {
+    public static final String FILE_NAME = "result.json";
+    public static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    public void write(Path directory) throws IOException {
+        Files.createDirectories(directory);
+        JSON.writeValue(directory.resolve(FILE_NAME).toFile(), this);
+    }
+
+    public static ResultDocument read(Path directory) throws IOException {
+        Path file = directory.resolve(FILE_NAME);
+        if (!Files.isRegularFile(file)) {
+            throw new IOException(directory + " is not a results directory: no " + FILE_NAME);
+        }
+        return JSON.readValue(file.toFile(), ResultDocument.class);
+    }
+}
