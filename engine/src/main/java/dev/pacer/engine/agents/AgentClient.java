@@ -56,6 +56,15 @@ public final class AgentClient {
         return response.body();
     }
 
+    /** {@code GET /metrics}, as text. */
+    public String metricsText() throws IOException {
+        HttpResponse<String> response = get("/metrics");
+        if (response.statusCode() != 200) {
+            throw new AgentException(baseUri + "/metrics answered " + response.statusCode());
+        }
+        return response.body();
+    }
+
     public Map<String, Object> postRun(Map<String, Object> run) throws IOException {
         HttpRequest request = HttpRequest.newBuilder(baseUri.resolve("/pacer/v1/run")).timeout(REQUEST_TIMEOUT)
                 .header("Content-Type", "application/json")

@@ -1,0 +1,129 @@
+package dev.pacer.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+
+import dev.pacer.engine.analysis.PeriodPoint;
+import dev.pacer.engine.report.ResultDocument;
+import org.apache.commons.math3.stat.inference.MannWhitneyUTest;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code pacer compare DIR...}: runs side by side, each figure's difference from the first run, and whether the
+ * difference of the per-period server P99s exceeds run-to-run noise: a two-sided Mann–Whitney U test (rank test, no
+ * normality assumed) over the periods of the two runs, significant when p &lt; {@value #SIGNIFICANCE}.
+ */
+@Command(name = "compare", description = "Compare results directories: figures, differences and a rank test of the per-period P99s.")
+final class CompareCommand implements Callable<Integer> {
+    static final double SIGNIFICANCE = 0.05;
+
+    @Parameters(arity = "2..*", paramLabel = "DIR", description = "Results directories; the first is the baseline.")
+    List<Path> directories;
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        List<ResultDocument> runs = new ArrayList<>();
+        try {
+            for (Path directory : directories) {
+                runs.add(ResultDocument.read(directory));
+            }
+        } catch (IOException e) {
+            spec.commandLine().getErr().println("pacer: " + e.getMessage());
+            return PacerCommand.EXIT_BAD_INPUT;
+        }
+        out.print(render(runs));
+        out.flush();
+        return PacerCommand.EXIT_OK;
+    }
+
+    static String render(List<ResultDocument> runs) {
+        StringBuilder text = new StringBuilder();
+        text.append(String.format(Locale.ROOT, "%-28s", "figure"));
+        for (ResultDocument run : runs) {
+            text.append(String.format(Locale.ROOT, " %22s", abbreviate(run.run() + " " + run.load(), 22)));
+        }
+        text.append('\n');
+        row(text, runs, "verdict", d -> null, d -> String.valueOf(d.result().verdict));
+        numberRow(text, runs, "P99 integral ms", d -> micros(d.result().server == null ? null : d.result().server.p99IntegralMicros));
+        numberRow(text, runs, "P99 integral corrected ms", d -> micros(d.result().server == null ? null : d.result().server.p99IntegralCorrectedMicros));
+        numberRow(text, runs, "max integral ms", d -> micros(d.result().server == null ? null : d.result().server.maxIntegralMicros));
+        numberRow(text, runs, "server p50 ms", d -> micros(d.result().server == null ? null : d.result().server.p50Micros));
+        numberRow(text, runs, "server p99 ms", d -> micros(d.result().server == null ? null : d.result().server.p99Micros));
+        numberRow(text, runs, "server max ms", d -> micros(d.result().server == null ? null : d.result().server.maxMicros));
+        numberRow(text, runs, "client p99 ms", d -> micros(d.result().clients.p99Micros));
+        numberRow(text, runs, "client max ms", d -> micros(d.result().clients.maxMicros));
+        numberRow(text, runs, "achieved req/s", d -> d.result().clients.achievedRate);
+        numberRow(text, runs, "errors", d -> d.result().clients.errors == null ? null : d.result().clients.errors.doubleValue());
+        text.append("\nper-period server P99 vs ").append(runs.getFirst().run())
+                .append(" (Mann-Whitney U, two-sided, significant when p < ").append(SIGNIFICANCE).append("):\n");
+        double[] baseline = p99s(runs.getFirst());
+        for (ResultDocument run : runs.subList(1, runs.size())) {
+            double[] other = p99s(run);
+            if (baseline.length < 2 || other.length < 2) {
+                text.append(String.format(Locale.ROOT, "  %-26s not enough server periods to test%n", run.run()));
+                continue;
+            }
+            double p = new MannWhitneyUTest().mannWhitneyUTest(baseline, other);
+            double medianChange = 100 * (median(other) - median(baseline)) / median(baseline);
+            text.append(String.format(Locale.ROOT, "  %-26s median %+.1f%%  p = %.4f  %s%n", run.run(), medianChange, p,
+                    p < SIGNIFICANCE ? "difference exceeds run-to-run noise" : "within run-to-run noise"));
+        }
+        return text.toString();
+    }
+
+    private static void numberRow(StringBuilder text, List<ResultDocument> runs, String name, Function<ResultDocument, Double> value) {
+        Double base = value.apply(runs.getFirst());
+        row(text, runs, name, value, d -> {
+            Double v = value.apply(d);
+            if (v == null) {
+                return "-";
+            }
+            String formatted = String.format(Locale.ROOT, "%.3f", v);
+            if (d != runs.getFirst() && base != null && base != 0) {
+                formatted += String.format(Locale.ROOT, " (%+.1f%%)", 100 * (v - base) / base);
+            }
+            return formatted;
+        });
+    }
+
+    private static void row(StringBuilder text, List<ResultDocument> runs, String name, Function<ResultDocument, Double> ignored,
+                            Function<ResultDocument, String> cell) {
+        text.append(String.format(Locale.ROOT, "%-28s", name));
+        for (ResultDocument run : runs) {
+            text.append(String.format(Locale.ROOT, " %22s", cell.apply(run)));
+        }
+        text.append('\n');
+    }
+
+    static double[] p99s(ResultDocument run) {
+        return run.periods().stream().map(PeriodPoint::server).filter(java.util.Objects::nonNull)
+                .mapToDouble(PeriodPoint.Stats::p99Micros).toArray();
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        java.util.Arrays.sort(sorted);
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
+    private static Double micros(Long micros) {
+        return micros == null ? null : micros / 1000.0;
+    }
+
+    private static String abbreviate(String text, int max) {
+        return text.length() <= max ? text : text.substring(0, max - 1) + "…";
+    }
+
+}

@@ -1,0 +1,125 @@
+package dev.pacer.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * One process the local orchestrator started: a JVM running an application, pinned with taskset when CPUs are given,
+ * its output in a log file, its ports read from the ready file the agent writes ({@code PACER_READY_FILE}).
+ */
+final class ManagedProcess implements AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    static final Duration STOP_GRACE = Duration.ofSeconds(5);
+
+    private final String role;
+    private final Process process;
+    private final Path logFile;
+    private final Path readyFile;
+    private int adminPort;
+    private int appPort;
+
+    private ManagedProcess(String role, Process process, Path logFile, Path readyFile) {
+        this.role = role;
+        this.process = process;
+        this.logFile = logFile;
+        this.readyFile = readyFile;
+    }
+
+    static ManagedProcess start(String role, LocalApps.App app, List<Integer> cpus, List<String> jvmOptions,
+                                List<String> args, Map<String, String> env, Path workDirectory) throws IOException {
+        Path logFile = workDirectory.resolve("logs").resolve(role + ".log");
+        Path readyFile = workDirectory.resolve("logs").resolve(role + ".ready");
+        Files.createDirectories(logFile.getParent());
+        Files.deleteIfExists(readyFile);
+        List<String> command = new ArrayList<>();
+        if (cpus != null && !cpus.isEmpty()) {
+            command.addAll(List.of("taskset", "-c", CpuLayout.tasksetList(cpus)));
+        }
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        command.add("-cp");
+        command.add(LocalApps.libDirectory(app) + "/*");
+        command.add(app.mainClass());
+        command.addAll(args);
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
+        builder.environment().putAll(env);
+        builder.environment().put("PACER_ADMIN_PORT", "0");
+        builder.environment().put("PACER_READY_FILE", readyFile.toString());
+        Files.writeString(logFile, "# " + String.join(" ", command) + "\n");
+        return new ManagedProcess(role, builder.start(), logFile, readyFile);
+    }
+
+    /** Waits for the ready file; fails with the log's tail when the process dies or the deadline passes. */
+    void awaitReady(Duration timeout) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (Files.exists(readyFile)) {
+                JsonNode ports = JSON.readTree(readyFile.toFile());
+                adminPort = ports.path("adminPort").asInt();
+                appPort = ports.path("appPort").asInt();
+                return;
+            }
+            if (!process.isAlive()) {
+                throw new IOException(role + " exited with code " + process.exitValue() + " before it was ready:\n" + logTail(15));
+            }
+            Thread.sleep(50);
+        }
+        throw new IOException(role + " not ready after " + timeout.toSeconds() + " s:\n" + logTail(15));
+    }
+
+    String logTail(int lines) {
+        try {
+            List<String> all = Files.readAllLines(logFile);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()).stream().map(l -> "  | " + l).toList());
+        } catch (IOException e) {
+            return "  | (no log: " + e.getMessage() + ")";
+        }
+    }
+
+    String role() {
+        return role;
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    int adminPort() {
+        return adminPort;
+    }
+
+    int appPort() {
+        return appPort;
+    }
+
+    /** SIGTERM, then SIGKILL after the grace period; waits for the exit. */
+    @Override
+    public void close() {
+        if (!process.isAlive()) {
+            return;
+        }
+        process.destroy();
+        try {
+            if (!process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly().waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

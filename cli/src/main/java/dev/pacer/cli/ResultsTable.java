@@ -1,0 +1,44 @@
+package dev.pacer.cli;
+
+import java.io.PrintStream;
+import java.util.Locale;
+
+import dev.pacer.api.RunResult;
+import dev.pacer.engine.report.ResultDocument;
+
+/** The results as a terminal table. */
+final class ResultsTable {
+    private ResultsTable() {
+    }
+
+    static void print(ResultDocument doc, PrintStream out) {
+        RunResult r = doc.result();
+        out.printf(Locale.ROOT, "%n%s  %s  verdict: %s%n", doc.run(), doc.load(), r.verdict);
+        for (String reason : r.reasons) {
+            out.println("  reason:  " + reason);
+        }
+        for (String warning : r.warnings) {
+            out.println("  warning: " + warning);
+        }
+        RunResult.ServerFigures s = r.server;
+        if (s != null && s.histogramsAvailable) {
+            out.printf(Locale.ROOT, "%nserver  samples %d  requests %,d%n", s.samples, s.requests);
+            out.printf(Locale.ROOT, "  P99 integral %s ms  (corrected %s ms)   max integral %s ms%n",
+                    ms(s.p99IntegralMicros), ms(s.p99IntegralCorrectedMicros), ms(s.maxIntegralMicros));
+            out.printf(Locale.ROOT, "  min %s  p50 %s  p99 %s  p99.9 %s  max %s ms%n",
+                    ms(s.minMicros), ms(s.p50Micros), ms(s.p99Micros), ms(s.p999Micros), ms(s.maxMicros));
+        } else {
+            out.println("\nserver  histograms unavailable");
+        }
+        out.printf(Locale.ROOT, "%n%-10s %12s %12s %10s %7s %10s %10s %12s%n", "client", "offered/s", "achieved/s", "requests",
+                "errors", "p99 ms", "max ms", "lag p99 ms");
+        for (RunResult.ClientFigure c : r.clients.perClient) {
+            out.printf(Locale.ROOT, "%-10s %12.1f %12.1f %10d %7d %10s %10s %12s%n", c.name, c.offeredRate, c.achievedRate,
+                    c.requests, c.errors, ms(c.p99Micros), ms(c.maxMicros), ms(c.sendLagP99Micros));
+        }
+    }
+
+    static String ms(Long micros) {
+        return micros == null ? "-" : String.format(Locale.ROOT, "%.3f", micros / 1000.0);
+    }
+}
