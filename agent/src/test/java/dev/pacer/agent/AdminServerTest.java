@@ -1,0 +1,49 @@
+package dev.pacer.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.junit.jupiter.api.Test;
+
+class AdminServerTest {
+    final HttpClient http = HttpClient.newHttpClient();
+
+    HttpResponse<String> get(int port, String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void speaksTheContract() throws Exception {
+        PrometheusRegistry registry = new PrometheusRegistry();
+        try (PeriodSampler sampler = PeriodSampler.builder("processing").period(Duration.ofMillis(100)).start();
+             AdminServer admin = AdminServer.builder().port(0).bindAddress("127.0.0.1").registry(registry).sampler(sampler)
+                     .info(() -> AgentInfo.describe("server", java.util.Map.of())).start()) {
+            AgentMetrics.register(registry, "server", sampler, true);
+            int port = admin.getPort();
+            assertThat(get(port, "/healthz").statusCode()).isEqualTo(503);
+            admin.markReady();
+            assertThat(get(port, "/healthz").statusCode()).isEqualTo(200);
+            sampler.recordNanos(1_500_000);
+            Thread.sleep(250);
+            String metrics = get(port, "/metrics").body();
+            assertThat(metrics).contains("pacer_requests_total{role=\"server\"} 1.0")
+                    .contains("pacer_processing_seconds_bucket{le=\"0.0025\"} 1")
+                    .contains("pacer_processing_seconds_bucket{le=\"0.001\"} 0")
+                    .contains("pacer_period_latency_seconds{role=\"server\",stat=\"max\"}");
+            String info = get(port, "/pacer/v1/info").body();
+            String ownCpus = Files.readAllLines(Path.of("/proc/self/status")).stream()
+                    .filter(l -> l.startsWith("Cpus_allowed_list:")).findFirst().orElseThrow().split(":")[1].trim();
+            assertThat(info).contains("\"role\" : \"server\"").contains("\"cpuset\" : \"" + ownCpus + "\"");
+            assertThat(get(port, "/pacer/v1/histograms").body()).contains("#[Histogram log format version 1.3]");
+            assertThat(get(port, "/pacer/v1/histograms?series=nope").statusCode()).isEqualTo(404);
+        }
+    }
+}

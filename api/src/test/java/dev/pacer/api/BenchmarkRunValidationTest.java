@@ -1,0 +1,83 @@
+package dev.pacer.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+
+class BenchmarkRunValidationTest {
+    static BenchmarkRun read(String yaml) throws IOException {
+        return BenchmarkRunYaml.read(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)), "test.yaml");
+    }
+
+    static final String VALID = """
+            apiVersion: pacer.dev/v1alpha1
+            kind: BenchmarkRun
+            metadata: {name: ok}
+            spec:
+              server: {image: pacer/server-jetty12:0.1.0, args: ["--mode=core"], cpus: "4", labels: {server: jetty12, variant: core}}
+              clients: {count: 4, rate: 60k, connections: 16, cpus: "2"}
+              warmup: 60s
+              duration: 180s
+              criteria: {maxP99: 10ms, maxErrorRatio: 0, rateTolerance: 1%}
+            """;
+
+    @Test
+    void designExampleIsValidWithDefaults() throws IOException {
+        BenchmarkRun run = read(VALID);
+        assertThat(BenchmarkRunValidation.validate(run.getSpec())).isEmpty();
+        assertThat(run.getSpec().samplePeriod).isEqualTo("1s");
+        assertThat(run.getSpec().timeout).isEqualTo("30m");
+        assertThat(run.getSpec().placement.pinCpus).isTrue();
+    }
+
+    @Test
+    void everyProblemNamesItsField() throws IOException {
+        BenchmarkRun run = read(VALID.replace("rate: 60k", "rate: -5").replace("warmup: 60s", "warmup: 40m")
+                .replace("cpus: \"4\"", "cpus: \"1.5\"").replace("duration: 180s", "duration: 180"));
+        List<FieldProblem> problems = BenchmarkRunValidation.validate(run.getSpec());
+        assertThat(problems).extracting(FieldProblem::field)
+                .containsExactlyInAnyOrder("spec.clients.rate", "spec.server.cpus", "spec.duration");
+        run = read(VALID.replace("warmup: 60s", "warmup: 40m"));
+        assertThat(BenchmarkRunValidation.validate(run.getSpec())).singleElement()
+                .satisfies(p -> assertThat(p.toString()).startsWith("spec.timeout: must be longer than spec.warmup + spec.duration"));
+    }
+
+    @Test
+    void missingRequiredFields() throws IOException {
+        BenchmarkRun run = read("""
+                kind: BenchmarkRun
+                metadata: {name: x}
+                spec:
+                  clients: {rate: 10k}
+                """);
+        assertThat(BenchmarkRunValidation.validate(run.getSpec())).extracting(FieldProblem::field)
+                .contains("spec.server", "spec.clients.count", "spec.duration");
+    }
+
+    @Test
+    void unknownFieldsAreNamed() {
+        assertThatThrownBy(() -> read(VALID.replace("warmup: 60s", "warmpu: 60s")))
+                .isInstanceOf(BenchmarkRunYaml.InvalidSpecException.class).hasMessageContaining("spec.warmpu: unknown field");
+    }
+
+    @Test
+    void everyExampleIsValid() throws IOException {
+        Path examples = Path.of("..", "examples");
+        try (Stream<Path> files = Files.walk(examples)) {
+            List<Path> yamls = files.filter(f -> f.toString().endsWith(".yaml")).toList();
+            assertThat(yamls).isNotEmpty();
+            for (Path yaml : yamls) {
+                assertThat(BenchmarkRunValidation.validate(BenchmarkRunYaml.read(yaml).getSpec())).as(yaml.toString()).isEmpty();
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package dev.pacer.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+class QuantitiesTest {
+    @Test
+    void rates() {
+        assertThat(Quantities.parseRatePerSecond("500")).isEqualTo(500);
+        assertThat(Quantities.parseRatePerSecond("60k")).isEqualTo(60_000);
+        assertThat(Quantities.parseRatePerSecond("1.5M")).isEqualTo(1_500_000);
+        assertThat(Quantities.formatRate(60_000)).isEqualTo("60k");
+        assertThat(Quantities.formatRate(1_500_000)).isEqualTo("1.5M");
+        assertThat(Quantities.formatRate(450)).isEqualTo("450");
+        assertThatThrownBy(() -> Quantities.parseRatePerSecond("-5")).hasMessageContaining("not a rate");
+        assertThatThrownBy(() -> Quantities.parseRatePerSecond("0")).hasMessageContaining("> 0");
+        assertThatThrownBy(() -> Quantities.parseRatePerSecond("1.5")).hasMessageContaining("whole number");
+        assertThatThrownBy(() -> Quantities.parseRatePerSecond("fast")).hasMessageContaining("60k");
+    }
+
+    @Test
+    void durations() {
+        assertThat(Quantities.parseDuration("500ms")).isEqualTo(Duration.ofMillis(500));
+        assertThat(Quantities.parseDuration("60s")).isEqualTo(Duration.ofSeconds(60));
+        assertThat(Quantities.parseDuration("1m30s")).isEqualTo(Duration.ofSeconds(90));
+        assertThat(Quantities.parseDuration("1h")).isEqualTo(Duration.ofHours(1));
+        assertThat(Quantities.parseDuration("1.5s")).isEqualTo(Duration.ofMillis(1500));
+        assertThatThrownBy(() -> Quantities.parseDuration("60")).hasMessageContaining("not a duration");
+        assertThatThrownBy(() -> Quantities.parseDuration("5 minutes")).hasMessageContaining("not a duration");
+    }
+
+    @Test
+    void ratiosAndCpus() {
+        assertThat(Quantities.parseRatio("1%")).isEqualTo(0.01);
+        assertThat(Quantities.parseRatio("0.05")).isEqualTo(0.05);
+        assertThatThrownBy(() -> Quantities.parseRatio("150%")).hasMessageContaining("between 0 and 100%");
+        assertThat(Quantities.parseCpuMillis("2")).isEqualTo(2000);
+        assertThat(Quantities.parseCpuMillis("500m")).isEqualTo(500);
+        assertThat(Quantities.parseCpuMillis("1.5")).isEqualTo(1500);
+        assertThatThrownBy(() -> Quantities.parseCpuMillis("two")).hasMessageContaining("not a CPU quantity");
+    }
+}

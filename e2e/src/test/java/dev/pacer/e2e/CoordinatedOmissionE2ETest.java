@@ -1,0 +1,103 @@
+package dev.pacer.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.pacer.engine.agents.AgentClient;
+import dev.pacer.engine.analysis.Analysis;
+import dev.pacer.engine.analysis.AnalysisInput;
+import dev.pacer.engine.analysis.HistogramLogs;
+import dev.pacer.engine.analysis.PeriodHistogram;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The load generator against a server that stops answering for 1 s once inside the measured window: the requests
+ * scheduled during the stall must be recorded with their wait (measured from their intended send time), none lost.
+ */
+class CoordinatedOmissionE2ETest {
+    static final int RATE = 200;
+    static final long PERIOD_MS = 1000;
+    static final long STALL_MS = 1000;
+
+    @Test
+    void stallIsRecordedFromTheIntendedSendTimes() throws Exception {
+        ExecutorService executor = Executors.newFixedThreadPool(64);
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 1024);
+        long[] stall = new long[2];
+        server.setExecutor(executor);
+        server.createContext("/", exchange -> {
+            long now = System.currentTimeMillis();
+            if (now >= stall[0] && now < stall[1]) {
+                try {
+                    Thread.sleep(stall[1] - now);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            byte[] body = "ok".getBytes();
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+            exchange.close();
+        });
+        server.start();
+        try (Processes.Started client = Processes.loadgen("1")) {
+            AgentClient agent = client.agent();
+            long startAt = (System.currentTimeMillis() / PERIOD_MS + 2) * PERIOD_MS;
+            long warmupMs = 3000;
+            long durationMs = 4000;
+            long windowStart = startAt + warmupMs;
+            stall[0] = windowStart + 1500;
+            stall[1] = stall[0] + STALL_MS;
+            agent.postRun(Map.ofEntries(Map.entry("targetUrl", "http://127.0.0.1:" + server.getAddress().getPort()),
+                    Map.entry("ratePerSecond", RATE), Map.entry("connections", 8), Map.entry("warmupMs", warmupMs),
+                    Map.entry("durationMs", durationMs), Map.entry("samplePeriodMs", PERIOD_MS), Map.entry("startAtEpochMs", startAt),
+                    Map.entry("request", Map.of("method", "GET", "path", "/"))));
+            long windowEnd = windowStart + durationMs;
+            while (!"done".equals(agent.runStatus().get("state"))) {
+                assertThat(System.currentTimeMillis()).as("run finished in time").isLessThan(windowEnd + 30_000);
+                Thread.sleep(200);
+            }
+            Thread.sleep(PERIOD_MS + 200);
+            List<PeriodHistogram> responses = HistogramLogs.parse(agent.histograms("responseTime"), PERIOD_MS);
+            List<PeriodHistogram> lags = HistogramLogs.parse(agent.histograms("sendLag"), PERIOD_MS);
+            Histogram window = new Histogram(3);
+            window.setAutoResize(true);
+            for (PeriodHistogram p : responses) {
+                if (p.startEpochMs() >= windowStart && p.endEpochMs() <= windowEnd) {
+                    window.add(p.histogram());
+                }
+            }
+            long expected = RATE * durationMs / 1000;
+            assertThat(window.getTotalCount()).as("responses recorded in the window").isBetween(expected * 97 / 100, expected * 103 / 100);
+            assertThat(window.getMaxValue()).as("max response time").isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(STALL_MS) * 95 / 100);
+            // Requests intended during the first half of the stall waited at least half a second each.
+            long waitedHalfSecond = window.getCountBetweenValues(TimeUnit.MILLISECONDS.toNanos(500), Long.MAX_VALUE / 2);
+            assertThat(waitedHalfSecond).as("requests recorded with at least 500 ms of wait").isBetween((long) RATE / 2 * 90 / 100, (long) RATE / 2 * 115 / 100);
+            assertThat(agent.runStatus()).containsEntry("errors", 0).containsEntry("sendLagClampedValues", 0);
+
+            AnalysisInput input = new AnalysisInput(windowStart, windowEnd, PERIOD_MS, Optional.empty(), "test server has no agent",
+                    List.of(new AnalysisInput.ClientInput("client-0", RATE, responses, lags, 0, null)),
+                    new AnalysisInput.Criteria(0.02, Duration.ofMillis(50), Optional.empty(), 0));
+            var result = Analysis.analyze(input).result();
+            assertThat(result.clients.maxMicros).isGreaterThanOrEqualTo(950_000);
+            assertThat(result.reasons).anySatisfy(r -> assertThat(r).contains("server histograms unavailable"));
+        } finally {
+            server.stop(0);
+            executor.shutdownNow();
+        }
+    }
+}

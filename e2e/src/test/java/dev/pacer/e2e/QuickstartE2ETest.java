@@ -1,0 +1,59 @@
+package dev.pacer.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import dev.pacer.api.RunResult;
+import dev.pacer.api.Verdict;
+import dev.pacer.engine.report.ResultDocument;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The README's first command, shortened: examples/quickstart.yaml end to end, then report and compare. */
+class QuickstartE2ETest {
+    @TempDir
+    Path work;
+
+    @Test
+    void quickstartRunsToAVerdictAndLeavesNothingRunning() throws Exception {
+        String quickstart = Files.readString(Processes.HOME.resolve("examples/quickstart.yaml"))
+                .replace("warmup: 5s", "warmup: 3s").replace("duration: 20s", "duration: 5s");
+        LocalRuns.Outcome outcome = LocalRuns.run(work, "quickstart", quickstart);
+        assertThat(outcome.exitCode()).as(outcome.err()).isIn(0, 1);
+        assertThat(outcome.out()).contains("verdict:").contains("P99 integral");
+        ResultDocument doc = outcome.document();
+        RunResult result = doc.result();
+        assertThat(result.verdict).isNotNull();
+        if (result.verdict != Verdict.Passed) {
+            assertThat(result.reasons).isNotEmpty();
+        }
+        assertThat(result.server.p99IntegralMicros).isPositive();
+        assertThat(result.server.maxIntegralMicros).isPositive();
+        assertThat(result.server.p99Micros).isLessThanOrEqualTo(result.clients.p99Micros);
+        assertThat(result.clients.perClient).hasSize(2);
+        assertThat(doc.periods()).hasSize(5);
+        assertThat(doc.agents()).containsKeys("server", "client-0", "client-1");
+        assertThat(doc.agents().get("server").get("cpuset")).isNotNull();
+        for (String file : List.of("result.json", "report.html", "server.hlog", "client-0.responseTime.hlog", "client-1.sendLag.hlog")) {
+            assertThat(outcome.directory().resolve(file)).isNotEmptyFile();
+        }
+        String html = Files.readString(outcome.directory().resolve("report.html"));
+        assertThat(html).contains("id=\"server-latency\"").contains("id=\"client-latency\"").contains("id=\"achieved-rate\"");
+        assertThat(html).doesNotContain("data-points=\"0\"");
+
+        // every process started for the run is gone
+        assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList()).isEmpty();
+
+        Files.delete(outcome.directory().resolve("report.html"));
+        LocalRuns.Outcome report = LocalRuns.pacer(outcome.directory(), "report", outcome.directory().toString());
+        assertThat(report.exitCode()).isZero();
+        assertThat(outcome.directory().resolve("report.html")).content().contains("id=\"server-latency\"");
+
+        LocalRuns.Outcome compare = LocalRuns.pacer(outcome.directory(), "compare", outcome.directory().toString(), outcome.directory().toString());
+        assertThat(compare.exitCode()).isZero();
+        assertThat(compare.out()).contains("P99 integral ms").contains("(+0.0%)").contains("within run-to-run noise");
+    }
+}

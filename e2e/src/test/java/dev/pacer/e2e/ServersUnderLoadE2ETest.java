@@ -1,0 +1,38 @@
+package dev.pacer.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+
+import dev.pacer.api.RunResult;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Every server under modest load records its own processing time, and it is the server's, not the client's. */
+class ServersUnderLoadE2ETest {
+    @TempDir
+    Path work;
+
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({
+            "pacer/server-jetty12:0.1.0, --mode=core",
+            "pacer/server-jetty12:0.1.0, --mode=ee10",
+            "pacer/server-jetty11:0.1.0, --mode=servlet",
+            "pacer/server-loom:0.1.0, --mode=virtual-threads"})
+    void twoMillisecondsOfWorkShowAsTwoMillisecondsOnTheServer(String image, String args) throws Exception {
+        LocalRuns.Outcome sleeping = LocalRuns.run(work, "sleep", LocalRuns.spec("sleep", image, args, "200", "/?sleepMicros=2000", "2s", "3s"));
+        assertThat(sleeping.err()).isEmpty();
+        RunResult.ServerFigures server = sleeping.document().result().server;
+        assertThat(server.histogramsAvailable).isTrue();
+        assertThat(server.samples).isEqualTo(3);
+        assertThat(server.requests).isBetween(550L, 650L);
+        assertThat(server.p50Micros).as("server p50 with 2 ms of work").isBetween(2_000L, 3_000L);
+
+        LocalRuns.Outcome idle = LocalRuns.run(work, "idle", LocalRuns.spec("idle", image, args, "200", "/plaintext", "2s", "3s"));
+        RunResult result = idle.document().result();
+        assertThat(result.server.p50Micros).as("server p50 without work, vs client p50 %d µs", result.clients.p50Micros)
+                .isLessThan(result.clients.p50Micros / 2);
+        assertThat(result.server.p99IntegralMicros).isPositive();
+    }
+}
