@@ -26,6 +26,8 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 public final class Agent implements Closeable {
     public static final String SAMPLE_PERIOD_ENV = "PACER_SAMPLE_PERIOD_MS";
     public static final String READY_FILE_ENV = "PACER_READY_FILE";
+    /** {@code off} leaves the request path without recording: only for measuring the recording's own overhead. */
+    public static final String RECORDING_ENV = "PACER_RECORDING";
     public static final String ROLE_SERVER = "server";
     public static final String ROLE_CLIENT = "client";
 
@@ -68,6 +70,11 @@ public final class Agent implements Closeable {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(SAMPLE_PERIOD_ENV + " must be milliseconds, was '" + value + "'");
         }
+    }
+
+    /** False when {@value #RECORDING_ENV} is {@code off}: servers then install no recording on the request path. */
+    public static boolean recordingEnabled() {
+        return !"off".equalsIgnoreCase(System.getenv(RECORDING_ENV));
     }
 
     /** Hot path: records one request's processing time. */

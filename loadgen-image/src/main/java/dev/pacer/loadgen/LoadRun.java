@@ -48,6 +48,8 @@ final class LoadRun {
     private final double offeredRatePerSecond;
     private volatile CompletableFuture<Void> completion;
     private volatile String failure;
+    private volatile boolean stoppedAtScheduleEnd;
+    private volatile long scheduledRequests;
 
     LoadRun(RunRequest spec, PeriodSampler responseTime, PeriodSampler sendLag, Clock clock) {
         this.spec = spec;
@@ -76,12 +78,14 @@ final class LoadRun {
                 }
             }
             try {
-                completion = newGenerator().begin();
+                LoadGenerator generator = newGenerator();
+                completion = generator.begin();
                 completion.whenComplete((ignored, error) -> {
-                    if (error != null) {
+                    if (error != null && !stoppedAtScheduleEnd) {
                         failure = error.getClass().getSimpleName() + ": " + error.getMessage();
                     }
                 });
+                stopBehindScheduleClient(generator);
             } catch (RuntimeException e) {
                 failure = e.getClass().getSimpleName() + ": " + e.getMessage();
                 completion = CompletableFuture.failedFuture(e);
@@ -89,11 +93,38 @@ final class LoadRun {
         });
     }
 
+    /**
+     * A client that fell behind would otherwise go on sending its backlog long after the schedule ended: at the end
+     * of the schedule plus one period it is interrupted, and what it never sent is reported as {@code unsent}.
+     */
+    private void stopBehindScheduleClient(LoadGenerator generator) {
+        long stopAtEpochMs = windowEndEpochMs + 2 * responseTime.period().toMillis();
+        while (!completion.isDone()) {
+            long waitMs = stopAtEpochMs - clock.millis();
+            if (waitMs <= 0) {
+                stoppedAtScheduleEnd = true;
+                generator.interrupt();
+                return;
+            }
+            try {
+                completion.get(waitMs, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                // check the clock again
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (java.util.concurrent.ExecutionException e) {
+                return;
+            }
+        }
+    }
+
     private LoadGenerator newGenerator() {
         URI target = URI.create(spec.targetUrl());
         long loadNanos = TimeUnit.MILLISECONDS.toNanos(spec.warmupMs() + spec.durationMs() + responseTime.period().toMillis());
         long ratePeriodNanos = IntendedTimeLoadGenerator.ratePeriodNanos(senderThreads, spec.ratePerSecond());
         int iterationsPerThread = Math.toIntExact((loadNanos + ratePeriodNanos - 1) / ratePeriodNanos);
+        scheduledRequests = (long) iterationsPerThread * senderThreads;
         Resource resource = new Resource(spec.path()).method(spec.method());
         if (spec.request() != null && spec.request().headers() != null) {
             spec.request().headers().forEach(resource::requestHeader);
@@ -174,7 +205,10 @@ final class LoadRun {
         r.put("achievedRate", measuredMs == 0 ? 0.0 : measuredResponses.sum() * 1000.0 / measuredMs);
         r.put("senderThreads", senderThreads);
         r.put("connections", spec.connections());
+        r.put("scheduled", scheduledRequests);
         r.put("sent", sent.sum());
+        r.put("unsent", state == RunState.DONE ? Math.max(0, scheduledRequests - sent.sum()) : 0);
+        r.put("stoppedBehindSchedule", stoppedAtScheduleEnd);
         r.put("completed", responses.sum());
         r.put("completedInWindow", measuredResponses.sum());
         r.put("errors", errors());

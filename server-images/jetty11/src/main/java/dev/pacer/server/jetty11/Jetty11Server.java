@@ -38,7 +38,9 @@ public final class Jetty11Server {
         httpConfiguration.setSendServerVersion(false);
         ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(httpConfiguration));
         connector.setPort(options.port());
-        connector.addBean(new ProcessingTimeListener(agent));
+        if (Agent.recordingEnabled()) {
+            connector.addBean(new ProcessingTimeListener(agent));
+        }
         server.addConnector(connector);
         ServletContextHandler context = new ServletContextHandler();
         context.setContextPath("/");

@@ -46,7 +46,7 @@ public final class Jetty12Server {
         connector.setPort(options.port());
         server.addConnector(connector);
         Handler application = "ee10".equals(options.mode()) ? servletContext() : new CoreHandler();
-        server.setHandler(new ProcessingTimeHandler(application, agent::recordNanos));
+        server.setHandler(Agent.recordingEnabled() ? new ProcessingTimeHandler(application, agent::recordNanos) : application);
         server.start();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {

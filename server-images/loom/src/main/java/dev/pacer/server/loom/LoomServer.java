@@ -37,7 +37,8 @@ public final class LoomServer {
         ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
         HttpServer server = HttpServer.create(new InetSocketAddress(options.port()), 1024);
         server.setExecutor(executor);
-        server.createContext("/", exchange -> handle(exchange, agent));
+        boolean record = Agent.recordingEnabled();
+        server.createContext("/", exchange -> handle(exchange, agent, record));
         server.start();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.stop(0);
@@ -50,7 +51,7 @@ public final class LoomServer {
         Thread.currentThread().join();
     }
 
-    static void handle(HttpExchange exchange, Agent agent) throws IOException {
+    static void handle(HttpExchange exchange, Agent agent, boolean record) throws IOException {
         long beginNanoTime = System.nanoTime();
         try (exchange) {
             try (InputStream requestBody = exchange.getRequestBody()) {
@@ -69,7 +70,9 @@ public final class LoomServer {
                 out.write(body);
             }
         } finally {
-            agent.recordNanos(System.nanoTime() - beginNanoTime);
+            if (record) {
+                agent.recordNanos(System.nanoTime() - beginNanoTime);
+            }
         }
     }
 }

@@ -1,0 +1,33 @@
+package dev.pacer.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class CpuLayoutTest {
+    @Test
+    void twoCpusServerExclusiveClientsShare() {
+        CpuLayout layout = CpuLayout.plan(List.of(0, 1), 1, List.of("client-0", "client-1"), 1, true);
+        assertThat(layout.cpusByRole()).containsEntry("server", List.of(0)).containsEntry("client-0", List.of(1))
+                .containsEntry("client-1", List.of(1));
+        assertThat(layout.warnings()).singleElement().asString().contains("clients share CPUs");
+    }
+
+    @Test
+    void enoughCpusGiveEveryoneTheirOwn() {
+        CpuLayout layout = CpuLayout.plan(CpuLayout.parseCpuList("0-7"), 2, List.of("client-0", "client-1", "client-2"), 2, true);
+        assertThat(layout.cpusByRole()).containsEntry("server", List.of(0, 1)).containsEntry("client-0", List.of(2, 3))
+                .containsEntry("client-1", List.of(4, 5)).containsEntry("client-2", List.of(6, 7));
+        assertThat(layout.warnings()).isEmpty();
+    }
+
+    @Test
+    void impossiblePinningPinsNothingAndSaysSo() {
+        CpuLayout layout = CpuLayout.plan(List.of(0, 1), 2, List.of("client-0"), 1, true);
+        assertThat(layout.cpusByRole()).isEmpty();
+        assertThat(layout.warnings()).singleElement().asString().contains("pinning impossible");
+        assertThat(CpuLayout.plan(List.of(0, 1), 1, List.of("client-0"), 1, false).cpusByRole()).isEmpty();
+    }
+}
