@@ -7,7 +7,7 @@ endif
 export JAVA_HOME
 MVN := ./mvnw -B -ntp
 
-.PHONY: build unit test e2e bench clean
+.PHONY: build unit test test-deps e2e bench clean
 
 ## build: compile and package every module (applications land in <module>/target/app/lib)
 build:
@@ -18,11 +18,15 @@ unit:
 	$(MVN) -Dpacer.e2e.skip=true install
 
 ## test: every test of the project, including the real processes on loopback (tier 2)
-test:
+test: test-deps
 	$(MVN) install
 
+## test-deps: what the tests need beyond the JDK (Debian chromium for the report check), installed once
+test-deps:
+	scripts/install-test-deps.sh
+
 ## e2e: tier-2 tests only (after 'make build')
-e2e:
+e2e: test-deps
 	$(MVN) -pl e2e verify
 
 ## bench: the benchmarks of docs/benchmarks.md (prints figures; not a test)

@@ -44,6 +44,20 @@ class QuickstartE2ETest {
         assertThat(html).contains("id=\"server-latency\"").contains("id=\"client-latency\"").contains("id=\"achieved-rate\"");
         assertThat(html).doesNotContain("data-points=\"0\"");
 
+        // the report in a real browser: every plot drew lines, and a screenshot is taken
+        String dom = HeadlessChromium.dumpDom(outcome.directory().resolve("report.html"));
+        java.util.regex.Matcher drawn = java.util.regex.Pattern.compile("id=\"([a-z-]+)\" class=\"plot\"[^>]*data-drawn-length=\"(\\d+)\"").matcher(dom);
+        java.util.Map<String, Integer> lengths = new java.util.LinkedHashMap<>();
+        while (drawn.find()) {
+            lengths.put(drawn.group(1), Integer.parseInt(drawn.group(2)));
+        }
+        assertThat(lengths).containsOnlyKeys("server-latency", "client-latency", "achieved-rate", "send-lag");
+        assertThat(lengths.values()).allSatisfy(length -> assertThat(length).isGreaterThan(100));
+        Path png = outcome.directory().resolve("report.png");
+        HeadlessChromium.screenshot(outcome.directory().resolve("report.html"), png, 1100, 1900);
+        assertThat(Files.size(png)).isGreaterThan(20_000);
+        assertThat(new String(Files.readAllBytes(png), 1, 3, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("PNG");
+
         // every process started for the run is gone
         assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList()).isEmpty();
 

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs what the test suite needs beyond the JDK, idempotently: Debian's chromium (the HTML report is checked in a
+# real browser) and fonts for its screenshots. Root is needed for apt-get; without it, the missing packages are named.
+set -euo pipefail
+missing=()
+command -v chromium >/dev/null || missing+=(chromium)
+[[ -d /usr/share/fonts/truetype/dejavu ]] || missing+=(fonts-dejavu-core)
+command -v taskset >/dev/null || missing+=(util-linux)
+if (( ${#missing[@]} == 0 )); then exit 0; fi
+if [[ $(id -u) -ne 0 ]]; then
+  echo "pacer tests need: ${missing[*]} (apt-get install ${missing[*]}, as root)" >&2
+  exit 1
+fi
+echo "installing test dependencies: ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
