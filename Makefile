@@ -7,7 +7,7 @@ endif
 export JAVA_HOME
 MVN := ./mvnw -B -ntp
 
-.PHONY: build unit test test-deps e2e bench clean
+.PHONY: build unit test test-deps e2e bench cluster-up cluster-down images cluster-test clean
 
 ## build: compile and package every module (applications land in <module>/target/app/lib)
 build:
@@ -17,9 +17,10 @@ build:
 unit:
 	$(MVN) -Dpacer.e2e.skip=true install
 
-## test: every test of the project, including the real processes on loopback (tier 2)
+## test: every test of the project: unit, real processes on loopback (tier 2), the test cluster's smoke test (tier 3)
 test: test-deps
 	$(MVN) install
+	test/cluster/smoke-test.sh
 
 ## test-deps: what the tests need beyond the JDK (Debian chromium for the report check), installed once
 test-deps:
@@ -33,6 +34,22 @@ e2e: test-deps
 bench: build
 	scripts/bench-loadgen.sh
 	scripts/bench-recording-overhead.sh
+
+## cluster-up: the single-node test Kubernetes (builds and caches what is missing under ~/.cache/pacer/k8s)
+cluster-up:
+	test/cluster/up.sh
+
+## cluster-down: stops it and removes its processes, mounts, namespaces and cgroups
+cluster-down:
+	test/cluster/down.sh
+
+## images: pacer's images (Jib, offline base) imported into the test cluster's containerd
+images:
+	test/cluster/images.sh all
+
+## cluster-test: the test cluster's smoke test (up, checks, down)
+cluster-test:
+	test/cluster/smoke-test.sh
 
 clean:
 	$(MVN) -q clean

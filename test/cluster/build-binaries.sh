@@ -32,3 +32,9 @@ if [[ ! -x $PACER_K8S/bin/helm ]]; then
   log "building helm $HELM_VERSION"
   GOBIN=$PACER_K8S/bin go install helm.sh/helm/v3/cmd/helm@$HELM_VERSION
 fi
+# fabric8 kube-api-test's layout, pointed at the same binaries: $KUBE_API_TEST_DIR/k8s/<version>-linux-amd64/
+KAT=$PACER_K8S/kube-api-test/k8s/${K8S_VERSION#v}-linux-amd64
+mkdir -p "$KAT"
+ln -sf "$PACER_K8S/bin/kube-apiserver" "$KAT/kube-apiserver"
+ln -sf "$(command -v etcd || echo /usr/bin/etcd)" "$KAT/etcd"
+ln -sf "$(command -v kubectl || echo /usr/bin/kubectl)" "$KAT/kubectl"

@@ -27,6 +27,7 @@ public final class AgentInfo {
         info.put("version", VERSION);
         info.put("pid", ProcessHandle.current().pid());
         info.put("hostname", hostname());
+        info.put("uid", readStatusField(PROC_SELF_STATUS, "Uid:").map(v -> Integer.parseInt(v.split("\\s+")[0])).orElse(null));
         Optional<String> cpuset = readCpusAllowedList(PROC_SELF_STATUS);
         info.put("cpuset", cpuset.orElse(null));
         info.put("cpusetSize", cpuset.map(AgentInfo::cpuCount).orElse(null));
@@ -45,10 +46,14 @@ public final class AgentInfo {
 
     /** The {@code Cpus_allowed_list} value of a {@code /proc/<pid>/status} file, e.g. {@code 0-3,6}. */
     public static Optional<String> readCpusAllowedList(Path procStatus) {
+        return readStatusField(procStatus, "Cpus_allowed_list:");
+    }
+
+    static Optional<String> readStatusField(Path procStatus, String field) {
         try {
             for (String line : Files.readAllLines(procStatus)) {
-                if (line.startsWith("Cpus_allowed_list:")) {
-                    return Optional.of(line.substring("Cpus_allowed_list:".length()).trim());
+                if (line.startsWith(field)) {
+                    return Optional.of(line.substring(field.length()).trim());
                 }
             }
         } catch (IOException e) {

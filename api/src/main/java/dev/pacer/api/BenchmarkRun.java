@@ -1,5 +1,6 @@
 package dev.pacer.api;
 
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -17,6 +18,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Kind(BenchmarkRun.KIND)
 @Plural(BenchmarkRun.PLURAL)
 @ShortNames(BenchmarkRun.SHORT_NAME)
+@AdditionalPrinterColumn(name = "AGE", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
 public class BenchmarkRun extends CustomResource<BenchmarkRunSpec, BenchmarkRunStatus> implements Namespaced {
     public static final String GROUP = "pacer.dev";
     public static final String VERSION = "v1alpha1";

@@ -7,11 +7,32 @@ import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
 
-/** What to run: DESIGN.md's resource, field for field. Quantities stay strings as the user wrote them ("60k", "180s"). */
+/**
+ * What to run: DESIGN.md's resource, field for field. Quantities stay strings as the user wrote them ("60k", "180s").
+ * The schema's patterns and CEL rules repeat {@link BenchmarkRunValidation}'s rules so that the API server rejects
+ * a bad run before the operator sees it; {@link BenchmarkRunValidation} stays the reference with the friendlier text.
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "duration(self.warmup) + duration(self.duration) < duration(self.timeout)",
+        message = "spec.timeout must be longer than spec.warmup + spec.duration", fieldPath = ".timeout", reason = "FieldValueInvalid")
+@ValidationRule(value = "(has(self.placement) && has(self.placement.pinCpus) && !self.placement.pinCpus) || self.server.cpus.matches('^[0-9]+$')",
+        message = "spec.server.cpus must be a whole number of CPUs when spec.placement.pinCpus is true", fieldPath = ".server.cpus", reason = "FieldValueInvalid")
 public class BenchmarkRunSpec {
+    /** Durations as Go and CEL's duration() read them: 500ms, 60s, 5m, 1h, 1m30s. */
+    public static final String DURATION_PATTERN = "^([0-9]+(\\.[0-9]+)?(ms|s|m|h))+$";
+    /** Requests per second: 500, 60k, 1.5M. */
+    public static final String RATE_PATTERN = "^[0-9]+(\\.[0-9]+)?[kM]?$";
+    /** CPUs as Kubernetes writes them: 2, 1.5, 500m. */
+    public static final String CPU_PATTERN = "^([0-9]+(\\.[0-9]+)?|[0-9]+m)$";
+
     @Required
     @JsonPropertyDescription("The server under test.")
     public Server server;
@@ -23,13 +44,18 @@ public class BenchmarkRunSpec {
     @JsonPropertyDescription("The request every client sends.")
     public HttpRequest request = new HttpRequest();
 
+    @Default("60s")
+    @Pattern(DURATION_PATTERN)
     @JsonPropertyDescription("Load before the measured window, excluded from the figures, e.g. 60s.")
     public String warmup = "60s";
 
     @Required
+    @Pattern(DURATION_PATTERN)
     @JsonPropertyDescription("Length of the measured window, e.g. 180s.")
     public String duration;
 
+    @Default("1s")
+    @Pattern(DURATION_PATTERN)
     @JsonPropertyDescription("Length of one histogram period, aligned to wall-clock multiples, e.g. 1s.")
     public String samplePeriod = "1s";
 
@@ -39,6 +65,8 @@ public class BenchmarkRunSpec {
     @JsonPropertyDescription("Optional pass/fail criteria; without them the verdict only says whether the measurement is valid.")
     public Criteria criteria = new Criteria();
 
+    @Default("30m")
+    @Pattern(DURATION_PATTERN)
     @JsonPropertyDescription("The whole run fails after this, e.g. 30m.")
     public String timeout = "30m";
 
@@ -57,9 +85,15 @@ public class BenchmarkRunSpec {
         @JsonPropertyDescription("JVM options of the server, e.g. [\"-XX:+UseZGC\"].")
         public List<String> jvmOptions = new ArrayList<>();
 
+        @Min(1)
+        @Max(65535)
+        @Default("8080")
         @JsonPropertyDescription("HTTP port of the server.")
         public Integer port = 8080;
 
+        @Default("1")
+        @Pattern(CPU_PATTERN)
+        @Size(max = 16)
         @JsonPropertyDescription("CPUs of the server; an integer when placement.pinCpus (Guaranteed QoS, exclusive cores).")
         public String cpus = "1";
 
@@ -73,25 +107,31 @@ public class BenchmarkRunSpec {
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public static class Clients {
         @Required
+        @Min(1)
         @JsonPropertyDescription("Number of load-generator clients.")
         public Integer count;
 
         @Required
+        @Pattern(RATE_PATTERN)
         @JsonPropertyDescription("Requests per second offered by EACH client, e.g. 60k; the total is count x rate.")
         public String rate;
 
+        @Min(1)
+        @Default("16")
         @JsonPropertyDescription("Connections per client.")
         public Integer connections = 16;
 
         @JsonPropertyDescription("Sender threads per client (0: one per 20k req/s, at most the client's CPUs).")
         public Integer senderThreads = 0;
 
+        @Pattern("^(http/1\\.1|h2c)$")
         @JsonPropertyDescription("http/1.1 or h2c.")
         public String httpVersion = "http/1.1";
 
         @JsonPropertyDescription("Image of the load generator.")
         public String image = "pacer/loadgen:0.1.0";
 
+        @Pattern(CPU_PATTERN)
         @JsonPropertyDescription("CPUs of each client.")
         public String cpus = "1";
 
@@ -161,6 +201,7 @@ public class BenchmarkRunSpec {
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public static class Cleanup {
+        @Pattern("^(Always|OnSuccess|Never)$")
         @JsonPropertyDescription("Delete pods Always, OnSuccess or Never.")
         public String pods = "OnSuccess";
 

@@ -1,0 +1,60 @@
+package dev.pacer.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import org.junit.jupiter.api.Test;
+
+/** The committed CRD in crds/ is what the classes generate: regenerate with 'make build' and commit when this fails. */
+class CrdTest {
+    static final String FILE = "benchmarkruns.pacer.dev-v1.yml";
+
+    @Test
+    void committedCrdIsNotStale() throws IOException {
+        String generated = Files.readString(Path.of("target/classes/META-INF/fabric8").resolve(FILE));
+        String committed = Files.readString(Path.of("../crds").resolve(FILE));
+        assertThat(committed)
+                .as("crds/%s is stale: copy api/target/classes/META-INF/fabric8/%s over it", FILE, FILE)
+                .isEqualTo(generated);
+    }
+
+    @Test
+    void crdCarriesTheContractOfDesignMd() throws IOException {
+        String crd = Files.readString(Path.of("../crds").resolve(FILE));
+        assertThat(crd).contains("shortNames:\n    - \"br\"").contains("status: {}")
+                .contains("name: \"PHASE\"").contains("name: \"LOAD\"").contains("name: \"VERDICT\"")
+                .contains("name: \"P99-INT-US\"").contains("name: \"MAX-INT-US\"").contains("name: \"AGE\"")
+                .contains("duration(self.warmup) + duration(self.duration) < duration(self.timeout)");
+    }
+
+    @Test
+    void everySpecFieldIsDescribedForKubectlExplain() throws IOException {
+        JsonNode crd = BenchmarkRunYaml.YAML.readTree(Path.of("../crds").resolve(FILE).toFile());
+        JsonNode spec = crd.at("/spec/versions/0/schema/openAPIV3Schema/properties/spec");
+        List<String> undescribed = new ArrayList<>();
+        List<String> visited = new ArrayList<>();
+        walk("spec", spec, undescribed, visited);
+        assertThat(visited).contains("spec.clients.rate", "spec.placement.server.nodeSelector", "spec.criteria.maxP99");
+        assertThat(undescribed).isEmpty();
+    }
+
+    private static void walk(String path, JsonNode schema, List<String> undescribed, List<String> visited) {
+        JsonNode properties = schema.path("properties");
+        properties.properties().forEach(entry -> {
+            String child = path + "." + entry.getKey();
+            visited.add(child);
+            if (!entry.getValue().hasNonNull("description")) {
+                undescribed.add(child);
+            }
+            walk(child, entry.getValue(), undescribed, visited);
+            walk(child + "[]", entry.getValue().path("items"), undescribed, visited);
+        });
+    }
+}

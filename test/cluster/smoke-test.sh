@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Smoke test of the test cluster, from whatever state: up (building what is missing), checks, down, and a check that
+# down left nothing behind. Prints one line per check and a closing "N passed, N failed".
+set -uo pipefail
+DIR="$(cd "$(dirname "$0")" && pwd)"
+. "$DIR/env.sh"
+passed=0; failed=0
+check() { # description command...
+  local what=$1; shift
+  if "$@" >/dev/null 2>&1; then echo "ok   $what"; passed=$((passed + 1)); else echo "FAIL $what"; failed=$((failed + 1)); fi
+}
+k() { kubectl --kubeconfig="$KUBECONFIG_HOST" "$@"; }
+
+t0=$(date +%s)
+"$DIR/up.sh" || { echo "FAIL cluster-up"; echo "0 passed, 1 failed"; exit 1; }
+"$DIR/images.sh" pacer
+check "cluster up and node Ready (up.sh, $(( $(date +%s) - t0 )) s)" k get --raw /readyz
+k delete -f "$DIR/manifests/smoke.yaml" --ignore-not-found --wait=true >/dev/null 2>&1
+k apply -f "$DIR/manifests/smoke.yaml" >/dev/null
+k wait --for=condition=Ready pod/web-a pod/web-b pod/pinned pod/jetty12 --timeout=180s >/dev/null
+k wait --for=condition=complete job/hello --timeout=120s >/dev/null
+
+check "a Job completes" k wait --for=condition=complete job/hello --timeout=1s
+check "kubectl logs works" bash -c "$(declare -f k); k logs job/hello | grep -qx 'hello from a job'"
+check "the pinned pod is Guaranteed" bash -c "$(declare -f k); [[ \$(k get pod pinned -o jsonpath='{.status.qosClass}') == Guaranteed ]]"
+pinned_cpus=$(k logs pinned | sed -n 's/^Cpus_allowed_list:[[:space:]]*//p')
+shared_cpus=$(k logs web-a | sed -n 's/^Cpus_allowed_list:[[:space:]]*//p')
+echo "     pinned pod: Cpus_allowed_list=$pinned_cpus; BestEffort pod: Cpus_allowed_list=$shared_cpus"
+check "the Guaranteed pod reads one exclusive CPU from inside" bash -c "[[ '$pinned_cpus' =~ ^[0-9]+$ && '$shared_cpus' != *'$pinned_cpus'* ]]"
+ip_a=$(k get pod web-a -o jsonpath='{.status.podIP}')
+check "HTTP from one pod to another's IP ($ip_a)" bash -c "$(declare -f k); k exec web-b -- wget -qO- -T 5 http://$ip_a:8080/index.html | grep -q 'hello from a pacer test pod'"
+ip_j=$(k get pod jetty12 -o jsonpath='{.status.podIP}')
+check "pacer's Jetty 12 image serves /plaintext to another pod" bash -c "$(declare -f k); k exec web-b -- wget -qO- -T 5 http://$ip_j:8080/plaintext | grep -q 'Hello, World!'"
+info=$(k exec web-b -- wget -qO- -T 5 "http://$ip_j:9090/pacer/v1/info")
+check "its agent answers /pacer/v1/info: a server running as uid 65532" bash -c "grep -q '\"role\" : \"server\"' <<<'$info' && grep -q '\"uid\" : 65532' <<<'$info'"
+k delete -f "$DIR/manifests/smoke.yaml" --wait=false >/dev/null 2>&1
+
+"$DIR/down.sh" >/dev/null 2>&1
+left_processes() {
+  local f
+  for f in "$CLUSTER"/pids/*.pid; do [[ -f $f ]] && kill -0 "$(cat "$f")" 2>/dev/null && return 0; done
+  pgrep -f "$CLUSTER/node/containerd" >/dev/null && return 0
+  pgrep -f "$PACER_K8S/bin/kube" >/dev/null && return 0
+  return 1
+}
+check "cluster-down leaves no process" bash -c "$(declare -f left_processes); ! left_processes"
+check "cluster-down leaves no mount" bash -c "! grep -q '$CLUSTER' /proc/mounts"
+check "cluster-down leaves no network namespace" bash -c "! ip netns list | grep -q '^$NETNS\\b'"
+check "cluster-down leaves no kubepods cgroup" bash -c "! ls -d /sys/fs/cgroup/*/kubepods 2>/dev/null | grep -q ."
+echo "$passed passed, $failed failed"
+(( failed == 0 ))
