@@ -15,6 +15,27 @@ t0=$(date +%s)
 "$DIR/up.sh" || { echo "FAIL cluster-up"; echo "0 passed, 1 failed"; exit 1; }
 "$DIR/images.sh" pacer
 check "cluster up and node Ready (up.sh, $(( $(date +%s) - t0 )) s)" k get --raw /readyz
+# the BenchmarkRun CRD on a real API server: schema, CEL rules, printer columns, explain
+REPO="$(cd "$DIR/../.." && pwd)"
+k apply --server-side -f "$REPO/crds/benchmarkruns.pacer.dev-v1.yml" >/dev/null
+k wait --for=condition=Established crd/benchmarkruns.pacer.dev --timeout=30s >/dev/null
+explained() { # the OpenAPI of a new CRD is published a few seconds after it is established
+  for _ in $(seq 30); do k explain br.spec.clients.rate 2>/dev/null | grep -q 'EACH client' && return 0; sleep 1; done
+  return 1
+}
+check "the CRD is established; kubectl explain describes spec.clients.rate" explained
+check "examples/quickstart.yaml is accepted" k apply --dry-run=server -f "$REPO/examples/quickstart.yaml"
+bad_run() { # mutation of the quickstart → the API server's answer
+  sed "$1" "$REPO/examples/quickstart.yaml" | k apply --dry-run=server -f - 2>&1
+}
+check "a negative client count is rejected, naming spec.clients.count" bash -c "$(declare -f k bad_run); REPO=$REPO; bad_run 's/count: 2/count: -1/' | grep -q 'spec.clients.count'"
+check "warm-up + duration over the timeout is rejected, naming spec.timeout" bash -c "$(declare -f k bad_run); REPO=$REPO; bad_run 's/timeout: 5m/timeout: 20s/' | grep -q 'spec.timeout'"
+check "fractional pinned CPUs are rejected, naming spec.server.cpus" bash -c "$(declare -f k bad_run); REPO=$REPO; bad_run 's/cpus: \"1\"/cpus: \"1.5\"/' | grep -q 'spec.server.cpus'"
+check "an unparsable rate is rejected, naming spec.clients.rate" bash -c "$(declare -f k bad_run); REPO=$REPO; bad_run 's/rate: \"500\"/rate: \"fast\"/' | grep -q 'spec.clients.rate'"
+k apply -f "$REPO/examples/quickstart.yaml" >/dev/null
+check "kubectl get br shows the columns PHASE LOAD VERDICT P99 and max integrals" bash -c "$(declare -f k); k get br | head -1 | grep -q 'LOAD.*PHASE.*VERDICT' && k get br | head -1 | grep -q 'P99-INT-US'"
+k delete -f "$REPO/examples/quickstart.yaml" >/dev/null 2>&1
+
 k delete -f "$DIR/manifests/smoke.yaml" --ignore-not-found --wait=true >/dev/null 2>&1
 k apply -f "$DIR/manifests/smoke.yaml" >/dev/null
 k wait --for=condition=Ready pod/web-a pod/web-b pod/pinned pod/jetty12 --timeout=180s >/dev/null
@@ -28,10 +49,10 @@ shared_cpus=$(k logs web-a | sed -n 's/^Cpus_allowed_list:[[:space:]]*//p')
 echo "     pinned pod: Cpus_allowed_list=$pinned_cpus; BestEffort pod: Cpus_allowed_list=$shared_cpus"
 check "the Guaranteed pod reads one exclusive CPU from inside" bash -c "[[ '$pinned_cpus' =~ ^[0-9]+$ && '$shared_cpus' != *'$pinned_cpus'* ]]"
 ip_a=$(k get pod web-a -o jsonpath='{.status.podIP}')
-check "HTTP from one pod to another's IP ($ip_a)" bash -c "$(declare -f k); k exec web-b -- wget -qO- -T 5 http://$ip_a:8080/index.html | grep -q 'hello from a pacer test pod'"
+check "HTTP from one pod to another's IP ($ip_a)" bash -c "$(declare -f k); k exec web-b -- timeout 10 wget -qO- http://$ip_a:8080/index.html | grep -q 'hello from a pacer test pod'"
 ip_j=$(k get pod jetty12 -o jsonpath='{.status.podIP}')
-check "pacer's Jetty 12 image serves /plaintext to another pod" bash -c "$(declare -f k); k exec web-b -- wget -qO- -T 5 http://$ip_j:8080/plaintext | grep -q 'Hello, World!'"
-info=$(k exec web-b -- wget -qO- -T 5 "http://$ip_j:9090/pacer/v1/info")
+check "pacer's Jetty 12 image serves /plaintext to another pod" bash -c "$(declare -f k); k exec web-b -- timeout 10 wget -qO- http://$ip_j:8080/plaintext | grep -q 'Hello, World!'"
+info=$(k exec web-b -- timeout 10 wget -qO- "http://$ip_j:9090/pacer/v1/info")
 check "its agent answers /pacer/v1/info: a server running as uid 65532" bash -c "grep -q '\"role\" : \"server\"' <<<'$info' && grep -q '\"uid\" : 65532' <<<'$info'"
 k delete -f "$DIR/manifests/smoke.yaml" --wait=false >/dev/null 2>&1
 
