@@ -163,7 +163,7 @@ public final class LocalOrchestrator {
         while (true) {
             for (ManagedProcess process : watched) {
                 if (!process.isAlive()) {
-                    throw new IOException(process.role() + " exited with code during the run:\n" + process.logTail(15));
+                    throw new IOException(process.role() + " exited during the run" + process.exitSummary() + ":\n" + process.logTail(15));
                 }
             }
             boolean allDone = true;

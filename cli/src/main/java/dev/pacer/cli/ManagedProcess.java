@@ -70,11 +70,30 @@ final class ManagedProcess implements AutoCloseable {
                 return;
             }
             if (!process.isAlive()) {
-                throw new IOException(role + " exited with code " + process.exitValue() + " before it was ready:\n" + logTail(15));
+                throw new IOException(role + " exited before it was ready" + exitSummary() + ":\n" + logTail(15));
             }
             Thread.sleep(50);
         }
         throw new IOException(role + " not ready after " + timeout.toSeconds() + " s:\n" + logTail(15));
+    }
+
+    /** ", code N: <the exceptions the log names>", for a one-glance error. */
+    String exitSummary() {
+        StringBuilder summary = new StringBuilder();
+        if (!process.isAlive()) {
+            summary.append(" with code ").append(process.exitValue());
+        }
+        try {
+            List<String> causes = Files.readAllLines(logFile).stream()
+                    .filter(l -> l.startsWith("Exception in thread") || l.startsWith("Caused by:") || l.startsWith("java.") && l.contains("Exception"))
+                    .map(String::trim).distinct().toList();
+            if (!causes.isEmpty()) {
+                summary.append(": ").append(String.join(" / ", causes.subList(Math.max(0, causes.size() - 2), causes.size())));
+            }
+        } catch (IOException e) {
+            // no log: the code says enough
+        }
+        return summary.toString();
     }
 
     String logTail(int lines) {
