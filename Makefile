@@ -7,7 +7,7 @@ endif
 export JAVA_HOME
 MVN := ./mvnw -B -ntp
 
-.PHONY: build unit test test-deps e2e bench cluster-up cluster-down images cluster-test clean
+.PHONY: build unit test test-deps cluster-binaries e2e bench cluster-up cluster-down images cluster-test clean
 
 ## build: compile and package every module (applications land in <module>/target/app/lib)
 build:
@@ -18,7 +18,7 @@ unit:
 	$(MVN) -Dpacer.e2e.skip=true install
 
 ## test: every test of the project: unit, real processes on loopback (tier 2), the test cluster's smoke test (tier 3)
-test: test-deps
+test: test-deps cluster-binaries
 	$(MVN) install
 	test/cluster/smoke-test.sh
 
@@ -26,8 +26,13 @@ test: test-deps
 test-deps:
 	scripts/install-test-deps.sh
 
+## cluster-binaries: Debian packages and the Kubernetes v1.32.2 binaries (also used by the kube-api-test tests)
+cluster-binaries:
+	test/cluster/install-packages.sh
+	test/cluster/build-binaries.sh
+
 ## e2e: tier-2 tests only (after 'make build')
-e2e: test-deps
+e2e: test-deps cluster-binaries
 	$(MVN) -pl e2e verify
 
 ## bench: the benchmarks of docs/benchmarks.md (prints figures; not a test)

@@ -85,7 +85,7 @@ final class ManagedProcess implements AutoCloseable {
         }
         try {
             List<String> causes = Files.readAllLines(logFile).stream()
-                    .filter(l -> l.startsWith("Exception in thread") || l.startsWith("Caused by:") || l.startsWith("java.") && l.contains("Exception"))
+                    .filter(l -> l.contains(": cannot start: ") || l.startsWith("Exception in thread") || l.startsWith("Caused by:"))
                     .map(String::trim).distinct().toList();
             if (!causes.isEmpty()) {
                 summary.append(": ").append(String.join(" / ", causes.subList(Math.max(0, causes.size() - 2), causes.size())));

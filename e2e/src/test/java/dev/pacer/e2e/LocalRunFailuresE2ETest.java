@@ -29,7 +29,8 @@ class LocalRunFailuresE2ETest {
             LocalRuns.Outcome outcome = LocalRuns.pacer(work.resolve("out"), "run", spec.toString(), "--output",
                     work.resolve("out").toString(), "--server-port", Integer.toString(busy.getLocalPort()));
             assertThat(outcome.exitCode()).isEqualTo(3);
-            assertThat(outcome.err()).contains("run failed").contains("server exited").contains("Address already in use");
+            assertThat(outcome.err()).contains("run failed").contains("server exited before it was ready with code 1")
+                    .contains("cannot start").contains("Address already in use");
             assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList()).isEmpty();
         }
     }

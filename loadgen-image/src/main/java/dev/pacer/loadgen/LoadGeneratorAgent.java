@@ -112,7 +112,11 @@ public final class LoadGeneratorAgent implements Closeable {
         sendLag.close();
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
+        dev.pacer.agent.Launch.run("loadgen", () -> start(args));
+    }
+
+    static void start(String[] args) throws Exception {
         LoadGeneratorAgent agent = new LoadGeneratorAgent(AdminServer.portFromEnvironment());
         Runtime.getRuntime().addShutdownHook(new Thread(agent::close, "pacer-shutdown"));
         agent.markReady();

@@ -27,7 +27,11 @@ public final class Jetty11Server {
     private Jetty11Server() {
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
+        dev.pacer.agent.Launch.run("jetty11", () -> start(args));
+    }
+
+    static void start(String[] args) throws Exception {
         ServerArgs options = ServerArgs.parse(args, Set.of("servlet"), "servlet");
         Agent agent = Agent.startServerAgent();
         agent.putInfo("server", "jetty11");

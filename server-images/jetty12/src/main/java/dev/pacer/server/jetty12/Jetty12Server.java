@@ -33,7 +33,11 @@ public final class Jetty12Server {
     private Jetty12Server() {
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
+        dev.pacer.agent.Launch.run("jetty12", () -> start(args));
+    }
+
+    static void start(String[] args) throws Exception {
         ServerArgs options = ServerArgs.parse(args, MODES, "core");
         Agent agent = Agent.startServerAgent();
         agent.putInfo("server", "jetty12");

@@ -28,7 +28,11 @@ public final class LoomServer {
     private LoomServer() {
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
+        dev.pacer.agent.Launch.run("loom", () -> start(args));
+    }
+
+    static void start(String[] args) throws Exception {
         ServerArgs options = ServerArgs.parse(args, Set.of("virtual-threads"), "virtual-threads");
         Agent agent = Agent.startServerAgent();
         agent.putInfo("server", "loom");
