@@ -1,0 +1,205 @@
+package dev.pacer.operator.dependent;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.pacer.api.BenchmarkRun;
+import dev.pacer.api.BenchmarkRunSpec;
+import dev.pacer.engine.plan.RunPlan;
+import io.fabric8.kubernetes.api.model.Affinity;
+import io.fabric8.kubernetes.api.model.AffinityBuilder;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import io.fabric8.kubernetes.api.model.Toleration;
+import io.fabric8.kubernetes.api.model.TolerationBuilder;
+
+/**
+ * The desired Pods of a run, without I/O: one server, one per client. What every pod gets:
+ * <ul>
+ *   <li>labels {@code app.kubernetes.io/name=pacer}, {@code app.kubernetes.io/managed-by=pacer-operator},
+ *       {@code pacer.dev/run}, {@code pacer.dev/role} ({@code server}/{@code client}), {@code pacer.dev/client};</li>
+ *   <li>an owner reference to the BenchmarkRun (controller), so deleting the run deletes its pods;</li>
+ *   <li>the {@code restricted} Pod Security Standard: non-root (uid 65532), no privilege escalation, every capability
+ *       dropped, seccomp {@code RuntimeDefault}, read-only root filesystem with an {@code emptyDir} on {@code /tmp},
+ *       no service-account token;</li>
+ *   <li>with {@code placement.pinCpus}: requests = limits with whole CPUs, so the pod is Guaranteed and the static CPU
+ *       manager gives it exclusive cores; {@code -XX:ActiveProcessorCount} matches them;</li>
+ *   <li>with {@code placement.separateNodes}: required anti-affinity between the server and the clients;</li>
+ *   <li>the role's node selector and tolerations; {@code restartPolicy: Never} (a restarted agent loses its
+ *       histograms: the run fails instead); readiness on the agent's {@code /healthz}.</li>
+ * </ul>
+ */
+public final class PodFactory {
+    public static final String MANAGED_BY = "pacer-operator";
+    public static final String LABEL_RUN = "pacer.dev/run";
+    public static final String LABEL_ROLE = "pacer.dev/role";
+    public static final String LABEL_CLIENT = "pacer.dev/client";
+    public static final String ROLE_SERVER = "server";
+    public static final String ROLE_CLIENT = "client";
+    public static final int ADMIN_PORT = 9090;
+    public static final long NON_ROOT_UID = 65532;
+    static final String HOSTNAME_TOPOLOGY = "kubernetes.io/hostname";
+
+    private PodFactory() {
+    }
+
+    public static String serverPodName(BenchmarkRun run) {
+        return run.getMetadata().getName() + "-server";
+    }
+
+    public static String clientPodName(BenchmarkRun run, RunPlan.ClientRole client) {
+        return run.getMetadata().getName() + "-" + client.name();
+    }
+
+    public static Pod serverPod(BenchmarkRun run, RunPlan plan) {
+        BenchmarkRunSpec.Placement placement = placement(run);
+        List<String> args = new ArrayList<>(plan.server().args());
+        args.add("--port=" + plan.server().port());
+        Container container = container(ROLE_SERVER, plan.server().image(), args, plan.server().jvmOptions(),
+                plan.server().cpuMillis(), plan.server().memory(), Boolean.TRUE.equals(placement.pinCpus), plan)
+                .addNewPort().withName("http").withContainerPort(plan.server().port()).endPort()
+                .build();
+        return pod(run, serverPodName(run), ROLE_SERVER, null, container, placement.server,
+                Boolean.TRUE.equals(placement.separateNodes) ? antiAffinity(run, ROLE_CLIENT) : null);
+    }
+
+    public static Pod clientPod(BenchmarkRun run, RunPlan plan, RunPlan.ClientRole client) {
+        BenchmarkRunSpec.Placement placement = placement(run);
+        Container container = container(ROLE_CLIENT, client.image(), List.of(), client.jvmOptions(), client.cpuMillis(),
+                client.memory(), Boolean.TRUE.equals(placement.pinCpus), plan).build();
+        return pod(run, clientPodName(run, client), ROLE_CLIENT, client.name(), container, placement.clients,
+                Boolean.TRUE.equals(placement.separateNodes) ? antiAffinity(run, ROLE_SERVER) : null);
+    }
+
+    public static Map<String, String> labels(BenchmarkRun run, String role, String clientName) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put("app.kubernetes.io/name", "pacer");
+        labels.put("app.kubernetes.io/managed-by", MANAGED_BY);
+        labels.put(LABEL_RUN, run.getMetadata().getName());
+        labels.put(LABEL_ROLE, role);
+        if (clientName != null) {
+            labels.put(LABEL_CLIENT, clientName);
+        }
+        return labels;
+    }
+
+    /** The run's placement with its defaults filled in, as a copy: the run is never modified. */
+    private static BenchmarkRunSpec.Placement placement(BenchmarkRun run) {
+        BenchmarkRunSpec.Placement given = run.getSpec().placement == null ? new BenchmarkRunSpec.Placement() : run.getSpec().placement;
+        BenchmarkRunSpec.Placement effective = new BenchmarkRunSpec.Placement();
+        effective.server = given.server == null ? new BenchmarkRunSpec.RolePlacement() : given.server;
+        effective.clients = given.clients == null ? new BenchmarkRunSpec.RolePlacement() : given.clients;
+        effective.pinCpus = given.pinCpus == null || given.pinCpus;
+        effective.separateNodes = given.separateNodes == null || given.separateNodes;
+        return effective;
+    }
+
+    private static ContainerBuilder container(String name, String image, List<String> args, List<String> jvmOptions,
+                                              long cpuMillis, String memory, boolean pinCpus, RunPlan plan) {
+        List<String> javaOptions = new ArrayList<>();
+        if (pinCpus) {
+            javaOptions.add("-XX:ActiveProcessorCount=" + Math.max(1, cpuMillis / 1000));
+        }
+        javaOptions.addAll(jvmOptions);
+        List<EnvVar> env = new ArrayList<>();
+        env.add(new EnvVar("PACER_ADMIN_PORT", Integer.toString(ADMIN_PORT), null));
+        env.add(new EnvVar("PACER_SAMPLE_PERIOD_MS", Long.toString(plan.samplePeriod().toMillis()), null));
+        if (!javaOptions.isEmpty()) {
+            env.add(new EnvVar("JAVA_TOOL_OPTIONS", String.join(" ", javaOptions), null));
+        }
+        return new ContainerBuilder()
+                .withName(name)
+                .withImage(image)
+                .withImagePullPolicy("IfNotPresent")
+                .withArgs(args)
+                .withEnv(env)
+                .addNewPort().withName("admin").withContainerPort(ADMIN_PORT).endPort()
+                .withNewReadinessProbe().withNewHttpGet().withPath("/healthz").withNewPort("admin").endHttpGet()
+                .withPeriodSeconds(1).withFailureThreshold(3).endReadinessProbe()
+                .withResources(resources(cpuMillis, memory, pinCpus))
+                .withNewSecurityContext()
+                .withAllowPrivilegeEscalation(false).withReadOnlyRootFilesystem(true).withRunAsNonRoot(true)
+                .withNewCapabilities().withDrop("ALL").endCapabilities()
+                .endSecurityContext()
+                .addNewVolumeMount().withName("tmp").withMountPath("/tmp").endVolumeMount();
+    }
+
+    /** Pinned: requests = limits, whole CPUs (Guaranteed QoS). Otherwise: requests only (Burstable, shared pool). */
+    static ResourceRequirements resources(long cpuMillis, String memory, boolean pinCpus) {
+        Map<String, Quantity> amounts = new LinkedHashMap<>();
+        amounts.put("cpu", pinCpus ? new Quantity(Long.toString(cpuMillis / 1000)) : new Quantity(cpuMillis + "m"));
+        amounts.put("memory", new Quantity(memory));
+        ResourceRequirementsBuilder builder = new ResourceRequirementsBuilder().withRequests(amounts);
+        return pinCpus ? builder.withLimits(new LinkedHashMap<>(amounts)).build() : builder.build();
+    }
+
+    private static Affinity antiAffinity(BenchmarkRun run, String otherRole) {
+        return new AffinityBuilder().withNewPodAntiAffinity()
+                .addNewRequiredDuringSchedulingIgnoredDuringExecution()
+                .withTopologyKey(HOSTNAME_TOPOLOGY)
+                .withNewLabelSelector()
+                .addToMatchLabels(LABEL_RUN, run.getMetadata().getName())
+                .addToMatchLabels(LABEL_ROLE, otherRole)
+                .endLabelSelector()
+                .endRequiredDuringSchedulingIgnoredDuringExecution()
+                .endPodAntiAffinity().build();
+    }
+
+    private static Pod pod(BenchmarkRun run, String name, String role, String clientName, Container container,
+                           BenchmarkRunSpec.RolePlacement placement, Affinity affinity) {
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(run.getMetadata().getNamespace())
+                .withLabels(labels(run, role, clientName))
+                .withOwnerReferences(ownerReference(run))
+                .endMetadata()
+                .withNewSpec()
+                .withRestartPolicy("Never")
+                .withAutomountServiceAccountToken(false)
+                .withEnableServiceLinks(false)
+                .withNewSecurityContext()
+                .withRunAsNonRoot(true).withRunAsUser(NON_ROOT_UID).withRunAsGroup(NON_ROOT_UID).withFsGroup(NON_ROOT_UID)
+                .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
+                .endSecurityContext()
+                .withNodeSelector(placement.nodeSelector == null || placement.nodeSelector.isEmpty() ? null : new LinkedHashMap<>(placement.nodeSelector))
+                .withTolerations(tolerations(placement))
+                .withAffinity(affinity)
+                .withContainers(container)
+                .addNewVolume().withName("tmp").withNewEmptyDir().withMedium("Memory").withSizeLimit(new Quantity("64Mi")).endEmptyDir().endVolume()
+                .endSpec()
+                .build();
+    }
+
+    private static List<Toleration> tolerations(BenchmarkRunSpec.RolePlacement placement) {
+        List<Toleration> tolerations = new ArrayList<>();
+        if (placement.tolerations != null) {
+            for (Map<String, Object> t : placement.tolerations) {
+                TolerationBuilder builder = new TolerationBuilder()
+                        .withKey((String) t.get("key")).withOperator((String) t.get("operator"))
+                        .withValue((String) t.get("value")).withEffect((String) t.get("effect"));
+                if (t.get("tolerationSeconds") instanceof Number seconds) {
+                    builder.withTolerationSeconds(seconds.longValue());
+                }
+                tolerations.add(builder.build());
+            }
+        }
+        return tolerations;
+    }
+
+    static OwnerReference ownerReference(BenchmarkRun run) {
+        return new OwnerReferenceBuilder().withApiVersion(BenchmarkRun.API_VERSION).withKind(BenchmarkRun.KIND)
+                .withName(run.getMetadata().getName()).withUid(run.getMetadata().getUid())
+                .withController(true).withBlockOwnerDeletion(true).build();
+    }
+}

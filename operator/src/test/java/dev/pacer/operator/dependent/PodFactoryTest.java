@@ -1,0 +1,73 @@
+package dev.pacer.operator.dependent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import dev.pacer.api.BenchmarkRun;
+import dev.pacer.api.BenchmarkRunYaml;
+import dev.pacer.engine.plan.RunPlan;
+import dev.pacer.engine.plan.RunPlanner;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The desired pods against full expected objects (golden files in src/test/resources/golden). When a change is
+ * intended, delete the golden file: the test writes the new one and fails once, for review.
+ */
+class PodFactoryTest {
+    static BenchmarkRun run() throws IOException {
+        try (InputStream in = PodFactoryTest.class.getResourceAsStream("/golden/run.yaml")) {
+            return BenchmarkRunYaml.read(in, "golden/run.yaml");
+        }
+    }
+
+    static void assertGolden(Pod pod, String file) throws IOException {
+        String actual = Serialization.asYaml(pod);
+        Path golden = Path.of("src/test/resources/golden", file);
+        if (!Files.exists(golden)) {
+            Files.writeString(golden, actual, StandardCharsets.UTF_8);
+            throw new AssertionError("wrote " + golden + ": review it and run again");
+        }
+        assertThat(actual).isEqualTo(Files.readString(golden, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void serverPodIsGuaranteedRestrictedAndAwayFromTheClients() throws IOException {
+        BenchmarkRun run = run();
+        Pod server = PodFactory.serverPod(run, RunPlanner.plan(run));
+        assertGolden(server, "server-pod.yaml");
+        assertThat(server.getSpec().getContainers().getFirst().getResources().getLimits())
+                .isEqualTo(server.getSpec().getContainers().getFirst().getResources().getRequests());
+    }
+
+    @Test
+    void clientPodCarriesItsPlacementAndTheRunsOwnerReference() throws IOException {
+        BenchmarkRun run = run();
+        RunPlan plan = RunPlanner.plan(run);
+        Pod client = PodFactory.clientPod(run, plan, plan.clients().get(2));
+        assertGolden(client, "client-pod.yaml");
+        assertThat(client.getMetadata().getOwnerReferences()).singleElement()
+                .satisfies(owner -> assertThat(owner.getUid()).isEqualTo(run.getMetadata().getUid()));
+    }
+
+    @Test
+    void unpinnedRunsAskOnlyForRequestsAndLeaveTheRunUntouched() throws IOException {
+        BenchmarkRun run = run();
+        run.getSpec().placement.pinCpus = false;
+        run.getSpec().placement.separateNodes = false;
+        run.getSpec().server.cpus = "1.5";
+        Pod server = PodFactory.serverPod(run, RunPlanner.plan(run));
+        assertThat(server.getSpec().getContainers().getFirst().getResources().getLimits()).isEmpty();
+        assertThat(server.getSpec().getContainers().getFirst().getResources().getRequests().get("cpu").toString()).isEqualTo("1500m");
+        assertThat(server.getSpec().getAffinity()).isNull();
+        assertThat(server.getSpec().getContainers().getFirst().getEnv())
+                .noneMatch(e -> e.getValue() != null && e.getValue().contains("ActiveProcessorCount"));
+        assertThat(run.getSpec().placement.pinCpus).isFalse();
+    }
+}
