@@ -89,7 +89,7 @@ final class CompareCommand implements Callable<Integer> {
             if (v == null) {
                 return "-";
             }
-            String formatted = String.format(Locale.ROOT, "%.3f", v);
+            String formatted = v == Math.rint(v) && !name.endsWith("ms") ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.3f", v);
             if (d != runs.getFirst() && base != null && base != 0) {
                 formatted += String.format(Locale.ROOT, " (%+.1f%%)", 100 * (v - base) / base);
             }

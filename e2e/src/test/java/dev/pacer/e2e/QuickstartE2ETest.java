@@ -51,7 +51,7 @@ class QuickstartE2ETest {
         while (drawn.find()) {
             lengths.put(drawn.group(1), Integer.parseInt(drawn.group(2)));
         }
-        assertThat(lengths).containsOnlyKeys("server-latency", "client-latency", "achieved-rate", "send-lag");
+        assertThat(lengths).containsOnlyKeys("server-latency", "server-percentiles", "client-latency", "achieved-rate", "send-lag");
         assertThat(lengths.values()).allSatisfy(length -> assertThat(length).isGreaterThan(100));
         Path png = outcome.directory().resolve("report.png");
         HeadlessChromium.screenshot(outcome.directory().resolve("report.html"), png, 1100, 1900);

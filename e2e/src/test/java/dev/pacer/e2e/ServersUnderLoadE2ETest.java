@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 
 import dev.pacer.api.RunResult;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -34,5 +35,17 @@ class ServersUnderLoadE2ETest {
         assertThat(result.server.p50Micros).as("server p50 without work, vs client p50 %d µs", result.clients.p50Micros)
                 .isLessThan(result.clients.p50Micros / 2);
         assertThat(result.server.p99IntegralMicros).isPositive();
+    }
+
+    @Test
+    void jetty12AnswersTheLoadGeneratorOverH2c() throws Exception {
+        String spec = LocalRuns.spec("h2c", "jetty12", "--mode=core", "200", "/plaintext", "2s", "3s")
+                .replace("connections: 4,", "connections: 4, httpVersion: h2c,");
+        LocalRuns.Outcome outcome = LocalRuns.run(work, "h2c", spec);
+        RunResult result = outcome.document().result();
+        assertThat(result.clients.errors).isZero();
+        assertThat(result.clients.requests).isBetween(550L, 650L);
+        // a request at a period edge can be counted by the server in one period and by the client in the next
+        assertThat(result.server.requests).isCloseTo(result.clients.requests, org.assertj.core.data.Percentage.withPercentage(2));
     }
 }

@@ -64,7 +64,7 @@ public final class RunCollector {
             Object failure = report.get("failure");
             inputs.add(new AnalysisInput.ClientInput(name, number(report.get("offeredRate")),
                     HistogramLogs.parse(responseLog, periodMs), HistogramLogs.parse(lagLog, periodMs),
-                    (long) number(report.get("errors")), failure == null ? null : failure.toString()));
+                    (long) number(report.get("errors")), failure == null ? null : failure.toString(), (long) number(report.get("unsent"))));
         }
         AnalysisInput input = new AnalysisInput(windowStartEpochMs, windowEndEpochMs, periodMs, serverPeriods, unavailable,
                 inputs, plan.criteria());

@@ -147,9 +147,10 @@ public final class Analysis {
             double shortfall = client.offeredRatePerSecond() <= 0 ? 0 : 1 - figure.achievedRate / client.offeredRatePerSecond();
             if (shortfall > input.criteria().rateTolerance()) {
                 invalid.add(String.format(Locale.ROOT,
-                        "%s achieved %.1f req/s of the %.1f req/s it offered (%.1f%% short, tolerance %.1f%%): the load was not applied",
+                        "%s achieved %.1f req/s of the %.1f req/s it offered (%.1f%% short, tolerance %.1f%%): the load was not applied%s",
                         client.name(), figure.achievedRate, client.offeredRatePerSecond(), shortfall * 100,
-                        input.criteria().rateTolerance() * 100));
+                        input.criteria().rateTolerance() * 100,
+                        client.unsentRequests() > 0 ? String.format(Locale.ROOT, " (%,d scheduled requests were never sent)", client.unsentRequests()) : ""));
             } else if (-shortfall > input.criteria().rateTolerance()) {
                 result.warnings.add(String.format(Locale.ROOT,
                         "%s achieved %.1f req/s, more than the %.1f req/s it offered: it caught up a backlog inside the window",

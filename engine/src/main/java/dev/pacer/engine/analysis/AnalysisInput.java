@@ -27,9 +27,14 @@ public record AnalysisInput(long windowStartEpochMs, long windowEndEpochMs, long
      * @param sendLagPeriods       actual minus intended send time
      * @param errors               failed requests and 4xx/5xx responses over the run
      * @param failure              the client's own failure, if it reported one
+     * @param unsentRequests       scheduled requests the client never sent (it fell behind and was stopped)
      */
     public record ClientInput(String name, double offeredRatePerSecond, List<PeriodHistogram> responseTimePeriods,
-                              List<PeriodHistogram> sendLagPeriods, long errors, String failure) {
+                              List<PeriodHistogram> sendLagPeriods, long errors, String failure, long unsentRequests) {
+        public ClientInput(String name, double offeredRatePerSecond, List<PeriodHistogram> responseTimePeriods,
+                           List<PeriodHistogram> sendLagPeriods, long errors, String failure) {
+            this(name, offeredRatePerSecond, responseTimePeriods, sendLagPeriods, errors, failure, 0);
+        }
     }
 
     /**

@@ -17,8 +17,8 @@ import dev.pacer.engine.analysis.PeriodPoint;
 
 /**
  * {@code report.html}: one self-contained page (inline CSS and SVG, no network) with the verdict and its reasons, the
- * integrals, and four plots over the measured window: server min/p99/max per period (Jetty's chart), client
- * response-time percentiles per period, achieved rate per client, and send lag per client. A few lines of script
+ * integrals, and plots over the measured window: server min/p99/max per period (Jetty's chart) and its percentiles
+ * without the max, client response-time percentiles per period, achieved rate per client, and send lag per client. A few lines of script
  * record on each plot the length the browser actually drew ({@code data-drawn-length}), which tests read back.
  */
 public final class HtmlReport {
@@ -91,6 +91,7 @@ public final class HtmlReport {
         long start = doc.window() == null ? 0 : doc.window().startEpochMs;
         double periodSeconds = doc.samplePeriodMs() / 1000.0;
         List<double[]> serverMin = new ArrayList<>();
+        List<double[]> serverP50 = new ArrayList<>();
         List<double[]> serverP99 = new ArrayList<>();
         List<double[]> serverMax = new ArrayList<>();
         Set<String> clientNames = new LinkedHashSet<>();
@@ -103,6 +104,7 @@ public final class HtmlReport {
             double x = (p.startEpochMs() - start) / 1000.0 + periodSeconds;
             if (p.server() != null) {
                 serverMin.add(new double[] {x, p.server().minMicros() / 1000.0});
+                serverP50.add(new double[] {x, p.server().p50Micros() / 1000.0});
                 serverP99.add(new double[] {x, p.server().p99Micros() / 1000.0});
                 serverMax.add(new double[] {x, p.server().maxMicros() / 1000.0});
             }
@@ -117,8 +119,11 @@ public final class HtmlReport {
         }
         StringBuilder out = new StringBuilder("<h2>Per period</h2>\n");
         if (!serverP99.isEmpty()) {
-            out.append(new SvgLineChart("server-latency", "Server processing time per period", "ms")
+            out.append(new SvgLineChart("server-latency", "Server processing time per period: min, p99, max (Jetty's chart)", "ms")
                     .series("min", serverMin).series("p99", serverP99).series("max", serverMax).render());
+            // the max usually dwarfs the rest: the percentiles again on their own scale
+            out.append(new SvgLineChart("server-percentiles", "Server processing time per period: min, p50, p99", "ms")
+                    .series("min", serverMin).series("p50", serverP50).series("p99", serverP99).render());
         }
         SvgLineChart clientChart = new SvgLineChart("client-latency", "Client response time per period (from intended send time)", "ms");
         for (String name : clientNames) {

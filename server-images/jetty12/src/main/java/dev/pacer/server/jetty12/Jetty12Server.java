@@ -12,6 +12,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -23,7 +24,7 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * The Jetty 12 server under test. {@code --mode=core}: a plain {@link Handler}; {@code --mode=ee10}: a servlet in an
+ * The Jetty 12 server under test, HTTP/1.1 and h2c. {@code --mode=core}: a plain {@link Handler}; {@code --mode=ee10}: a servlet in an
  * EE10 {@link ServletContextHandler}. Both answer {@code GET /} and {@code GET /plaintext} with the
  * {@link Workload} of the query, and record processing time through {@link ProcessingTimeHandler}.
  */
@@ -46,7 +47,10 @@ public final class Jetty12Server {
         Server server = new Server(new QueuedThreadPool(options.maxThreads()));
         HttpConfiguration httpConfiguration = new HttpConfiguration();
         httpConfiguration.setSendServerVersion(false);
-        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(httpConfiguration));
+        // HTTP/1.1, and h2c with prior knowledge (the HTTP/1.1 connection hands a request starting with the HTTP/2
+        // preface over to the h2c factory)
+        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(httpConfiguration),
+                new HTTP2CServerConnectionFactory(httpConfiguration));
         connector.setPort(options.port());
         server.addConnector(connector);
         Handler application = "ee10".equals(options.mode()) ? servletContext() : new CoreHandler();
