@@ -39,6 +39,7 @@ e2e: test-deps cluster-binaries
 bench: build
 	scripts/bench-loadgen.sh
 	scripts/bench-recording-overhead.sh
+	scripts/bench-sampler.sh
 
 ## cluster-up: the single-node test Kubernetes (builds and caches what is missing under ~/.cache/pacer/k8s)
 cluster-up:
