@@ -33,7 +33,7 @@ class BenchmarkRunApiServerTest {
             client.apiextensions().v1().customResourceDefinitions().resource(definition).create();
         }
         client.apiextensions().v1().customResourceDefinitions().withName("benchmarkruns.pacer.dev")
-                .waitUntilCondition(c -> c.getStatus() != null && c.getStatus().getConditions().stream()
+                .waitUntilCondition(c -> c != null && c.getStatus() != null && c.getStatus().getConditions() != null && c.getStatus().getConditions().stream()
                         .anyMatch(cond -> "Established".equals(cond.getType()) && "True".equals(cond.getStatus())), 30, TimeUnit.SECONDS);
     }
 

@@ -38,7 +38,7 @@ class OperatorApiServerTest {
             client.apiextensions().v1().customResourceDefinitions().resource(definition).serverSideApply();
         }
         client.apiextensions().v1().customResourceDefinitions().withName("benchmarkruns.pacer.dev")
-                .waitUntilCondition(c -> c.getStatus() != null && c.getStatus().getConditions().stream()
+                .waitUntilCondition(c -> c != null && c.getStatus() != null && c.getStatus().getConditions() != null && c.getStatus().getConditions().stream()
                         .anyMatch(cond -> "Established".equals(cond.getType()) && "True".equals(cond.getStatus())), 30, TimeUnit.SECONDS);
         operator = new Operator(overrider -> overrider.withKubernetesClient(client));
         operator.register(new BenchmarkRunReconciler());
