@@ -9,7 +9,8 @@ import java.util.concurrent.locks.LockSupport;
  * The artificial work every pacer server accepts as query parameters, so that tests and benchmarks can shape the
  * server's processing time without a different image:
  * <ul>
- *   <li>{@code sleepMicros=N}: block (sleep) N µs, like a call to a slow backend;</li>
+ *   <li>{@code sleepMicros=N}: block N µs, like a call to a slow backend: parked until the last
+ *       {@value #SPIN_TAIL_MICROS} µs, which are spun, because a parked thread wakes late by tens of µs on a VM;</li>
  *   <li>{@code spinMicros=N}: burn N µs of CPU;</li>
  *   <li>{@code bytes=N}: answer N bytes instead of the default body.</li>
  * </ul>
@@ -20,6 +21,7 @@ public record Workload(long sleepMicros, long spinMicros, int bodyBytes) {
     public static final Workload NONE = new Workload(0, 0, -1);
     static final long MAX_MICROS = TimeUnit.SECONDS.toMicros(10);
     static final int MAX_BODY_BYTES = 16 * 1024 * 1024;
+    static final long SPIN_TAIL_MICROS = 100;
 
     /** Parses a raw query string ({@code null} or empty means no work). */
     public static Workload parse(String rawQuery) {
@@ -65,8 +67,12 @@ public record Workload(long sleepMicros, long spinMicros, int bodyBytes) {
         }
         if (sleepMicros > 0) {
             long end = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(sleepMicros);
-            for (long left = end - System.nanoTime(); left > 0; left = end - System.nanoTime()) {
+            long parkUntil = end - TimeUnit.MICROSECONDS.toNanos(SPIN_TAIL_MICROS);
+            for (long left = parkUntil - System.nanoTime(); left > 0; left = parkUntil - System.nanoTime()) {
                 LockSupport.parkNanos(left);
+            }
+            while (System.nanoTime() < end) {
+                Thread.onSpinWait();
             }
         }
     }

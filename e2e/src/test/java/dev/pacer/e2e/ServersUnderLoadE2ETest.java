@@ -22,7 +22,7 @@ class ServersUnderLoadE2ETest {
             "pacer/server-jetty11:0.1.0, --mode=servlet",
             "pacer/server-loom:0.1.0, --mode=virtual-threads"})
     void twoMillisecondsOfWorkShowAsTwoMillisecondsOnTheServer(String image, String args) throws Exception {
-        LocalRuns.Outcome sleeping = LocalRuns.run(work, "sleep", LocalRuns.spec("sleep", image, args, "200", "/?sleepMicros=2000", "3s", "3s"));
+        LocalRuns.Outcome sleeping = LocalRuns.run(work, "sleep", LocalRuns.spec("sleep", image, args, "200", "/?sleepMicros=2000", "5s", "3s"));
         assertThat(sleeping.err()).isEmpty();
         RunResult.ServerFigures server = sleeping.document().result().server;
         assertThat(server.histogramsAvailable).isTrue();
