@@ -87,6 +87,12 @@ public record Workload(long sleepMicros, long spinMicros, int bodyBytes) {
         return body;
     }
 
+    /** {@link #isServedPath} for a servlet's path, given as its servlet path and path info (either may be empty/null). */
+    public static boolean isServedServletPath(String servletPath, String pathInfo) {
+        String path = (servletPath == null ? "" : servletPath) + (pathInfo == null ? "" : pathInfo);
+        return isServedPath(path.isEmpty() ? "/" : path);
+    }
+
     /** Whether a path is one that pacer servers answer with 200: {@code /} and {@code /plaintext}. */
     public static boolean isServedPath(String path) {
         return "/".equals(path) || "/plaintext".equals(path);

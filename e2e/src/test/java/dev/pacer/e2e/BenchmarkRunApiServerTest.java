@@ -3,16 +3,11 @@ package dev.pacer.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.util.concurrent.TimeUnit;
 
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.BenchmarkRunStatus;
-import dev.pacer.api.BenchmarkRunYaml;
 import dev.pacer.api.Phase;
 import io.fabric8.kubeapitest.junit.EnableKubeAPIServer;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,20 +23,11 @@ class BenchmarkRunApiServerTest {
 
     @BeforeAll
     static void applyCrd() throws Exception {
-        try (InputStream crd = Files.newInputStream(Processes.HOME.resolve("crds/benchmarkruns.pacer.dev-v1.yml"))) {
-            CustomResourceDefinition definition = client.apiextensions().v1().customResourceDefinitions().load(crd).item();
-            client.apiextensions().v1().customResourceDefinitions().resource(definition).create();
-        }
-        client.apiextensions().v1().customResourceDefinitions().withName("benchmarkruns.pacer.dev")
-                .waitUntilCondition(c -> c != null && c.getStatus() != null && c.getStatus().getConditions() != null && c.getStatus().getConditions().stream()
-                        .anyMatch(cond -> "Established".equals(cond.getType()) && "True".equals(cond.getStatus())), 30, TimeUnit.SECONDS);
+        ApiServerFixtures.applyCommittedCrd(client);
     }
 
     static BenchmarkRun quickstart(String name) throws Exception {
-        BenchmarkRun run = BenchmarkRunYaml.read(Processes.HOME.resolve("examples/quickstart.yaml"));
-        run.getMetadata().setName(name);
-        run.getMetadata().setNamespace("default");
-        return run;
+        return ApiServerFixtures.quickstart(name);
     }
 
     @Test

@@ -3,19 +3,14 @@ package dev.pacer.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 
 import dev.pacer.api.BenchmarkRun;
-import dev.pacer.api.BenchmarkRunYaml;
 import dev.pacer.api.Phase;
 import dev.pacer.operator.BenchmarkRunReconciler;
 import dev.pacer.operator.RunConditions;
 import io.fabric8.kubeapitest.junit.EnableKubeAPIServer;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import org.junit.jupiter.api.AfterAll;
@@ -33,13 +28,7 @@ class OperatorApiServerTest {
 
     @BeforeAll
     static void start() throws Exception {
-        try (InputStream crd = Files.newInputStream(Processes.HOME.resolve("crds/benchmarkruns.pacer.dev-v1.yml"))) {
-            CustomResourceDefinition definition = client.apiextensions().v1().customResourceDefinitions().load(crd).item();
-            client.apiextensions().v1().customResourceDefinitions().resource(definition).serverSideApply();
-        }
-        client.apiextensions().v1().customResourceDefinitions().withName("benchmarkruns.pacer.dev")
-                .waitUntilCondition(c -> c != null && c.getStatus() != null && c.getStatus().getConditions() != null && c.getStatus().getConditions().stream()
-                        .anyMatch(cond -> "Established".equals(cond.getType()) && "True".equals(cond.getStatus())), 30, TimeUnit.SECONDS);
+        ApiServerFixtures.applyCommittedCrd(client);
         operator = new Operator(overrider -> overrider.withKubernetesClient(client));
         operator.register(new BenchmarkRunReconciler());
         operator.start();
@@ -53,10 +42,7 @@ class OperatorApiServerTest {
     }
 
     static BenchmarkRun quickstart(String name) throws Exception {
-        BenchmarkRun run = BenchmarkRunYaml.read(Processes.HOME.resolve("examples/quickstart.yaml"));
-        run.getMetadata().setName(name);
-        run.getMetadata().setNamespace("default");
-        return run;
+        return ApiServerFixtures.quickstart(name);
     }
 
     static BenchmarkRun fetch(String name) {

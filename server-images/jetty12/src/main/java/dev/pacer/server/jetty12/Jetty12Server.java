@@ -95,8 +95,7 @@ public final class Jetty12Server {
     public static final class PlaintextServlet extends HttpServlet {
         @Override
         protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
-            String path = request.getServletPath() + (request.getPathInfo() == null ? "" : request.getPathInfo());
-            if (!Workload.isServedPath(path.isEmpty() ? "/" : path)) {
+            if (!Workload.isServedServletPath(request.getServletPath(), request.getPathInfo())) {
                 response.sendError(404);
                 return;
             }

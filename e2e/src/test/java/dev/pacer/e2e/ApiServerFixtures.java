@@ -1,0 +1,38 @@
+package dev.pacer.e2e;
+
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.util.concurrent.TimeUnit;
+
+import dev.pacer.api.BenchmarkRun;
+import dev.pacer.api.BenchmarkRunYaml;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+/** What the tests on a kube-api-test API server share: the committed CRD applied, and runs made from the quickstart. */
+final class ApiServerFixtures {
+    static final String CRD_NAME = "benchmarkruns.pacer.dev";
+
+    private ApiServerFixtures() {
+    }
+
+    /** Applies crds/ and waits until the API server serves the kind. */
+    static void applyCommittedCrd(KubernetesClient client) throws Exception {
+        try (InputStream crd = Files.newInputStream(Processes.HOME.resolve("crds/" + CRD_NAME + "-v1.yml"))) {
+            CustomResourceDefinition definition = client.apiextensions().v1().customResourceDefinitions().load(crd).item();
+            client.apiextensions().v1().customResourceDefinitions().resource(definition).serverSideApply();
+        }
+        client.apiextensions().v1().customResourceDefinitions().withName(CRD_NAME)
+                .waitUntilCondition(c -> c != null && c.getStatus() != null && c.getStatus().getConditions() != null
+                        && c.getStatus().getConditions().stream()
+                        .anyMatch(cond -> "Established".equals(cond.getType()) && "True".equals(cond.getStatus())), 30, TimeUnit.SECONDS);
+    }
+
+    /** examples/quickstart.yaml under another name, in the default namespace. */
+    static BenchmarkRun quickstart(String name) throws Exception {
+        BenchmarkRun run = BenchmarkRunYaml.read(Processes.HOME.resolve("examples/quickstart.yaml"));
+        run.getMetadata().setName(name);
+        run.getMetadata().setNamespace("default");
+        return run;
+    }
+}
