@@ -23,9 +23,21 @@ import io.fabric8.generator.annotation.ValidationRule;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(value = "duration(self.warmup) + duration(self.duration) < duration(self.timeout)",
         message = "spec.timeout must be longer than spec.warmup + spec.duration", fieldPath = ".timeout", reason = "FieldValueInvalid")
-@ValidationRule(value = "(has(self.placement) && has(self.placement.pinCpus) && !self.placement.pinCpus) || self.server.cpus.matches('^[0-9]+$')",
-        message = "spec.server.cpus must be a whole number of CPUs when spec.placement.pinCpus is true", fieldPath = ".server.cpus", reason = "FieldValueInvalid")
+@ValidationRule(value = "!(" + BenchmarkRunSpec.CEL_PIN_SERVER + ") || self.server.cpus.matches('^[1-9][0-9]*$')",
+        message = "spec.server.cpus must be a whole number of CPUs when the server is pinned (spec.placement.pinCpus or spec.placement.server.pinCpus)",
+        fieldPath = ".server.cpus", reason = "FieldValueInvalid")
+@ValidationRule(value = "!(" + BenchmarkRunSpec.CEL_PIN_CLIENTS + ") || !has(self.clients.cpus) || self.clients.cpus.matches('^[1-9][0-9]*$')",
+        message = "spec.clients.cpus must be a whole number of CPUs when the clients are pinned (spec.placement.pinCpus or spec.placement.clients.pinCpus)",
+        fieldPath = ".clients.cpus", reason = "FieldValueInvalid")
+@ValidationRule(value = "self == oldSelf", message = "spec is immutable once created: delete the BenchmarkRun and create a new one",
+        reason = "FieldValueForbidden")
 public class BenchmarkRunSpec {
+    /** CEL: placement.pinCpus (default true), unless the role's own pinCpus says otherwise. */
+    static final String CEL_PIN_GLOBAL = "(!has(self.placement) || !has(self.placement.pinCpus) || self.placement.pinCpus)";
+    static final String CEL_PIN_SERVER = "has(self.placement) && has(self.placement.server) && has(self.placement.server.pinCpus)"
+            + " ? self.placement.server.pinCpus : " + CEL_PIN_GLOBAL;
+    static final String CEL_PIN_CLIENTS = "has(self.placement) && has(self.placement.clients) && has(self.placement.clients.pinCpus)"
+            + " ? self.placement.clients.pinCpus : " + CEL_PIN_GLOBAL;
     /** Durations as Go and CEL's duration() read them: 500ms, 60s, 5m, 1h, 1m30s. */
     public static final String DURATION_PATTERN = "^([0-9]+(\\.[0-9]+)?(ms|s|m|h))+$";
     /** Requests per second: 500, 60k, 1.5M. */
@@ -94,7 +106,7 @@ public class BenchmarkRunSpec {
         @Default("1")
         @Pattern(CPU_PATTERN)
         @Size(max = 16)
-        @JsonPropertyDescription("CPUs of the server; an integer when placement.pinCpus (Guaranteed QoS, exclusive cores).")
+        @JsonPropertyDescription("CPUs of the server; a whole number >= 1 when the server is pinned (Guaranteed QoS, exclusive cores).")
         public String cpus = "1";
 
         @JsonPropertyDescription("Memory of the server, e.g. 4Gi.")
@@ -132,7 +144,7 @@ public class BenchmarkRunSpec {
         public String image = "pacer/loadgen:0.1.0";
 
         @Pattern(CPU_PATTERN)
-        @JsonPropertyDescription("CPUs of each client.")
+        @JsonPropertyDescription("CPUs of each client; a whole number >= 1 when the clients are pinned; unpinned, 0 asks for no CPU (the shared pool).")
         public String cpus = "1";
 
         @JsonPropertyDescription("Memory of each client.")
@@ -177,6 +189,9 @@ public class BenchmarkRunSpec {
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public static class RolePlacement {
+        @JsonPropertyDescription("Overrides placement.pinCpus for this role, e.g. a pinned server with unpinned clients on a small node.")
+        public Boolean pinCpus;
+
         @JsonPropertyDescription("Node labels the pod requires.")
         public Map<String, String> nodeSelector = new LinkedHashMap<>();
 

@@ -31,6 +31,36 @@ public class BenchmarkRunStatus {
     @JsonPropertyDescription("The figures, once the run succeeded.")
     public RunResult result;
 
+    @JsonPropertyDescription("The instant every client starts (epoch ms), the barrier posted to all of them; set before it is posted, so a restarted operator posts the same one.")
+    public Long startAtEpochMs;
+
+    @JsonPropertyDescription("The measured window (epoch ms): from startAtEpochMs + warmup, for the duration.")
+    public RunResult.Window window;
+
+    @JsonPropertyDescription("Live figures while the load runs, refreshed every few seconds.")
+    public Progress progress;
+
+    @JsonPropertyDescription("When the run reached Succeeded or Failed (RFC 3339); ttlSecondsAfterFinished counts from here.")
+    public String completionTime;
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class Progress {
+        @JsonPropertyDescription("Seconds since startAt.")
+        public Double elapsedSeconds;
+        @JsonPropertyDescription("Warm-up plus duration, seconds.")
+        public Double totalSeconds;
+        @JsonPropertyDescription("Offered requests per second, all clients.")
+        public Double offeredRate;
+        @JsonPropertyDescription("Achieved requests per second, all clients, as they last reported.")
+        public Double achievedRate;
+        @JsonPropertyDescription("Errors so far, all clients.")
+        public Long errors;
+        @JsonPropertyDescription("The server's P99 of its last closed period, microseconds.")
+        public Long serverLastPeriodP99Micros;
+        @JsonPropertyDescription("When these figures were taken (RFC 3339).")
+        public String updated;
+    }
+
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public static class PodStatus {
         public String name;
@@ -38,6 +68,12 @@ public class BenchmarkRunStatus {
         public String node;
         @JsonPropertyDescription("The CPUs the process may run on, from its /proc/self/status.")
         public String cpuset;
+        @JsonPropertyDescription("CPUs asked for the pod.")
+        public String cpusRequested;
+        @JsonPropertyDescription("Whether the pod holds exclusive CPUs of the requested number; absent when it was not asked to.")
+        public Boolean pinned;
+        @JsonPropertyDescription("The pod's IP.")
+        public String podIP;
 
         public PodStatus() {
         }

@@ -34,8 +34,8 @@ public final class BenchmarkRunValidation {
                 problems.add(new FieldProblem("spec.server.port", "must be a port in [1, 65535], was " + spec.server.port));
             }
             Long cpuMillis = parse(problems, "spec.server.cpus", spec.server.cpus, Quantities::parseCpuMillis);
-            if (cpuMillis != null && pinCpus(spec) && cpuMillis % 1000 != 0) {
-                problems.add(new FieldProblem("spec.server.cpus", "must be a whole number of CPUs when spec.placement.pinCpus is true, was '" + spec.server.cpus + "'"));
+            if (cpuMillis != null && pinsServer(spec) && (cpuMillis % 1000 != 0 || cpuMillis == 0)) {
+                problems.add(new FieldProblem("spec.server.cpus", "must be a whole number of CPUs, at least 1, when the server is pinned (spec.placement.pinCpus or spec.placement.server.pinCpus), was '" + spec.server.cpus + "'"));
             }
         }
         if (spec.clients == null) {
@@ -60,8 +60,8 @@ public final class BenchmarkRunValidation {
                 problems.add(new FieldProblem("spec.clients.httpVersion", "must be one of " + HTTP_VERSIONS + ", was '" + spec.clients.httpVersion + "'"));
             }
             Long clientCpus = parse(problems, "spec.clients.cpus", spec.clients.cpus, Quantities::parseCpuMillis);
-            if (clientCpus != null && pinCpus(spec) && clientCpus % 1000 != 0) {
-                problems.add(new FieldProblem("spec.clients.cpus", "must be a whole number of CPUs when spec.placement.pinCpus is true, was '" + spec.clients.cpus + "'"));
+            if (clientCpus != null && pinsClients(spec) && (clientCpus % 1000 != 0 || clientCpus == 0)) {
+                problems.add(new FieldProblem("spec.clients.cpus", "must be a whole number of CPUs, at least 1, when the clients are pinned (spec.placement.pinCpus or spec.placement.clients.pinCpus), was '" + spec.clients.cpus + "'"));
             }
         }
         if (spec.request != null) {
@@ -111,7 +111,20 @@ public final class BenchmarkRunValidation {
         return problems;
     }
 
-    private static boolean pinCpus(BenchmarkRunSpec spec) {
+    /** Whether the server gets exclusive CPUs: its own {@code pinCpus}, else {@code placement.pinCpus} (default true). */
+    public static boolean pinsServer(BenchmarkRunSpec spec) {
+        return pins(spec, spec.placement == null ? null : spec.placement.server);
+    }
+
+    /** Whether the clients get exclusive CPUs: their own {@code pinCpus}, else {@code placement.pinCpus} (default true). */
+    public static boolean pinsClients(BenchmarkRunSpec spec) {
+        return pins(spec, spec.placement == null ? null : spec.placement.clients);
+    }
+
+    private static boolean pins(BenchmarkRunSpec spec, BenchmarkRunSpec.RolePlacement role) {
+        if (role != null && role.pinCpus != null) {
+            return role.pinCpus;
+        }
         return spec.placement == null || spec.placement.pinCpus == null || spec.placement.pinCpus;
     }
 

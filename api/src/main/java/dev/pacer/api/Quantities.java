@@ -111,8 +111,8 @@ public final class Quantities {
         try {
             BigDecimal millis = trimmed.endsWith("m") ? new BigDecimal(trimmed.substring(0, trimmed.length() - 1))
                     : new BigDecimal(trimmed).movePointRight(3);
-            if (millis.signum() <= 0) {
-                throw new IllegalArgumentException("must be > 0, was '" + text + "'");
+            if (millis.signum() < 0) {
+                throw new IllegalArgumentException("must be >= 0, was '" + text + "'");
             }
             return millis.longValue();
         } catch (NumberFormatException e) {

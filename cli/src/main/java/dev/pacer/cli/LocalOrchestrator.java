@@ -56,9 +56,9 @@ public final class LocalOrchestrator {
         List<String> notes = new ArrayList<>();
         List<Integer> available = CpuLayout.availableCpus();
         boolean pin = spec.placement == null || spec.placement.pinCpus == null || spec.placement.pinCpus;
-        CpuLayout layout = CpuLayout.plan(available, (int) Math.ceil(plan.server().cpuMillis() / 1000.0),
+        CpuLayout layout = CpuLayout.plan(available, Math.max(1, (int) Math.ceil(plan.server().cpuMillis() / 1000.0)),
                 plan.clients().stream().map(RunPlan.ClientRole::name).toList(),
-                (int) Math.ceil(plan.clients().getFirst().cpuMillis() / 1000.0), pin);
+                Math.max(1, (int) Math.ceil(plan.clients().getFirst().cpuMillis() / 1000.0)), pin);
         for (String warning : layout.warnings()) {
             out.println("warning: " + warning);
             notes.add(warning);
@@ -148,7 +148,7 @@ public final class LocalOrchestrator {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         while (!agent.isHealthy()) {
             if (System.nanoTime() > deadline) {
-                throw new IOException("agent at " + agent.baseUri() + " not healthy after " + READY_TIMEOUT.toSeconds() + " s");
+                throw new IOException("agent at " + agent.where() + " not healthy after " + READY_TIMEOUT.toSeconds() + " s");
             }
             Thread.sleep(100);
         }

@@ -2,10 +2,6 @@ package dev.pacer.engine.agents;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.Map;
 
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -13,97 +9,87 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * Speaks the agent contract (DESIGN.md) to one agent, over HTTP only: the engine shares no class with the images, so
- * any server implementing the contract is measurable. Every call has a connect and a request timeout.
+ * any server implementing the contract is measurable. The transport decides how requests get there.
  */
 public final class AgentClient {
-    public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
-    public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT)
-            .version(HttpClient.Version.HTTP_1_1).build();
 
-    private final URI baseUri;
+    private final AgentTransport transport;
+
+    public AgentClient(AgentTransport transport) {
+        this.transport = transport;
+    }
 
     /** @param baseUri e.g. {@code http://127.0.0.1:9090} */
     public AgentClient(URI baseUri) {
-        this.baseUri = baseUri;
+        this(new HttpAgentTransport(baseUri));
     }
 
-    public URI baseUri() {
-        return baseUri;
+    /** Where the agent is, for messages. */
+    public String where() {
+        return transport.describe();
     }
 
     /** {@code GET /healthz} answered 200. */
     public boolean isHealthy() {
         try {
-            return get("/healthz").statusCode() == 200;
+            return transport.get("/healthz").statusCode() == 200;
         } catch (IOException e) {
             return false;
         }
     }
 
     public Map<String, Object> info() throws IOException {
-        return json(get("/pacer/v1/info"), "/pacer/v1/info");
+        return json(transport.get("/pacer/v1/info"), "/pacer/v1/info");
     }
 
     /** The interval log of a series ({@code null}: the default series). */
     public String histograms(String series) throws IOException {
         String path = "/pacer/v1/histograms" + (series == null ? "" : "?series=" + series);
-        HttpResponse<String> response = get(path);
-        if (response.statusCode() != 200) {
-            throw new AgentException(baseUri + path + " answered " + response.statusCode());
-        }
-        return response.body();
+        return text(transport.get(path), path);
     }
 
     /** {@code GET /metrics}, as text. */
     public String metricsText() throws IOException {
-        HttpResponse<String> response = get("/metrics");
-        if (response.statusCode() != 200) {
-            throw new AgentException(baseUri + "/metrics answered " + response.statusCode());
-        }
-        return response.body();
+        return text(transport.get("/metrics"), "/metrics");
     }
 
+    /** {@code POST /pacer/v1/run}: answered 202 with the run's first report; 409 when this agent already took a run. */
     public Map<String, Object> postRun(Map<String, Object> run) throws IOException {
-        HttpRequest request = HttpRequest.newBuilder(baseUri.resolve("/pacer/v1/run")).timeout(REQUEST_TIMEOUT)
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(run))).build();
-        HttpResponse<String> response = send(request);
+        AgentTransport.Response response = transport.postJson("/pacer/v1/run", JSON.writeValueAsBytes(run));
         if (response.statusCode() != 202) {
-            throw new AgentException("POST " + baseUri + "/pacer/v1/run answered " + response.statusCode() + ": " + response.body());
+            throw new AgentException("POST " + where() + " /pacer/v1/run answered " + response.statusCode() + ": " + response.body(),
+                    response.statusCode());
         }
         return JSON.readValue(response.body(), new TypeReference<>() { });
     }
 
     public Map<String, Object> runStatus() throws IOException {
-        return json(get("/pacer/v1/run"), "/pacer/v1/run");
+        return json(transport.get("/pacer/v1/run"), "/pacer/v1/run");
     }
 
-    private Map<String, Object> json(HttpResponse<String> response, String path) throws IOException {
+    private Map<String, Object> json(AgentTransport.Response response, String path) throws IOException {
+        return JSON.readValue(text(response, path), new TypeReference<>() { });
+    }
+
+    private String text(AgentTransport.Response response, String path) throws AgentException {
         if (response.statusCode() != 200) {
-            throw new AgentException(baseUri + path + " answered " + response.statusCode());
+            throw new AgentException(where() + " " + path + " answered " + response.statusCode(), response.statusCode());
         }
-        return JSON.readValue(response.body(), new TypeReference<>() { });
-    }
-
-    private HttpResponse<String> get(String path) throws IOException {
-        return send(HttpRequest.newBuilder(baseUri.resolve(path)).timeout(REQUEST_TIMEOUT).GET().build());
-    }
-
-    private static HttpResponse<String> send(HttpRequest request) throws IOException {
-        try {
-            return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted", e);
-        }
+        return response.body();
     }
 
     /** An agent answered, but not as the contract says. */
     public static final class AgentException extends IOException {
-        public AgentException(String message) {
+        private final int statusCode;
+
+        public AgentException(String message, int statusCode) {
             super(message);
+            this.statusCode = statusCode;
+        }
+
+        public int statusCode() {
+            return statusCode;
         }
     }
 }

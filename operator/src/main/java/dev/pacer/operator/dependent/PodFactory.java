@@ -7,6 +7,7 @@ import java.util.Map;
 
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.BenchmarkRunSpec;
+import dev.pacer.api.BenchmarkRunValidation;
 import dev.pacer.engine.plan.RunPlan;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
@@ -32,7 +33,7 @@ import io.fabric8.kubernetes.api.model.TolerationBuilder;
  *   <li>the {@code restricted} Pod Security Standard: non-root (uid 65532), no privilege escalation, every capability
  *       dropped, seccomp {@code RuntimeDefault}, read-only root filesystem with an {@code emptyDir} on {@code /tmp},
  *       no service-account token;</li>
- *   <li>with {@code placement.pinCpus}: requests = limits with whole CPUs, so the pod is Guaranteed and the static CPU
+ *   <li>when the role is pinned ({@code placement.pinCpus}, or the role's own {@code pinCpus}): requests = limits with whole CPUs, so the pod is Guaranteed and the static CPU
  *       manager gives it exclusive cores; {@code -XX:ActiveProcessorCount} matches them;</li>
  *   <li>with {@code placement.separateNodes}: required anti-affinity between the server and the clients;</li>
  *   <li>the role's node selector and tolerations; {@code restartPolicy: Never} (a restarted agent loses its
@@ -66,7 +67,7 @@ public final class PodFactory {
         List<String> args = new ArrayList<>(plan.server().args());
         args.add("--port=" + plan.server().port());
         Container container = container(ROLE_SERVER, plan.server().image(), args, plan.server().jvmOptions(),
-                plan.server().cpuMillis(), plan.server().memory(), Boolean.TRUE.equals(placement.pinCpus), plan)
+                plan.server().cpuMillis(), plan.server().memory(), BenchmarkRunValidation.pinsServer(run.getSpec()), plan)
                 .addNewPort().withName("http").withContainerPort(plan.server().port()).endPort()
                 .build();
         return pod(run, serverPodName(run), ROLE_SERVER, null, container, placement.server,
@@ -76,7 +77,7 @@ public final class PodFactory {
     public static Pod clientPod(BenchmarkRun run, RunPlan plan, RunPlan.ClientRole client) {
         BenchmarkRunSpec.Placement placement = placement(run);
         Container container = container(ROLE_CLIENT, client.image(), List.of(), client.jvmOptions(), client.cpuMillis(),
-                client.memory(), Boolean.TRUE.equals(placement.pinCpus), plan).build();
+                client.memory(), BenchmarkRunValidation.pinsClients(run.getSpec()), plan).build();
         return pod(run, clientPodName(run, client), ROLE_CLIENT, client.name(), container, placement.clients,
                 Boolean.TRUE.equals(placement.separateNodes) ? antiAffinity(run, ROLE_SERVER) : null);
     }
@@ -134,10 +135,15 @@ public final class PodFactory {
                 .addNewVolumeMount().withName("tmp").withMountPath("/tmp").endVolumeMount();
     }
 
-    /** Pinned: requests = limits, whole CPUs (Guaranteed QoS). Otherwise: requests only (Burstable, shared pool). */
+    /**
+     * Pinned: requests = limits, whole CPUs (Guaranteed QoS). Otherwise: requests only (Burstable, shared pool); 0 CPUs
+     * asks for none, for clients that share the node's reserved CPUs (a one-CPU node where the server takes the rest).
+     */
     static ResourceRequirements resources(long cpuMillis, String memory, boolean pinCpus) {
         Map<String, Quantity> amounts = new LinkedHashMap<>();
-        amounts.put("cpu", pinCpus ? new Quantity(Long.toString(cpuMillis / 1000)) : new Quantity(cpuMillis + "m"));
+        if (pinCpus || cpuMillis > 0) {   // unpinned with 0 CPUs: no request, the pod runs in the shared pool
+            amounts.put("cpu", pinCpus ? new Quantity(Long.toString(cpuMillis / 1000)) : new Quantity(cpuMillis + "m"));
+        }
         amounts.put("memory", new Quantity(memory));
         ResourceRequirementsBuilder builder = new ResourceRequirementsBuilder().withRequests(amounts);
         return pinCpus ? builder.withLimits(new LinkedHashMap<>(amounts)).build() : builder.build();
@@ -197,7 +203,7 @@ public final class PodFactory {
         return tolerations;
     }
 
-    static OwnerReference ownerReference(BenchmarkRun run) {
+    public static OwnerReference ownerReference(BenchmarkRun run) {
         return new OwnerReferenceBuilder().withApiVersion(BenchmarkRun.API_VERSION).withKind(BenchmarkRun.KIND)
                 .withName(run.getMetadata().getName()).withUid(run.getMetadata().getUid())
                 .withController(true).withBlockOwnerDeletion(true).build();

@@ -1,0 +1,39 @@
+package dev.pacer.operator;
+
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import dev.pacer.operator.access.AgentAccess;
+
+/**
+ * The operator's settings, from its environment (the chart sets them):
+ * <ul>
+ *   <li>{@code PACER_AGENT_ACCESS}: {@code podIP} (default, operator inside the cluster) or {@code apiServerProxy};</li>
+ *   <li>{@code PACER_WATCH_NAMESPACES}: comma-separated namespaces to watch; unset or empty: all namespaces;</li>
+ *   <li>{@code PACER_METRICS_PORT}: the port of {@code /metrics} and {@code /-/healthy} (default 8080; 0 picks a free one).</li>
+ * </ul>
+ *
+ * @param watchNamespaces empty: every namespace
+ */
+public record OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespaces, int metricsPort) {
+
+    public static OperatorSettings fromEnvironment(Map<String, String> env) {
+        AgentAccess access = AgentAccess.parse(env.get("PACER_AGENT_ACCESS"));
+        String namespaces = env.getOrDefault("PACER_WATCH_NAMESPACES", "");
+        Set<String> watch = Arrays.stream(namespaces.split(",")).map(String::strip).filter(s -> !s.isEmpty())
+                .collect(Collectors.toCollection(java.util.LinkedHashSet::new));
+        String portText = env.getOrDefault("PACER_METRICS_PORT", "8080");
+        int port;
+        try {
+            port = Integer.parseInt(portText.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("PACER_METRICS_PORT must be a port number, was '" + portText + "'");
+        }
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("PACER_METRICS_PORT must lie in [0, 65535], was " + port);
+        }
+        return new OperatorSettings(access, watch, port);
+    }
+}

@@ -1,0 +1,115 @@
+package dev.pacer.operator.metrics;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+import dev.pacer.api.BenchmarkRun;
+import dev.pacer.api.BenchmarkRunStatus;
+import dev.pacer.api.RunResult;
+import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.InfoSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+
+/**
+ * The {@code pacer_run_*} series of DESIGN.md, computed at scrape time from the runs the operator holds in its cache:
+ * every finished run (Succeeded or Failed) still in the cluster, labelled {@code namespace, run, server, variant}
+ * ({@code server}/{@code variant} from {@code spec.server.labels}, empty when absent). A deleted run's series vanish
+ * with it. Latencies in seconds, as Prometheus expects.
+ */
+public final class RunMetrics implements MultiCollector {
+    private final Supplier<Collection<BenchmarkRun>> runs;
+
+    public RunMetrics(Supplier<Collection<BenchmarkRun>> runs) {
+        this.runs = runs;
+    }
+
+    @Override
+    public MetricSnapshots collect() {
+        return snapshots(runs.get());
+    }
+
+    /** The snapshots for these runs; runs not yet finished are left out. */
+    public static MetricSnapshots snapshots(Collection<BenchmarkRun> runs) {
+        Map<String, GaugeSnapshot.Builder> gauges = new LinkedHashMap<>();
+        InfoSnapshot.Builder info = InfoSnapshot.builder().name("pacer_run")
+                .help("One per finished run: its phase, verdict and server image");
+        boolean anyInfo = false;
+        for (BenchmarkRun run : runs) {
+            BenchmarkRunStatus status = run.getStatus();
+            if (status == null || status.phase == null || !status.phase.isFinal()) {
+                continue;
+            }
+            Labels labels = runLabels(run);
+            RunResult result = status.result;
+            info.dataPoint(InfoSnapshot.InfoDataPointSnapshot.builder().labels(labels.merge(Labels.of(
+                    "phase", status.phase.name(),
+                    "verdict", result == null || result.verdict == null ? "" : result.verdict.name(),
+                    "image", run.getSpec() == null || run.getSpec().server == null || run.getSpec().server.image == null ? "" : run.getSpec().server.image)))
+                    .build());
+            anyInfo = true;
+            if (result == null) {
+                continue;
+            }
+            RunResult.ServerFigures server = result.server;
+            if (server != null && server.histogramsAvailable) {
+                gauge(gauges, "pacer_run_p99_integral_seconds", "Sum over the measured periods of each period's server P99", labels, micros(server.p99IntegralMicros));
+                gauge(gauges, "pacer_run_max_integral_seconds", "Sum over the measured periods of each period's server maximum", labels, micros(server.maxIntegralMicros));
+                gauge(gauges, "pacer_run_p99_integral_corrected_seconds", "P99 integral with at most 2 outlier periods replaced by the mean", labels, micros(server.p99IntegralCorrectedMicros));
+                gauge(gauges, "pacer_run_periods", "Sample periods in the measured window", labels, server.samples == null ? null : server.samples.doubleValue());
+                String help = "Latency over the measured window by role and statistic";
+                gauge(gauges, "pacer_run_latency_seconds", help, labels.merge(Labels.of("role", "server", "stat", "min")), micros(server.minMicros));
+                gauge(gauges, "pacer_run_latency_seconds", help, labels.merge(Labels.of("role", "server", "stat", "p50")), micros(server.p50Micros));
+                gauge(gauges, "pacer_run_latency_seconds", help, labels.merge(Labels.of("role", "server", "stat", "p99")), micros(server.p99Micros));
+                gauge(gauges, "pacer_run_latency_seconds", help, labels.merge(Labels.of("role", "server", "stat", "p999")), micros(server.p999Micros));
+                gauge(gauges, "pacer_run_latency_seconds", help, labels.merge(Labels.of("role", "server", "stat", "max")), micros(server.maxMicros));
+            }
+            RunResult.ClientFigures clients = result.clients;
+            if (clients != null) {
+                String help = "Latency over the measured window by role and statistic";
+                gauge(gauges, "pacer_run_latency_seconds", help, labels.merge(Labels.of("role", "client", "stat", "p50")), micros(clients.p50Micros));
+                gauge(gauges, "pacer_run_latency_seconds", help, labels.merge(Labels.of("role", "client", "stat", "p99")), micros(clients.p99Micros));
+                gauge(gauges, "pacer_run_latency_seconds", help, labels.merge(Labels.of("role", "client", "stat", "max")), micros(clients.maxMicros));
+                gauge(gauges, "pacer_run_achieved_rate", "Responses per second inside the measured window, all clients", labels, clients.achievedRate);
+                gauge(gauges, "pacer_run_offered_rate", "Requests per second offered, all clients", labels, clients.offeredRate);
+                gauge(gauges, "pacer_run_requests", "Responses inside the measured window, all clients", labels, clients.requests == null ? null : clients.requests.doubleValue());
+                gauge(gauges, "pacer_run_errors", "Errors seen by the clients during the run", labels, clients.errors == null ? null : clients.errors.doubleValue());
+                gauge(gauges, "pacer_run_send_lag_p99_seconds", "The worst client's send lag P99: how late requests left", labels, micros(clients.sendLagP99Micros));
+            }
+            if (result.window != null && result.window.endEpochMs != null) {
+                gauge(gauges, "pacer_run_window_end_timestamp_seconds", "End of the measured window, Unix time", labels, result.window.endEpochMs / 1000.0);
+            }
+        }
+        List<MetricSnapshot> snapshots = new ArrayList<>();
+        if (anyInfo) {
+            snapshots.add(info.build());
+        }
+        gauges.values().forEach(g -> snapshots.add(g.build()));
+        return new MetricSnapshots(snapshots);
+    }
+
+    static Labels runLabels(BenchmarkRun run) {
+        Map<String, String> serverLabels = run.getSpec() == null || run.getSpec().server == null || run.getSpec().server.labels == null
+                ? Map.of() : run.getSpec().server.labels;
+        return Labels.of("namespace", run.getMetadata().getNamespace(), "run", run.getMetadata().getName(),
+                "server", serverLabels.getOrDefault("server", ""), "variant", serverLabels.getOrDefault("variant", ""));
+    }
+
+    private static void gauge(Map<String, GaugeSnapshot.Builder> gauges, String name, String help, Labels labels, Double value) {
+        if (value == null) {
+            return;
+        }
+        gauges.computeIfAbsent(name, n -> GaugeSnapshot.builder().name(n).help(help))
+                .dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels).value(value).build());
+    }
+
+    private static Double micros(Long micros) {
+        return micros == null ? null : micros / 1e6;
+    }
+}
