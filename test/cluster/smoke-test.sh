@@ -56,6 +56,13 @@ info=$(k exec web-b -- timeout 10 wget -qO- "http://$ip_j:9090/pacer/v1/info")
 check "its agent answers /pacer/v1/info: a server running as uid 65532" bash -c "grep -q '\"role\" : \"server\"' <<<'$info' && grep -q '\"uid\" : 65532' <<<'$info'"
 k delete -f "$DIR/manifests/smoke.yaml" --wait=false >/dev/null 2>&1
 
+# the operator end to end on this cluster (JUnit, tag "cluster"): its output goes to a log, shown when it fails
+t1=$(date +%s)
+if "$DIR/operator-e2e.sh" >"$CLUSTER/operator-e2e.log" 2>&1; then operator_ok=true; else operator_ok=false; fi
+summary=$(grep -E 'Tests run: [0-9]+, Failures' "$CLUSTER/operator-e2e.log" | tail -1 | sed 's/^\[[A-Z]*\] *//')
+check "operator end to end: cluster quickstart, restart mid-run, deleted client pod, unpullable image ($summary, $(( $(date +%s) - t1 )) s)" $operator_ok
+$operator_ok || { grep -E 'ERROR|FAIL|expected|but was' "$CLUSTER/operator-e2e.log" | head -40; cp "$CLUSTER/operator-e2e.log" /tmp/pacer-operator-e2e.log; }
+
 "$DIR/down.sh" >/dev/null 2>&1
 left_processes() {
   local f

@@ -136,8 +136,9 @@ public final class PodFactory {
     }
 
     /**
-     * Pinned: requests = limits, whole CPUs (Guaranteed QoS). Otherwise: requests only (Burstable, shared pool); 0 CPUs
-     * asks for none, for clients that share the node's reserved CPUs (a one-CPU node where the server takes the rest).
+     * Pinned: requests = limits, whole CPUs (Guaranteed QoS). Otherwise: CPU requested, not limited (Burstable, shared
+     * pool); 0 CPUs asks for none, for clients that share the node's reserved CPUs (a one-CPU node where the server
+     * takes the rest). Memory is limited either way.
      */
     static ResourceRequirements resources(long cpuMillis, String memory, boolean pinCpus) {
         Map<String, Quantity> amounts = new LinkedHashMap<>();
@@ -146,7 +147,8 @@ public final class PodFactory {
         }
         amounts.put("memory", new Quantity(memory));
         ResourceRequirementsBuilder builder = new ResourceRequirementsBuilder().withRequests(amounts);
-        return pinCpus ? builder.withLimits(new LinkedHashMap<>(amounts)).build() : builder.build();
+        // a memory limit always: without one the JVM sizes its heap (MaxRAMPercentage) to the whole node
+        return builder.withLimits(pinCpus ? new LinkedHashMap<>(amounts) : Map.of("memory", new Quantity(memory))).build();
     }
 
     private static Affinity antiAffinity(BenchmarkRun run, String otherRole) {

@@ -57,13 +57,13 @@ class PodFactoryTest {
     }
 
     @Test
-    void unpinnedRunsAskOnlyForRequestsAndLeaveTheRunUntouched() throws IOException {
+    void unpinnedRunsLimitOnlyMemoryAndLeaveTheRunUntouched() throws IOException {
         BenchmarkRun run = run();
         run.getSpec().placement.pinCpus = false;
         run.getSpec().placement.separateNodes = false;
         run.getSpec().server.cpus = "1.5";
         Pod server = PodFactory.serverPod(run, RunPlanner.plan(run));
-        assertThat(server.getSpec().getContainers().getFirst().getResources().getLimits()).isEmpty();
+        assertThat(server.getSpec().getContainers().getFirst().getResources().getLimits()).containsOnlyKeys("memory");
         assertThat(server.getSpec().getContainers().getFirst().getResources().getRequests().get("cpu").toString()).isEqualTo("1500m");
         assertThat(server.getSpec().getAffinity()).isNull();
         assertThat(server.getSpec().getContainers().getFirst().getEnv())

@@ -1,0 +1,259 @@
+package dev.pacer.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import dev.pacer.api.BenchmarkRun;
+import dev.pacer.api.BenchmarkRunStatus;
+import dev.pacer.api.BenchmarkRunYaml;
+import dev.pacer.api.Phase;
+import dev.pacer.operator.OperatorSettings;
+import dev.pacer.operator.PacerOperator;
+import dev.pacer.operator.RunConditions;
+import dev.pacer.operator.access.AgentAccess;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * The operator on the test cluster (test/cluster: a real kubelet with containerd and the static CPU manager, pacer's
+ * images): runs go from {@code kubectl apply} to figures in the status, {@code kubectl get br} and {@code /metrics}.
+ * The operator runs in this JVM, outside the pod network, so it reaches the agents through the API server's pod
+ * proxy; the runs live in a namespace that enforces the {@code restricted} Pod Security Standard.
+ * <p>
+ * The node has one exclusive CPU, which each run's pinned server takes: runs go one after the other.
+ * Started by test/cluster/operator-e2e.sh with {@code -Dpacer.kubeconfig}.
+ */
+@Tag("cluster")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class OperatorOnClusterTest {
+    static final String NAMESPACE = "pacer-e2e";
+    static final Duration RUN_LIMIT = Duration.ofMinutes(4);
+    static Path kubeconfig;
+    static KubernetesClient client;
+    static PacerOperator operator;
+
+    @BeforeAll
+    static void start() throws Exception {
+        kubeconfig = Path.of(System.getProperty("pacer.kubeconfig", System.getProperty("user.home") + "/.cache/pacer/k8s/cluster/admin-host.kubeconfig"));
+        client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(kubeconfig))).build();
+        ApiServerFixtures.applyCommittedCrd(client);
+        // a namespace left terminating by an earlier attempt must be gone before it is made again
+        await().atMost(Duration.ofMinutes(2)).until(() -> {
+            var existing = client.namespaces().withName(NAMESPACE).get();
+            return existing == null || existing.getMetadata().getDeletionTimestamp() == null;
+        });
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE)
+                .addToLabels("pod-security.kubernetes.io/enforce", "restricted")
+                .addToLabels("pod-security.kubernetes.io/enforce-version", "latest").endMetadata().build()).serverSideApply();
+        operator = startOperator();
+    }
+
+    static PacerOperator startOperator() throws IOException {
+        return PacerOperator.start(client, new OperatorSettings(AgentAccess.API_SERVER_PROXY, Set.of(NAMESPACE), 0));
+    }
+
+    @AfterEach
+    void deleteRuns() {
+        client.resources(BenchmarkRun.class).inNamespace(NAMESPACE).delete();
+        // the next run's server needs the node's one exclusive CPU: wait for every pod to be gone
+        await().atMost(Duration.ofMinutes(1)).until(() -> client.pods().inNamespace(NAMESPACE).list().getItems().isEmpty());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (operator != null) {
+            operator.close();
+        }
+        if (client != null) {
+            client.namespaces().withName(NAMESPACE).delete();
+            client.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void clusterQuickstartSucceedsWithItsFiguresInTheStatusKubectlAndMetrics() throws Exception {
+        kubectl("apply", "-n", NAMESPACE, "-f", Processes.HOME.resolve("examples/cluster-quickstart.yaml").toString());
+        Set<Phase> seen = EnumSet.noneOf(Phase.class);
+        boolean[] progressSeen = {false};
+        await().atMost(RUN_LIMIT).pollInterval(Duration.ofMillis(500)).until(() -> {
+            BenchmarkRunStatus status = status("cluster-quickstart");
+            if (status == null || status.phase == null) {
+                return false;
+            }
+            seen.add(status.phase);
+            progressSeen[0] |= status.progress != null && status.progress.achievedRate != null && status.progress.achievedRate > 0;
+            assertThat(status.phase).as("conditions: %s", status.conditions).isNotEqualTo(Phase.Failed);
+            return status.phase == Phase.Succeeded;
+        });
+        assertThat(seen).as("phases seen while polling").contains(Phase.Starting, Phase.Measuring, Phase.Succeeded);
+        assertThat(progressSeen[0]).as("status.progress showed an achieved rate during the run").isTrue();
+
+        BenchmarkRunStatus status = status("cluster-quickstart");
+        assertThat(status.load).isEqualTo("2x200");
+        assertThat(status.result.server.histogramsAvailable).isTrue();
+        assertThat(status.result.server.samples).isEqualTo(15);
+        assertThat(status.result.server.p99IntegralMicros).isPositive();
+        assertThat(status.result.server.maxIntegralMicros).isGreaterThanOrEqualTo(status.result.server.p99IntegralMicros);
+        assertThat(status.result.clients.requests).isPositive();
+        assertThat(status.result.verdict).isNotNull();
+        assertThat(status.result.reasons).noneMatch(r -> r.contains("pinned"));
+
+        // the effective cpusets: the server alone on one exclusive CPU, the clients in the shared pool beside it
+        assertThat(status.pods).extracting(p -> p.role).containsExactly("server", "client-0", "client-1");
+        BenchmarkRunStatus.PodStatus server = status.pods.getFirst();
+        assertThat(server.cpuset).matches("[0-9]+");
+        assertThat(server.pinned).isTrue();
+        assertThat(server.node).isNotBlank();
+        for (BenchmarkRunStatus.PodStatus c : status.pods.subList(1, 3)) {
+            assertThat(c.pinned).isNull();
+            assertThat(c.cpuset).isNotBlank().doesNotContain(server.cpuset);
+        }
+        assertThat(condition(status, RunConditions.CPUS_PINNED).getStatus()).isEqualTo("True");
+        assertThat(condition(status, RunConditions.READY).getStatus()).isEqualTo("True");
+
+        String table = kubectl("get", "br", "-n", NAMESPACE);
+        assertThat(table.lines().findFirst().orElseThrow()).contains("P99-INT-US", "MAX-INT-US", "PHASE", "VERDICT");
+        assertThat(table).contains("cluster-quickstart", "2x200", "Succeeded", Long.toString(status.result.server.p99IntegralMicros),
+                status.result.verdict.name());
+
+        String metrics = get("http://127.0.0.1:" + operator.metricsPort() + "/metrics");
+        String labels = "namespace=\"pacer-e2e\",run=\"cluster-quickstart\",server=\"jetty12\",variant=\"core\"";
+        assertThat(metrics).contains("pacer_run_p99_integral_seconds{" + labels + "} " + status.result.server.p99IntegralMicros / 1e6);
+        assertThat(metrics).contains("pacer_run_max_integral_seconds{" + labels + "}", "pacer_run_achieved_rate{" + labels + "}");
+        assertThat(metrics.lines().filter(l -> l.startsWith("pacer_run_latency_seconds{") && l.contains("run=\"cluster-quickstart\"")
+                && l.contains("role=\"server\"") && l.contains("stat=\"p99\"")))
+                .singleElement().satisfies(l -> assertThat(l).endsWith(" " + status.result.server.p99Micros / 1e6));
+        assertThat(metrics).containsPattern("pacer_run_info\\{[^}]*phase=\"Succeeded\"[^}]*run=\"cluster-quickstart\"");
+        assertThat(metrics).contains("pacer_operator_reconciliations_started_total{kind=\"BenchmarkRun\"}");
+
+        List<String> reasons = events("cluster-quickstart").stream().map(Event::getReason).toList();
+        assertThat(reasons).contains("Starting", "LoadScheduled");
+        if (status.result.verdict != dev.pacer.api.Verdict.Invalid) {   // spec.cleanup.pods: OnSuccess
+            await().atMost(Duration.ofSeconds(60)).until(() -> client.pods().inNamespace(NAMESPACE)
+                    .withLabel("pacer.dev/run", "cluster-quickstart").list().getItems().isEmpty());
+        }
+    }
+
+    @Test
+    @Order(2)
+    void anOperatorRestartedMidRunResumesTheRun() throws Exception {
+        BenchmarkRun run = clusterQuickstart("resumed");
+        client.resource(run).create();
+        await().atMost(RUN_LIMIT).until(() -> {
+            BenchmarkRunStatus status = status("resumed");
+            return status != null && (status.phase == Phase.WarmingUp || status.phase == Phase.Measuring);
+        });
+        Long startAt = status("resumed").startAtEpochMs;
+        operator.close();
+        Thread.sleep(4000);   // the load goes on without an operator
+        operator = startOperator();
+        await().atMost(RUN_LIMIT).until(() -> status("resumed").phase.isFinal());
+        BenchmarkRunStatus status = status("resumed");
+        assertThat(status.phase).as("conditions: %s", status.conditions).isEqualTo(Phase.Succeeded);
+        assertThat(status.startAtEpochMs).as("the barrier posted before the restart").isEqualTo(startAt);
+        assertThat(status.result.server.samples).isEqualTo(15);
+        assertThat(status.result.server.p99IntegralMicros).isPositive();
+    }
+
+    @Test
+    @Order(3)
+    void aClientPodDeletedMidRunFailsTheRunNamingIt() throws Exception {
+        client.resource(clusterQuickstart("lost-client")).create();
+        await().atMost(RUN_LIMIT).until(() -> {
+            BenchmarkRunStatus status = status("lost-client");
+            return status != null && (status.phase == Phase.WarmingUp || status.phase == Phase.Measuring);
+        });
+        client.pods().inNamespace(NAMESPACE).withName("lost-client-client-1").withGracePeriod(0).delete();
+        await().atMost(Duration.ofSeconds(60)).until(() -> status("lost-client").phase == Phase.Failed);
+        Condition ready = condition(status("lost-client"), RunConditions.READY);
+        assertThat(ready.getStatus()).isEqualTo("False");
+        assertThat(ready.getMessage()).contains("lost-client-client-1");
+        assertThat(events("lost-client")).anySatisfy(e -> {
+            assertThat(e.getType()).isEqualTo("Warning");
+            assertThat(e.getMessage()).contains("lost-client-client-1");
+        });
+    }
+
+    @Test
+    @Order(4)
+    void anImageThatCannotBePulledShowsInTheConditionsAndEventsWithinSeconds() throws Exception {
+        BenchmarkRun run = clusterQuickstart("no-image");
+        run.getSpec().server.image = "pacer/no-such-server:0.0.0";
+        client.resource(run).create();
+        Set<String> pullReasons = Set.of("ErrImagePull", "ImagePullBackOff");
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            Condition pods = condition(status("no-image"), RunConditions.PODS_READY);
+            assertThat(pods).isNotNull();
+            assertThat(pods.getStatus()).isEqualTo("False");
+            assertThat(pods.getReason()).isIn(pullReasons);
+            assertThat(pods.getMessage()).contains("no-image-server", "pacer/no-such-server:0.0.0");
+        });
+        assertThat(status("no-image").phase).isEqualTo(Phase.Starting);
+        assertThat(events("no-image")).anySatisfy(e -> assertThat(e.getReason()).isIn(pullReasons));
+    }
+
+    static BenchmarkRun clusterQuickstart(String name) throws IOException {
+        BenchmarkRun run = BenchmarkRunYaml.read(Processes.HOME.resolve("examples/cluster-quickstart.yaml"));
+        run.getMetadata().setName(name);
+        run.getMetadata().setNamespace(NAMESPACE);
+        return run;
+    }
+
+    static BenchmarkRunStatus status(String name) {
+        BenchmarkRun run = client.resources(BenchmarkRun.class).inNamespace(NAMESPACE).withName(name).get();
+        return run == null ? null : run.getStatus();
+    }
+
+    static Condition condition(BenchmarkRunStatus status, String type) {
+        return status == null ? null : status.conditions.stream().filter(c -> type.equals(c.getType())).findFirst().orElse(null);
+    }
+
+    static List<Event> events(String run) {
+        return client.v1().events().inNamespace(NAMESPACE).list().getItems().stream()
+                .filter(e -> run.equals(e.getInvolvedObject().getName()) && "BenchmarkRun".equals(e.getInvolvedObject().getKind())).toList();
+    }
+
+    static String kubectl(String... args) throws IOException, InterruptedException {
+        List<String> command = new java.util.ArrayList<>(List.of("kubectl", "--kubeconfig=" + kubeconfig));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).as("kubectl %s: %s", String.join(" ", args), output).isZero();
+        return output;
+    }
+
+    static String get(String url) throws IOException, InterruptedException {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(200);
+        return response.body();
+    }
+}
