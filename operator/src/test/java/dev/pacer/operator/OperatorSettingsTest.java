@@ -1,0 +1,39 @@
+package dev.pacer.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+
+import dev.pacer.operator.access.AgentAccess;
+import org.junit.jupiter.api.Test;
+
+class OperatorSettingsTest {
+
+    @Test
+    void defaultsWatchEveryNamespaceAndReachAgentsByPodIp() {
+        OperatorSettings settings = OperatorSettings.fromEnvironment(Map.of());
+        assertThat(settings.agentAccess()).isEqualTo(AgentAccess.POD_IP);
+        assertThat(settings.watchNamespaces()).isEmpty();
+        assertThat(settings.metricsPort()).isEqualTo(8080);
+    }
+
+    @Test
+    void readsEverySetting() {
+        OperatorSettings settings = OperatorSettings.fromEnvironment(Map.of("PACER_AGENT_ACCESS", "apiserverproxy",
+                "PACER_WATCH_NAMESPACES", " bench, perf ,", "PACER_METRICS_PORT", "9400"));
+        assertThat(settings.agentAccess()).isEqualTo(AgentAccess.API_SERVER_PROXY);
+        assertThat(settings.watchNamespaces()).containsExactly("bench", "perf");
+        assertThat(settings.metricsPort()).isEqualTo(9400);
+    }
+
+    @Test
+    void badValuesNameTheVariable() {
+        assertThatThrownBy(() -> OperatorSettings.fromEnvironment(Map.of("PACER_AGENT_ACCESS", "ssh")))
+                .hasMessageContaining("PACER_AGENT_ACCESS must be podIP or apiServerProxy, was 'ssh'");
+        assertThatThrownBy(() -> OperatorSettings.fromEnvironment(Map.of("PACER_METRICS_PORT", "http")))
+                .hasMessageContaining("PACER_METRICS_PORT");
+        assertThatThrownBy(() -> OperatorSettings.fromEnvironment(Map.of("PACER_METRICS_PORT", "70000")))
+                .hasMessageContaining("[0, 65535]");
+    }
+}

@@ -1,0 +1,98 @@
+package dev.pacer.operator.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import dev.pacer.api.BenchmarkRun;
+import dev.pacer.api.BenchmarkRunStatus;
+import dev.pacer.api.BenchmarkRunYaml;
+import dev.pacer.api.Phase;
+import dev.pacer.api.RunResult;
+import dev.pacer.api.Verdict;
+import io.prometheus.metrics.config.EscapingScheme;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The {@code pacer_run_*} exposition of DESIGN.md against a golden file (src/test/resources/golden/run-metrics.txt;
+ * delete it to regenerate after an intended change).
+ */
+class RunMetricsTest {
+
+    static BenchmarkRun run(String name, Phase phase) throws IOException {
+        try (InputStream in = RunMetricsTest.class.getResourceAsStream("/golden/run.yaml")) {
+            BenchmarkRun run = BenchmarkRunYaml.read(in, "golden/run.yaml");
+            run.getMetadata().setName(name);
+            run.getMetadata().setNamespace("bench");
+            run.setStatus(new BenchmarkRunStatus());
+            run.getStatus().phase = phase;
+            return run;
+        }
+    }
+
+    static RunResult result() {
+        RunResult result = new RunResult();
+        result.verdict = Verdict.Passed;
+        result.server = new RunResult.ServerFigures();
+        result.server.histogramsAvailable = true;
+        result.server.samples = 180;
+        result.server.p99IntegralMicros = 12_345L;
+        result.server.maxIntegralMicros = 98_765L;
+        result.server.p99IntegralCorrectedMicros = 12_000L;
+        result.server.minMicros = 5L;
+        result.server.p50Micros = 40L;
+        result.server.p99Micros = 70L;
+        result.server.p999Micros = 300L;
+        result.server.maxMicros = 2_500L;
+        result.clients = new RunResult.ClientFigures();
+        result.clients.requests = 43_200_000L;
+        result.clients.offeredRate = 240_000.0;
+        result.clients.achievedRate = 239_990.5;
+        result.clients.errors = 0L;
+        result.clients.p50Micros = 120L;
+        result.clients.p99Micros = 900L;
+        result.clients.maxMicros = 15_000L;
+        result.clients.sendLagP99Micros = 60L;
+        result.window = new RunResult.Window(1_795_000_000_000L, 1_795_000_180_000L);
+        return result;
+    }
+
+    static String exposition(MetricSnapshots snapshots) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrometheusTextFormatWriter.create().write(out, snapshots, EscapingScheme.ALLOW_UTF8);
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void finishedRunsBecomeTheSeriesOfTheDesignAndRunningOnesAreLeftOut() throws IOException {
+        BenchmarkRun succeeded = run("jetty12-core", Phase.Succeeded);
+        succeeded.getStatus().result = result();
+        BenchmarkRun failed = run("broken", Phase.Failed);
+        failed.getSpec().server.labels.clear();
+        BenchmarkRun running = run("still-running", Phase.Measuring);
+        String actual = exposition(RunMetrics.snapshots(List.of(succeeded, failed, running)));
+
+        assertThat(actual).doesNotContain("still-running");
+        assertThat(actual).contains("pacer_run_p99_integral_seconds{namespace=\"bench\",run=\"jetty12-core\",server=\"jetty12\",variant=\"core\"} 0.012345");
+        assertThat(actual).contains("pacer_run_info{image=\"pacer/server-jetty12:0.1.0\",namespace=\"bench\",phase=\"Failed\",run=\"broken\",server=\"\",variant=\"\",verdict=\"\"} 1");
+        Path golden = Path.of("src/test/resources/golden/run-metrics.txt");
+        if (!Files.exists(golden)) {
+            Files.writeString(golden, actual, StandardCharsets.UTF_8);
+            throw new AssertionError("wrote " + golden + ": review it and run again");
+        }
+        assertThat(actual).isEqualTo(Files.readString(golden, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void noFinishedRunNoSeries() throws IOException {
+        assertThat(exposition(RunMetrics.snapshots(List.of(run("r", Phase.Starting))))).isEmpty();
+    }
+}
