@@ -4,14 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.BenchmarkRunYaml;
 import dev.pacer.engine.plan.RunPlan;
 import dev.pacer.engine.plan.RunPlanner;
+import dev.pacer.operator.Golden;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.Test;
@@ -28,13 +26,7 @@ class PodFactoryTest {
     }
 
     static void assertGolden(Pod pod, String file) throws IOException {
-        String actual = Serialization.asYaml(pod);
-        Path golden = Path.of("src/test/resources/golden", file);
-        if (!Files.exists(golden)) {
-            Files.writeString(golden, actual, StandardCharsets.UTF_8);
-            throw new AssertionError("wrote " + golden + ": review it and run again");
-        }
-        assertThat(actual).isEqualTo(Files.readString(golden, StandardCharsets.UTF_8));
+        Golden.assertMatches(Serialization.asYaml(pod), file);
     }
 
     @Test

@@ -6,8 +6,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 
 import dev.pacer.api.BenchmarkRun;
@@ -16,6 +14,7 @@ import dev.pacer.api.BenchmarkRunYaml;
 import dev.pacer.api.Phase;
 import dev.pacer.api.RunResult;
 import dev.pacer.api.Verdict;
+import dev.pacer.operator.Golden;
 import io.prometheus.metrics.config.EscapingScheme;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
@@ -83,12 +82,7 @@ class RunMetricsTest {
         assertThat(actual).doesNotContain("still-running");
         assertThat(actual).contains("pacer_run_p99_integral_seconds{namespace=\"bench\",run=\"jetty12-core\",server=\"jetty12\",variant=\"core\"} 0.012345");
         assertThat(actual).contains("pacer_run_info{image=\"pacer/server-jetty12:0.1.0\",namespace=\"bench\",phase=\"Failed\",run=\"broken\",server=\"\",variant=\"\",verdict=\"\"} 1");
-        Path golden = Path.of("src/test/resources/golden/run-metrics.txt");
-        if (!Files.exists(golden)) {
-            Files.writeString(golden, actual, StandardCharsets.UTF_8);
-            throw new AssertionError("wrote " + golden + ": review it and run again");
-        }
-        assertThat(actual).isEqualTo(Files.readString(golden, StandardCharsets.UTF_8));
+        Golden.assertMatches(actual, "run-metrics.txt");
     }
 
     @Test

@@ -1,0 +1,26 @@
+package dev.pacer.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Golden files in src/test/resources/golden. When a change is intended, delete the file: the test writes the new one
+ * and fails once, for review.
+ */
+public final class Golden {
+    private Golden() {
+    }
+
+    public static void assertMatches(String actual, String file) throws IOException {
+        Path golden = Path.of("src/test/resources/golden", file);
+        if (!Files.exists(golden)) {
+            Files.writeString(golden, actual, StandardCharsets.UTF_8);
+            throw new AssertionError("wrote " + golden + ": review it and run again");
+        }
+        assertThat(actual).isEqualTo(Files.readString(golden, StandardCharsets.UTF_8));
+    }
+}
