@@ -7,7 +7,7 @@ endif
 export JAVA_HOME
 MVN := ./mvnw -B -ntp
 
-.PHONY: build unit test test-deps cluster-binaries e2e bench cluster-up cluster-down images cluster-test clean
+.PHONY: build unit test test-deps cluster-binaries chart-check e2e bench cluster-up cluster-down images cluster-test clean
 
 ## build: compile and package every module (applications land in <module>/target/app/lib)
 build:
@@ -17,10 +17,16 @@ build:
 unit:
 	$(MVN) -Dpacer.e2e.skip=true install
 
-## test: every test of the project: unit, real processes on loopback (tier 2), the test cluster's smoke test (tier 3)
+## test: every test of the project: unit, real processes on loopback (tier 2), the chart's offline checks, and on the
+## test cluster (tier 3): its smoke test, the operator end to end, the chart installed
 test: test-deps cluster-binaries
 	$(MVN) install
+	test/chart/check.sh
 	test/cluster/smoke-test.sh
+
+## chart-check: the chart's offline checks (lint --strict, helm-unittest, kubeconform), tools built once
+chart-check: cluster-binaries
+	test/chart/check.sh
 
 ## test-deps: what the tests need beyond the JDK (Debian chromium for the report check), installed once
 test-deps:

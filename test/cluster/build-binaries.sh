@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Builds kube-apiserver, kube-controller-manager, kube-scheduler and kubelet v1.32.2 from the Go module proxy, once,
+# Builds kube-apiserver, kube-controller-manager, kube-scheduler, kubelet and kube-proxy v1.32.2 from the Go module proxy, once,
 # into $PACER_K8S/bin; helm too. k8s.io/kubernetes cannot be `go install`ed (its go.mod points every staging module at
 # ./staging): a wrapper module re-states those replaces with the published v0.32.2 tags.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
-BINS=(kube-apiserver kube-controller-manager kube-scheduler kubelet)
+BINS=(kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy)
 mkdir -p "$PACER_K8S/bin"
 missing=()
 for b in "${BINS[@]}"; do [[ -x $PACER_K8S/bin/$b ]] || missing+=("$b"); done

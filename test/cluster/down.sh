@@ -16,7 +16,7 @@ stop_pid() { # name
   fi
   rm -f "$f"
 }
-for name in socat kubelet kube-scheduler kube-controller-manager kube-apiserver containerd node-ns etcd; do stop_pid "$name"; done
+for name in socat kube-proxy kubelet kube-scheduler kube-controller-manager kube-apiserver containerd node-ns etcd; do stop_pid "$name"; done
 # shims of OUR containerd (its socket path is in their argv) and the pod processes under them
 for pid in $(ps -eo pid=,args= | awk -v s="$SOCK" 'index($0, "containerd-shim") && index($0, s) {print $1}'); do
   for child in $(ps -eo pid=,ppid= | awk -v p="$pid" '$2==p {print $1}'); do kill -9 "$child" 2>/dev/null; done

@@ -3,7 +3,7 @@
 # that build images without a registry.
 set -euo pipefail
 PKGS=(etcd-server containerd runc containernetworking-plugins iptables conntrack socat umoci skopeo busybox-static
-      gcc libc6-dev bc openssl iproute2 util-linux curl)
+      gcc libc6-dev bc openssl iproute2 util-linux curl python3-yaml)
 missing=()
 for p in "${PKGS[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p"); done
 (( ${#missing[@]} == 0 )) && exit 0

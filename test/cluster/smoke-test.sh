@@ -34,6 +34,7 @@ check "fractional pinned CPUs are rejected, naming spec.server.cpus" bash -c "$(
 check "an unparsable rate is rejected, naming spec.clients.rate" bash -c "$(declare -f k bad_run); REPO=$REPO; bad_run 's/rate: \"500\"/rate: \"fast\"/' | grep -q 'spec.clients.rate'"
 k apply -f "$REPO/examples/quickstart.yaml" >/dev/null
 check "kubectl get br shows the columns PHASE LOAD VERDICT P99 and max integrals" bash -c "$(declare -f k); k get br | head -1 | grep -q 'LOAD.*PHASE.*VERDICT' && k get br | head -1 | grep -q 'P99-INT-US'"
+check "the spec of an existing run cannot change (spec is immutable)" bash -c "$(declare -f k); sed 's/rate: \"500\"/rate: \"600\"/' '$REPO/examples/quickstart.yaml' | k apply -f - 2>&1 | grep -q 'spec is immutable'"
 k delete -f "$REPO/examples/quickstart.yaml" >/dev/null 2>&1
 
 k delete -f "$DIR/manifests/smoke.yaml" --ignore-not-found --wait=true >/dev/null 2>&1
@@ -62,6 +63,12 @@ if "$DIR/operator-e2e.sh" >"$CLUSTER/operator-e2e.log" 2>&1; then operator_ok=tr
 summary=$(grep -E 'Tests run: [0-9]+, Failures' "$CLUSTER/operator-e2e.log" | tail -1 | sed 's/^\[[A-Z]*\] *//')
 check "operator end to end: cluster quickstart, restart mid-run, deleted client pod, unpullable image ($summary, $(( $(date +%s) - t1 )) s)" $operator_ok
 $operator_ok || { grep -E 'ERROR|FAIL|expected|but was' "$CLUSTER/operator-e2e.log" | head -40; cp "$CLUSTER/operator-e2e.log" /tmp/pacer-operator-e2e.log; }
+
+# the chart installed in the cluster: the operator in a pod, two runs in a restricted namespace, compare, uninstall
+t1=$(date +%s)
+if "$REPO/test/chart/install-test.sh" >"$CLUSTER/chart-install.log" 2>&1; then chart_ok=true; else chart_ok=false; fi
+check "helm chart on the cluster: $(tail -1 "$CLUSTER/chart-install.log") ($(( $(date +%s) - t1 )) s)" $chart_ok
+$chart_ok || cat "$CLUSTER/chart-install.log"
 
 "$DIR/down.sh" >/dev/null 2>&1
 left_processes() {

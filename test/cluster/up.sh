@@ -174,4 +174,20 @@ node_ready() {
   kubectl --kubeconfig="$KUBECONFIG_HOST" get node "$NODE_NAME" -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}' | grep -q True
 }
 wait_for kubelet 300 node_ready
+
+# kube-proxy (iptables, in the cluster's network namespace only): ClusterIP Services work, among them the
+# 'kubernetes' Service through which in-cluster clients such as the operator reach the API server
+cat >"$CLUSTER/kube-proxy.yaml" <<YAML
+apiVersion: kubeproxy.config.k8s.io/v1alpha1
+kind: KubeProxyConfiguration
+clientConnection: {kubeconfig: $CLUSTER/admin.kubeconfig}
+mode: iptables
+clusterCIDR: $POD_CIDR
+hostnameOverride: $NODE_NAME
+metricsBindAddress: 127.0.0.1:10249
+healthzBindAddress: 127.0.0.1:10256
+conntrack: {maxPerCore: 0, min: 0, tcpEstablishedTimeout: 0s, tcpCloseWaitTimeout: 0s}
+YAML
+start kube-proxy "$B/kube-proxy" --config="$CLUSTER/kube-proxy.yaml" --v=1
+wait_for kube-proxy 60 innet curl -sf http://127.0.0.1:10256/healthz
 log "cluster up in $(elapsed) s (export KUBECONFIG=$KUBECONFIG_HOST)"

@@ -40,6 +40,10 @@ public class RunResult {
         public Long p99Micros;
         public Long p999Micros;
         public Long maxMicros;
+        @JsonPropertyDescription("Each measured period's 99th percentile, in order: the terms of p99IntegralMicros (and of a rank test between runs).")
+        public List<Long> periodP99Micros;
+        @JsonPropertyDescription("Each measured period's maximum, in order: the terms of maxIntegralMicros.")
+        public List<Long> periodMaxMicros;
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)

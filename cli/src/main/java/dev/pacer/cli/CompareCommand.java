@@ -16,15 +16,17 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code pacer compare DIR...}: runs side by side, each figure's difference from the first run, and whether the
+ * {@code pacer compare DIR|FILE...}: runs side by side (local results directories, or finished BenchmarkRuns saved
+ * with {@code kubectl get br NAME -o yaml}), each figure's difference from the first run, and whether the
  * difference of the per-period server P99s exceeds run-to-run noise: a two-sided Mann–Whitney U test (rank test, no
  * normality assumed) over the periods of the two runs, significant when p &lt; {@value #SIGNIFICANCE}.
  */
-@Command(name = "compare", description = "Compare results directories: figures, differences and a rank test of the per-period P99s.")
+@Command(name = "compare", description = "Compare results directories or finished BenchmarkRuns: figures, differences and a rank test of the per-period P99s.")
 final class CompareCommand implements Callable<Integer> {
     static final double SIGNIFICANCE = 0.05;
 
-    @Parameters(arity = "2..*", paramLabel = "DIR", description = "Results directories; the first is the baseline.")
+    @Parameters(arity = "2..*", paramLabel = "DIR|FILE", description = "Results directories, or BenchmarkRuns with their status"
+            + " (kubectl get br NAME -o yaml > NAME.yaml); the first is the baseline.")
     List<Path> directories;
 
     @picocli.CommandLine.Spec
@@ -35,8 +37,9 @@ final class CompareCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         List<ResultDocument> runs = new ArrayList<>();
         try {
-            for (Path directory : directories) {
-                runs.add(ResultDocument.read(directory));
+            for (Path path : directories) {
+                runs.add(java.nio.file.Files.isDirectory(path) ? ResultDocument.read(path)
+                        : ResultDocument.fromBenchmarkRun(dev.pacer.api.BenchmarkRunYaml.read(path), path.toString()));
             }
         } catch (IOException e) {
             spec.commandLine().getErr().println("pacer: " + e.getMessage());

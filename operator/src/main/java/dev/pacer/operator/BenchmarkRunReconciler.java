@@ -351,6 +351,10 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                 return fail(RunConditions.READY, "CollectionFailed", "collecting the histograms failed: " + e.getMessage());
             }
             RunResult result = outcome.result();
+            if (result.server != null && result.server.histogramsAvailable) {
+                result.server.periodP99Micros = outcome.periods().stream().filter(p -> p.server() != null).map(p -> p.server().p99Micros()).toList();
+                result.server.periodMaxMicros = outcome.periods().stream().filter(p -> p.server() != null).map(p -> p.server().maxMicros()).toList();
+            }
             List<String> pinning = pinningProblems();
             if (!pinning.isEmpty()) {
                 result.verdict = Verdict.Invalid;

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.RunResult;
 import dev.pacer.engine.analysis.PeriodPoint;
 
@@ -37,6 +38,34 @@ public record ResultDocument(String run, String load, Map<String, Object> server
     public void write(Path directory) throws IOException {
         Files.createDirectories(directory);
         JSON.writeValue(directory.resolve(FILE_NAME).toFile(), this);
+    }
+
+    /**
+     * A finished BenchmarkRun's status as a result (from {@code kubectl get br NAME -o yaml}): its figures and the
+     * per-period server P99s and maxima; client per-period figures are not in the status.
+     */
+    public static ResultDocument fromBenchmarkRun(BenchmarkRun run, String source) throws IOException {
+        if (run.getStatus() == null || run.getStatus().result == null) {
+            throw new IOException(source + ": BenchmarkRun " + run.getMetadata().getName() + " has no status.result"
+                    + (run.getStatus() == null || run.getStatus().phase == null ? "" : " (phase " + run.getStatus().phase + ")")
+                    + ": compare runs that Succeeded");
+        }
+        RunResult result = run.getStatus().result;
+        List<PeriodPoint> periods = new java.util.ArrayList<>();
+        if (result.server != null && result.server.periodP99Micros != null && result.window != null) {
+            long periodMs = result.server.periodP99Micros.isEmpty() ? 0
+                    : (result.window.endEpochMs - result.window.startEpochMs) / result.server.periodP99Micros.size();
+            for (int i = 0; i < result.server.periodP99Micros.size(); i++) {
+                long max = result.server.periodMaxMicros == null ? 0 : result.server.periodMaxMicros.get(i);
+                periods.add(new PeriodPoint(result.window.startEpochMs + i * periodMs,
+                        new PeriodPoint.Stats(0, 0, 0, result.server.periodP99Micros.get(i), max), Map.of()));
+            }
+        }
+        Map<String, Object> server = new java.util.LinkedHashMap<>();
+        server.put("image", run.getSpec().server == null ? null : run.getSpec().server.image);
+        server.put("labels", run.getSpec().server == null ? Map.of() : run.getSpec().server.labels);
+        return new ResultDocument(run.getMetadata().getName(), run.getStatus().load, server, 0, result, result.window, periods,
+                Map.of(), Map.of(), List.of("from the status of BenchmarkRun " + run.getMetadata().getNamespace() + "/" + run.getMetadata().getName()));
     }
 
     public static ResultDocument read(Path directory) throws IOException {

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The chart on the running test cluster, as a user installs it: helm install with the locally built images (imported
+# by test/cluster/images.sh), the operator Ready, a Jetty 12 run and a loom run in a namespace that enforces the
+# restricted Pod Security Standard (one after the other: the node has one exclusive CPU), both reaching a verdict,
+# their series on the operator's /metrics, 'pacer compare' of the two statuses, then helm uninstall leaving nothing
+# but the CRD. The operator runs inside the cluster and reaches the agents by pod IP. One line per check.
+set -uo pipefail
+DIR="$(cd "$(dirname "$0")" && pwd)"
+. "$DIR/../cluster/env.sh"
+. "$DIR/env.sh"
+REPO="$(cd "$DIR/../.." && pwd)"
+k() { kubectl --kubeconfig="$KUBECONFIG_HOST" "$@"; }
+h() { helm --kubeconfig="$KUBECONFIG_HOST" "$@"; }
+passed=0; failed=0
+check() { # description command...
+  local what=$1; shift
+  if "$@" >/dev/null 2>&1; then echo "ok   $what"; passed=$((passed + 1)); else echo "FAIL $what"; failed=$((failed + 1)); fi
+}
+NS=pacer-system
+BENCH=pacer-bench
+WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT
+owned() { # every object the release labels, cluster-wide
+  k get deploy,sa,svc,cm,role,rolebinding -A -l app.kubernetes.io/instance=pacer -o name 2>/dev/null
+  k get clusterrole,clusterrolebinding -l app.kubernetes.io/instance=pacer -o name 2>/dev/null
+}
+
+# leftovers of an interrupted attempt: gone before anything starts (a terminating namespace refuses new objects)
+h uninstall pacer -n "$NS" --wait >/dev/null 2>&1 || true
+k delete namespace "$BENCH" "$NS" --ignore-not-found --wait=true --timeout=120s >/dev/null 2>&1
+t0=$(date +%s)
+check "helm install --wait with the local images ($(( $(date +%s) - t0 )) s)" \
+  h install pacer "$REPO/charts/pacer" -n "$NS" --create-namespace --wait --timeout 3m --set image.pullPolicy=Never \
+  --set operator.resources.requests.cpu=0   # the node's one allocatable CPU is the pinned server's
+check "the operator Deployment is available" k -n "$NS" wait --for=condition=Available deploy/pacer --timeout=120s
+k create namespace "$BENCH" --dry-run=client -o yaml | k apply -f - >/dev/null
+k label namespace "$BENCH" --overwrite pod-security.kubernetes.io/enforce=restricted pod-security.kubernetes.io/enforce-version=latest >/dev/null
+metrics() { k get --raw "/api/v1/namespaces/$NS/services/pacer-metrics:8080/proxy/metrics"; }
+
+for entry in "jetty12 pacer/server-jetty12:0.1.0 --mode=core core" "loom pacer/server-loom:0.1.0 --mode=virtual-threads virtual-threads"; do
+  read -r name image args variant <<<"$entry"
+  sed -e "s#name: cluster-quickstart#name: $name#" -e "s#image: pacer/server-jetty12:0.1.0#image: $image#" \
+      -e "s#args: \[\"--mode=core\"\]#args: [\"$args\"]#" -e "s#labels: {server: jetty12, variant: core}#labels: {server: $name, variant: $variant}#" \
+      "$REPO/examples/cluster-quickstart.yaml" >"$WORK/$name-run.yaml"
+  k apply -n "$BENCH" -f "$WORK/$name-run.yaml" >/dev/null
+  t1=$(date +%s)
+  finished() { for _ in $(seq 180); do
+      phase=$(k get br "$1" -n "$BENCH" -o jsonpath='{.status.phase}' 2>/dev/null) || return 1
+      [[ $phase == Succeeded || $phase == Failed ]] && return 0; sleep 1; done; return 1; }
+  finished "$name"
+  phase=$(k get br "$name" -n "$BENCH" -o jsonpath='{.status.phase}')
+  verdict=$(k get br "$name" -n "$BENCH" -o jsonpath='{.status.result.verdict}')
+  p99int=$(k get br "$name" -n "$BENCH" -o jsonpath='{.status.result.server.p99IntegralMicros}')
+  check "$name: restricted namespace, Succeeded with verdict ${verdict:-none}, P99 integral ${p99int:-?} µs ($(( $(date +%s) - t1 )) s)" \
+    bash -c "[[ '$phase' == Succeeded && -n '$verdict' && '${p99int:-0}' -gt 0 ]]"
+  [[ $phase == Succeeded ]] || k get br "$name" -n "$BENCH" -o yaml | sed -n '/^status:/,$p' | head -40
+  check "$name: its series are on the operator's /metrics (pod IP access, in-cluster)" \
+    bash -c "$(declare -f k metrics); KUBECONFIG_HOST=$KUBECONFIG_HOST; NS=$NS; metrics | grep -q 'pacer_run_p99_integral_seconds{namespace=\"$BENCH\",run=\"$name\",server=\"$name\",variant=\"$variant\"}'"
+  k get br "$name" -n "$BENCH" -o yaml >"$WORK/$name.yaml"
+  k delete br "$name" -n "$BENCH" --wait=true >/dev/null
+  for _ in $(seq 60); do [[ -z $(k get pods -n "$BENCH" -o name 2>/dev/null) ]] && break; sleep 1; done
+done
+"$REPO/pacer" compare "$WORK/jetty12.yaml" "$WORK/loom.yaml" | tee "$WORK/compare.txt"
+check "pacer compare of the two statuses: figures and the rank test of per-period P99s" \
+  bash -c "grep -q 'P99 integral ms' '$WORK/compare.txt' && grep -Eq 'loom +median .* p = ' '$WORK/compare.txt'"
+
+check "helm uninstall --wait" h uninstall pacer -n "$NS" --wait --timeout 2m
+check "nothing of the release is left (Deployment, ServiceAccount, Service, RBAC)" bash -c "$(declare -f k owned); KUBECONFIG_HOST=$KUBECONFIG_HOST; [[ -z \$(owned) ]]"
+check "the CRD stays, as Helm does with crds/" k get crd benchmarkruns.pacer.dev
+k delete namespace "$BENCH" "$NS" --wait=false >/dev/null 2>&1
+echo "$passed passed, $failed failed"
+(( failed == 0 ))
