@@ -45,4 +45,6 @@ echo "ok   examples: $summary"
 # the schemas must catch a misplaced field, or the checks above prove nothing
 printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\nspec:\n  selector: {matchLabels: {a: b}}\n  template:\n    metadata: {labels: {a: b}}\n    spec: {containers: [{name: c, image: i, readOnlyRootFilesystem: true}]}\n' >"$OUT/broken.yaml"
 if validate "$OUT/broken.yaml" >/dev/null 2>&1; then echo "FAIL kubeconform accepted a misplaced field"; exit 1; fi
-echo "ok   kubeconform rejects a misplaced field"
+sed 's/^    rate: "200"/    rat: "200"/' "$REPO/examples/cluster-quickstart.yaml" >"$OUT/misspelt-run.yaml"
+if validate "$OUT/misspelt-run.yaml" >/dev/null 2>&1; then echo "FAIL kubeconform accepted a BenchmarkRun with spec.clients.rat"; exit 1; fi
+echo "ok   kubeconform rejects a misplaced field and a misspelt BenchmarkRun field"
