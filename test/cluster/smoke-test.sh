@@ -17,7 +17,7 @@ t0=$(date +%s)
 check "cluster up and node Ready (up.sh, $(( $(date +%s) - t0 )) s)" k get --raw /readyz
 # the BenchmarkRun CRD on a real API server: schema, CEL rules, printer columns, explain
 REPO="$(cd "$DIR/../.." && pwd)"
-k apply --server-side -f "$REPO/crds/benchmarkruns.pacer.dev-v1.yml" >/dev/null
+k apply --server-side --force-conflicts -f "$REPO/crds/benchmarkruns.pacer.dev-v1.yml" >/dev/null   # may take it over from a Helm release
 k wait --for=condition=Established crd/benchmarkruns.pacer.dev --timeout=30s >/dev/null
 explained() { # the OpenAPI of a new CRD is published a few seconds after it is established
   for _ in $(seq 30); do k explain br.spec.clients.rate 2>/dev/null | grep -q 'EACH client' && return 0; sleep 1; done

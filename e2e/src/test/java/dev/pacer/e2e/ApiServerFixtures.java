@@ -16,11 +16,11 @@ final class ApiServerFixtures {
     private ApiServerFixtures() {
     }
 
-    /** Applies crds/ and waits until the API server serves the kind. */
+    /** Applies crds/ (taking its fields over from an earlier owner, such as a Helm release) and waits until it is served. */
     static void applyCommittedCrd(KubernetesClient client) throws Exception {
         try (InputStream crd = Files.newInputStream(Processes.HOME.resolve("crds/" + CRD_NAME + "-v1.yml"))) {
             CustomResourceDefinition definition = client.apiextensions().v1().customResourceDefinitions().load(crd).item();
-            client.apiextensions().v1().customResourceDefinitions().resource(definition).serverSideApply();
+            client.apiextensions().v1().customResourceDefinitions().resource(definition).forceConflicts().serverSideApply();
         }
         client.apiextensions().v1().customResourceDefinitions().withName(CRD_NAME)
                 .waitUntilCondition(c -> c != null && c.getStatus() != null && c.getStatus().getConditions() != null
