@@ -70,6 +70,18 @@ class OperatorApiServerTest {
                 .satisfies(o -> assertThat(o.getUid()).isEqualTo(run.getMetadata().getUid()));
         assertThat(server.getSpec().getContainers().getFirst().getResources().getLimits().get("cpu").toString()).isEqualTo("1");
         assertThat(server.getSpec().getSecurityContext().getRunAsNonRoot()).isTrue();
+        // what the API server made of it: the QoS class it computed, and the restricted profile as stored
+        assertThat(server.getStatus().getQosClass()).isEqualTo("Guaranteed");
+        assertThat(server.getSpec().getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+        var container = server.getSpec().getContainers().getFirst().getSecurityContext();
+        assertThat(container.getReadOnlyRootFilesystem()).isTrue();
+        assertThat(container.getAllowPrivilegeEscalation()).isFalse();
+        assertThat(container.getCapabilities().getDrop()).containsExactly("ALL");
+        assertThat(server.getSpec().getAffinity().getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution())
+                .singleElement().satisfies(term -> {
+                    assertThat(term.getTopologyKey()).isEqualTo("kubernetes.io/hostname");
+                    assertThat(term.getLabelSelector().getMatchLabels()).containsEntry("pacer.dev/role", "client");
+                });
     }
 
     @Test
