@@ -7,7 +7,7 @@ endif
 export JAVA_HOME
 MVN := ./mvnw -B -ntp
 
-.PHONY: build unit test test-deps cluster-binaries chart-check e2e bench cluster-up cluster-down images cluster-test clean
+.PHONY: build unit test test-deps cluster-binaries observability-deps chart-check e2e bench cluster-up cluster-down images cluster-test clean
 
 ## build: compile and package every module (applications land in <module>/target/app/lib)
 build:
@@ -17,12 +17,19 @@ build:
 unit:
 	$(MVN) -Dpacer.e2e.skip=true install
 
-## test: every test of the project: unit, real processes on loopback (tier 2), the chart's offline checks, and on the
-## test cluster (tier 3): its smoke test, the operator end to end, the chart installed
-test: test-deps cluster-binaries
+## test: every test of the project: unit, real processes on loopback (tier 2), the chart's offline checks, the
+## dashboards' lint, and on the test cluster (tiers 3 and 4): its smoke test, the operator end to end, the chart
+## installed with Prometheus and Grafana querying every dashboard panel
+test: test-deps cluster-binaries observability-deps
 	$(MVN) install
 	test/chart/check.sh
+	test/observability/lint-dashboards.sh
 	test/cluster/smoke-test.sh
+
+## observability-deps: Debian's Prometheus, and a Grafana server built from the Go module proxy (cached)
+observability-deps:
+	test/observability/install.sh
+	test/observability/grafana-backend.sh
 
 ## chart-check: the chart's offline checks (lint --strict, helm-unittest, kubeconform), tools built once
 chart-check: cluster-binaries

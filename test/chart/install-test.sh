@@ -32,6 +32,15 @@ check "helm install --wait with the local images ($(( $(date +%s) - t0 )) s)" \
   h install pacer "$REPO/charts/pacer" -n "$NS" --create-namespace --wait --timeout 3m --set image.pullPolicy=Never \
   --set operator.resources.requests.cpu=0   # the node's one allocatable CPU is the pinned server's
 check "the operator Deployment is available" k -n "$NS" wait --for=condition=Available deploy/pacer --timeout=120s
+# Prometheus and Grafana beside the cluster, scraping what the chart's monitors describe, for the dashboards' checks
+OBS="$REPO/test/observability"
+check "Prometheus (Debian) and Grafana (built here) scraping the agents and the operator" "$OBS/stack.sh" start
+trap 'rm -rf "$WORK"; "$OBS/stack.sh" stop >/dev/null 2>&1' EXIT
+dashboards_return_data() { # every panel's queries of both dashboards, through Grafana, return data
+  innet python3 "$OBS/query_dashboards.py" http://127.0.0.1:3391 "$REPO/dashboards/pacer-run.json" --var namespace="$BENCH" --var run=loom \
+    && innet python3 "$OBS/query_dashboards.py" http://127.0.0.1:3391 "$REPO/dashboards/pacer-server-comparison.json" \
+         --var namespace="$BENCH" --var server='.*' --var variant='.*'
+}
 k create namespace "$BENCH" --dry-run=client -o yaml | k apply -f - >/dev/null
 k label namespace "$BENCH" --overwrite pod-security.kubernetes.io/enforce=restricted pod-security.kubernetes.io/enforce-version=latest >/dev/null
 metrics() { k get --raw "/api/v1/namespaces/$NS/services/pacer-metrics:8080/proxy/metrics"; }
@@ -55,6 +64,13 @@ for entry in "jetty12 pacer/server-jetty12:0.1.0 --mode=core core" "loom pacer/s
   [[ $phase == Succeeded ]] || k get br "$name" -n "$BENCH" -o yaml | sed -n '/^status:/,$p' | head -40
   check "$name: its series are on the operator's /metrics (pod IP access, in-cluster)" \
     bash -c "$(declare -f k metrics); KUBECONFIG_HOST=$KUBECONFIG_HOST; NS=$NS; metrics | grep -q 'pacer_run_p99_integral_seconds{namespace=\"$BENCH\",run=\"$name\",server=\"$name\",variant=\"$variant\"}'"
+  if [[ $name == loom ]]; then   # both runs are in Prometheus now; loom's pods still run
+    sleep 6
+    dashboards_return_data >"$WORK/dashboards.txt" 2>&1
+    check "every panel of both dashboards returns data through Grafana's /api/ds/query ($(grep -c '^ok' "$WORK/dashboards.txt") panels and variables)" \
+      bash -c "! grep -q '^FAIL' '$WORK/dashboards.txt' && grep -q '^ok' '$WORK/dashboards.txt'"
+    grep '^FAIL' -A3 "$WORK/dashboards.txt" || true
+  fi
   k get br "$name" -n "$BENCH" -o yaml >"$WORK/$name.yaml"
   k delete br "$name" -n "$BENCH" --wait=true >/dev/null
   for _ in $(seq 60); do [[ -z $(k get pods -n "$BENCH" -o name 2>/dev/null) ]] && break; sleep 1; done

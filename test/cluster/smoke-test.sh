@@ -67,7 +67,7 @@ $operator_ok || { grep -E 'ERROR|FAIL|expected|but was' "$CLUSTER/operator-e2e.l
 # the chart installed in the cluster: the operator in a pod, two runs in a restricted namespace, compare, uninstall
 t1=$(date +%s)
 if "$REPO/test/chart/install-test.sh" >"$CLUSTER/chart-install.log" 2>&1; then chart_ok=true; else chart_ok=false; fi
-check "helm chart on the cluster: $(tail -1 "$CLUSTER/chart-install.log") ($(( $(date +%s) - t1 )) s)" $chart_ok
+check "helm chart on the cluster, dashboards through Prometheus and Grafana: $(tail -1 "$CLUSTER/chart-install.log") ($(( $(date +%s) - t1 )) s)" $chart_ok
 $chart_ok || cat "$CLUSTER/chart-install.log"
 
 "$DIR/down.sh" >/dev/null 2>&1

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Runs every query of a dashboard through a real Grafana, as its panels would, and fails on an error or no data.
+
+  query_dashboards.py GRAFANA_URL DASHBOARD.json --var name=value ... [--minutes N]
+
+Template variables are filled from --var (the frontend does that in a browser); Grafana's backend expands the rest
+($__rate_interval, $__interval, $__range) as it does for a panel. Each variable's own query (label_values) is checked
+to offer the value given. One line per panel; exit status 1 when any panel has no data.
+"""
+import argparse
+import json
+import re
+import sys
+import time
+import urllib.parse
+import urllib.request
+
+DATASOURCE_UID = "prometheus"
+
+
+def call(url, body=None):
+    request = urllib.request.Request(url, data=None if body is None else json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read() or b"{}")
+
+
+def fill(text, values):
+    text = text.replace("${datasource}", DATASOURCE_UID)
+    for name, value in sorted(values.items(), key=lambda kv: -len(kv[0])):
+        text = text.replace("${" + name + "}", value).replace("$" + name, value)
+    return text
+
+
+def has_data(result):
+    for frame in result.get("frames", []):
+        values = frame.get("data", {}).get("values", [])
+        if len(values) >= 2 and any(v is not None for v in values[-1]):
+            return True
+    return False
+
+
+def check_variables(grafana, dashboard, values):
+    problems = []
+    for variable in dashboard.get("templating", {}).get("list", []):
+        if variable.get("type") != "query":
+            continue
+        query = fill(variable["query"]["query"] if isinstance(variable["query"], dict) else variable["query"], values)
+        match = re.fullmatch(r"label_values\((.*),\s*(\w+)\)", query.strip())
+        if not match:
+            problems.append(f"variable {variable['name']}: cannot read '{query}'")
+            continue
+        selector, label = match.groups()
+        url = f"{grafana}/api/datasources/proxy/uid/{DATASOURCE_UID}/api/v1/label/{label}/values?" + urllib.parse.urlencode({"match[]": selector})
+        status, answer = call(url)
+        offered = answer.get("data", []) if status == 200 else []
+        wanted = values.get(variable["name"], ".*")
+        ok = bool(offered) and (wanted == ".*" or wanted in offered)
+        print(f"{'ok  ' if ok else 'FAIL'} variable {variable['name']}: {query} offers {offered[:6]}")
+        if not ok:
+            problems.append(variable["name"])
+    return problems
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("grafana")
+    parser.add_argument("dashboard")
+    parser.add_argument("--var", action="append", default=[])
+    parser.add_argument("--minutes", type=int, default=15)
+    args = parser.parse_args()
+    values = dict(v.split("=", 1) for v in args.var)
+    dashboard = json.load(open(args.dashboard))
+    now_ms = int(time.time() * 1000)
+    window = {"from": str(now_ms - args.minutes * 60_000), "to": str(now_ms)}
+    values.setdefault("__range", f"{args.minutes}m")
+    failed = check_variables(args.grafana, dashboard, values)
+    for panel in dashboard["panels"]:
+        queries = [{"refId": t["refId"], "datasource": {"type": "prometheus", "uid": DATASOURCE_UID}, "expr": fill(t["expr"], values),
+                    "range": t.get("range", True), "instant": t.get("instant", False), "format": t.get("format", "time_series"),
+                    "intervalMs": 2000, "maxDataPoints": 600} for t in panel.get("targets", [])]
+        status, answer = call(f"{args.grafana}/api/ds/query", dict(window, queries=queries))
+        results = answer.get("results", {})
+        empty = [q["refId"] for q in queries if q["refId"] not in results or results[q["refId"]].get("error") or not has_data(results[q["refId"]])]
+        errors = [results[r].get("error") for r in empty if r in results and results[r].get("error")]
+        ok = status == 200 and not empty
+        print(f"{'ok  ' if ok else 'FAIL'} panel \"{panel['title']}\": {len(queries)} quer{'y' if len(queries) == 1 else 'ies'}"
+              + ("" if ok else f", no data from {empty} {errors or answer.get('message', '')}"))
+        if not ok:
+            failed.append(panel["title"])
+            for q in queries:
+                if q["refId"] in empty:
+                    print(f"       {q['refId']}: {q['expr']}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

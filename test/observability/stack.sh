@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Prometheus (Debian's 2.42, as many bare-metal installs run it) and the Grafana backend built by grafana-backend.sh,
+# both inside the test cluster's network namespace, so that Prometheus reaches the pods by their IPs exactly as the
+# chart's PodMonitor/ServiceMonitor describe: the agents of the benchmark pods (port "admin", labelled with their run
+# and role) and the operator (port "metrics"), listed by file_sd.py. Grafana provisions the datasource and dashboards/.
+#   stack.sh start | stop
+set -euo pipefail
+DIR="$(cd "$(dirname "$0")" && pwd)"
+. "$DIR/../cluster/env.sh"
+. "$DIR/env.sh"
+REPO="$(cd "$DIR/../.." && pwd)"
+STATE=$PACER_CACHE/observability
+PROM_PORT=9391
+GRAFANA_PORT=3391
+stop_pid() { local f=$STATE/$1.pid; [[ -f $f ]] || return 0; kill "$(cat "$f")" 2>/dev/null && sleep 1; kill -9 "$(cat "$f")" 2>/dev/null || true; rm -f "$f"; }
+case ${1:-} in
+  start)
+    command -v prometheus >/dev/null || { echo "prometheus is missing: run test/observability/install.sh" >&2; exit 1; }
+    "$DIR/grafana-backend.sh"
+    "$0" stop
+    rm -rf "$STATE" && mkdir -p "$STATE"/{prometheus,grafana/data,grafana/logs,grafana/plugins,grafana/provisioning/datasources,grafana/provisioning/dashboards}
+    mkdir -p "$STATE/sd"
+    # targets as the chart's monitors select them: the benchmark pods' "admin" port with their run and role, the
+    # operator's "metrics" port; Debian's Prometheus has no Kubernetes discovery, so file_sd.py lists the pods
+    setsid python3 "$DIR/file_sd.py" "$KUBECONFIG_HOST" "$STATE/sd" >"$STATE/file_sd.log" 2>&1 </dev/null &
+    echo $! >"$STATE/file_sd.pid"
+    cat >"$STATE/prometheus.yml" <<YAML
+global: {scrape_interval: 2s, evaluation_interval: 2s}
+scrape_configs:
+  - job_name: pacer-agents
+    file_sd_configs: [{files: ["$STATE/sd/agents.json"], refresh_interval: 2s}]
+  - job_name: pacer-operator
+    honor_labels: true                # the runs' namespace label, not the operator pod's (the ServiceMonitor's honorLabels)
+    file_sd_configs: [{files: ["$STATE/sd/operator.json"], refresh_interval: 2s}]
+YAML
+    setsid nsenter --net="$NSNET" -- prometheus --config.file="$STATE/prometheus.yml" --storage.tsdb.path="$STATE/prometheus" \
+      --web.listen-address="127.0.0.1:$PROM_PORT" --storage.tsdb.retention.time=1d >"$STATE/prometheus.log" 2>&1 </dev/null &
+    echo $! >"$STATE/prometheus.pid"
+    cat >"$STATE/grafana/provisioning/datasources/prometheus.yaml" <<YAML
+apiVersion: 1
+datasources:
+  - {name: Prometheus, uid: prometheus, type: prometheus, access: proxy, url: "http://127.0.0.1:$PROM_PORT", isDefault: true, jsonData: {timeInterval: 2s}}
+YAML
+    cat >"$STATE/grafana/provisioning/dashboards/pacer.yaml" <<YAML
+apiVersion: 1
+providers:
+  - {name: pacer, type: file, folder: pacer, options: {path: "$REPO/dashboards"}}
+YAML
+    cat >"$STATE/grafana/grafana.ini" <<INI
+[server]
+http_addr = 127.0.0.1
+http_port = $GRAFANA_PORT
+[paths]
+data = $STATE/grafana/data
+logs = $STATE/grafana/logs
+plugins = $STATE/grafana/plugins
+provisioning = $STATE/grafana/provisioning
+[auth.anonymous]
+enabled = true
+org_role = Admin
+[analytics]
+reporting_enabled = false
+check_for_updates = false
+check_for_plugin_updates = false
+[news]
+news_feed_enabled = false
+INI
+    setsid nsenter --net="$NSNET" -- "$GRAFANA_HOME/bin/grafana" server --homepath "$GRAFANA_SRC" --config "$STATE/grafana/grafana.ini" \
+      >"$STATE/grafana.log" 2>&1 </dev/null &
+    echo $! >"$STATE/grafana.pid"
+    for _ in $(seq 120); do
+      innet curl -sf "http://127.0.0.1:$PROM_PORT/-/ready" >/dev/null 2>&1 && innet curl -sf "http://127.0.0.1:$GRAFANA_PORT/api/health" >/dev/null 2>&1 && exit 0
+      sleep 0.5
+    done
+    echo "Prometheus or Grafana did not start: see $STATE/*.log" >&2; exit 1 ;;
+  stop)
+    stop_pid grafana; stop_pid prometheus; stop_pid file_sd ;;
+  *) echo "usage: stack.sh start|stop" >&2; exit 2 ;;
+esac
