@@ -26,10 +26,11 @@ test: test-deps cluster-binaries observability-deps
 	test/observability/lint-dashboards.sh
 	test/cluster/smoke-test.sh
 
-## observability-deps: Debian's Prometheus, and a Grafana server built from the Go module proxy (cached)
+## observability-deps: Debian's Prometheus, puppeteer-core, and a Grafana built from the Go module proxy and npm (cached)
 observability-deps:
 	test/observability/install.sh
 	test/observability/grafana-backend.sh
+	test/observability/grafana-frontend.sh
 
 ## chart-check: the chart's offline checks (lint --strict, helm-unittest, kubeconform), tools built once
 chart-check: cluster-binaries

@@ -34,6 +34,8 @@ check "helm install --wait with the local images ($(( $(date +%s) - t0 )) s)" \
 check "the operator Deployment is available" k -n "$NS" wait --for=condition=Available deploy/pacer --timeout=120s
 # Prometheus and Grafana beside the cluster, scraping what the chart's monitors describe, for the dashboards' checks
 OBS="$REPO/test/observability"
+. "$OBS/env.sh"
+SHOTS=$PACER_CACHE/observability-screenshots   # copied to docs/images by hand when the dashboards change
 check "Prometheus (Debian) and Grafana (built here) scraping the agents and the operator" "$OBS/stack.sh" start
 trap 'rm -rf "$WORK"; "$OBS/stack.sh" stop >/dev/null 2>&1' EXIT
 dashboards_return_data() { # every panel's queries of both dashboards, through Grafana, return data
@@ -70,6 +72,17 @@ for entry in "jetty12 pacer/server-jetty12:0.1.0 --mode=core core" "loom pacer/s
     check "every panel of both dashboards returns data through Grafana's /api/ds/query ($(grep -c '^ok' "$WORK/dashboards.txt") panels and variables)" \
       bash -c "! grep -q '^FAIL' '$WORK/dashboards.txt' && grep -q '^ok' '$WORK/dashboards.txt'"
     grep '^FAIL' -A3 "$WORK/dashboards.txt" || true
+    # each dashboard in headless Chromium: no "No data", no error panel, no page error; the screenshots of docs/images
+    mkdir -p "$SHOTS"
+    for dashboard in "pacer-run/run?var-namespace=$BENCH&var-run=loom pacer-run" \
+                     "pacer-servers/servers?var-namespace=$BENCH&var-server=\$__all&var-variant=\$__all pacer-server-comparison"; do
+      read -r path shot <<<"$dashboard"
+      innet env NODE_PATH="$PACER_CACHE/observability-node/node_modules" node "$OBS/render.js" \
+        "http://127.0.0.1:3391/d/$path&from=now-2m&to=now&kiosk" "$SHOTS/dashboard-$shot.png" >"$WORK/render-$shot.txt" 2>&1
+      check "dashboard $shot renders in headless Chromium with data in all $(grep -c '^ok' "$WORK/render-$shot.txt") panels" \
+        bash -c "! grep -q '^FAIL' '$WORK/render-$shot.txt' && grep -q '^ok' '$WORK/render-$shot.txt'"
+      grep '^FAIL' "$WORK/render-$shot.txt" | head -10 || true
+    done
   fi
   k get br "$name" -n "$BENCH" -o yaml >"$WORK/$name.yaml"
   k delete br "$name" -n "$BENCH" --wait=true >/dev/null

@@ -9,7 +9,8 @@ const puppeteer = require('puppeteer-core');
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--hide-scrollbars'],
-    defaultViewport: { width: 1600, height: 1000 },
+    // tall enough for a whole dashboard: Grafana renders only the panels in view
+    defaultViewport: { width: 1600, height: 2200 },
   });
   const problems = [];
   try {
@@ -28,7 +29,7 @@ const puppeteer = require('puppeteer-core');
       return {
         title: header ? header.getAttribute('data-testid').replace('data-testid Panel header ', '') : '(untitled)',
         noData: /No data/.test(item.innerText),
-        error: !!item.querySelector('[data-testid*="error" i], .panel-info-corner--error'),
+        error: !!item.querySelector('[data-testid="data-testid Panel status error"], .panel-info-corner--error'),
         timeSeries: !!item.querySelector('[data-testid*="TimeSeries" i], .u-over, .uplot'),
         canvases: item.querySelectorAll('canvas').length,
       };

@@ -65,11 +65,22 @@ check_for_plugin_updates = false
 [news]
 news_feed_enabled = false
 INI
-    setsid nsenter --net="$NSNET" -- "$GRAFANA_HOME/bin/grafana" server --homepath "$GRAFANA_SRC" --config "$STATE/grafana/grafana.ini" \
-      >"$STATE/grafana.log" 2>&1 </dev/null &
-    echo $! >"$STATE/grafana.pid"
-    for _ in $(seq 120); do
+    start_grafana() {
+      setsid nsenter --net="$NSNET" -- "$GRAFANA_HOME/bin/grafana" server --homepath "$GRAFANA_SRC" --config "$STATE/grafana/grafana.ini" \
+        >>"$STATE/grafana.log" 2>&1 </dev/null &
+      echo $! >"$STATE/grafana.pid"
+    }
+    start_grafana
+    restarts=0
+    for _ in $(seq 180); do
       innet curl -sf "http://127.0.0.1:$PROM_PORT/-/ready" >/dev/null 2>&1 && innet curl -sf "http://127.0.0.1:$GRAFANA_PORT/api/health" >/dev/null 2>&1 && exit 0
+      # this Grafana build sometimes races with itself creating its first organization on a fresh database
+      # ("UNIQUE constraint failed: org.id") and exits: start it again on a fresh database
+      if ! kill -0 "$(cat "$STATE/grafana.pid")" 2>/dev/null && (( restarts < 3 )); then
+        restarts=$((restarts + 1)); echo "[observability] Grafana exited at start; again ($restarts)" >>"$STATE/grafana.log"
+        rm -rf "$STATE/grafana/data" && mkdir -p "$STATE/grafana/data"
+        start_grafana
+      fi
       sleep 0.5
     done
     echo "Prometheus or Grafana did not start: see $STATE/*.log" >&2; exit 1 ;;
