@@ -103,6 +103,22 @@ class OperatorApiServerTest {
     }
 
     @Test
+    void aFinishedRunIsDeletedAfterItsTtl() throws Exception {
+        BenchmarkRun run = quickstart("expires");
+        run.getSpec().duration = "2500ms";   // refused by the operator: the run finishes (Failed) at once
+        run.getSpec().cleanup.ttlSecondsAfterFinished = 2L;
+        client.resources(BenchmarkRun.class).resource(run).create();
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            BenchmarkRun seen = fetch("expires");
+            assertThat(seen).isNotNull();
+            assertThat(seen.getStatus()).isNotNull();
+            assertThat(seen.getStatus().phase).isEqualTo(Phase.Failed);
+            assertThat(seen.getStatus().completionTime).isNotNull();
+        });
+        await().atMost(Duration.ofSeconds(30)).until(() -> fetch("expires") == null);
+    }
+
+    @Test
     void deletedServerPodFailsTheRunNamingIt() throws Exception {
         client.resources(BenchmarkRun.class).resource(quickstart("loses-pod")).create();
         await().atMost(Duration.ofSeconds(30)).until(() -> client.pods().inNamespace("default").withName("loses-pod-server").get() != null);
