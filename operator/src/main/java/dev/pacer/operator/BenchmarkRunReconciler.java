@@ -125,8 +125,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         return switch (step.phase) {
             case Pending -> step.pending(plan);
             case Starting -> step.starting(plan);
-            case WarmingUp, Measuring -> step.running(plan);
-            case Collecting -> step.collecting(plan);
+            case WarmingUp, Measuring, Collecting -> step.withLivePods(plan);
             default -> UpdateControl.noUpdate();
         };
     }
@@ -275,13 +274,18 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             return patch().rescheduleAfter(NEXT_STEP);
         }
 
-        UpdateControl<BenchmarkRun> running(RunPlan plan) {
+        /** WarmingUp, Measuring, Collecting: every pod must still be there and well, then the phase's step. */
+        UpdateControl<BenchmarkRun> withLivePods(RunPlan plan) {
             Map<String, Pod> pods = pods();
             Optional<UpdateControl<BenchmarkRun>> gone = failOnMissingOrBrokenPods(plan, pods);
             if (gone.isPresent()) {
                 return gone.get();
             }
             Agents agents = agentsOf(plan, pods);
+            return phase == Phase.Collecting ? collecting(plan, agents) : running(plan, agents);
+        }
+
+        private UpdateControl<BenchmarkRun> running(RunPlan plan, Agents agents) {
             boolean allDone = true;
             BenchmarkRunStatus.Progress progress = new BenchmarkRunStatus.Progress();
             double offered = 0;
@@ -335,13 +339,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             return patch().rescheduleAfter(POLL);
         }
 
-        UpdateControl<BenchmarkRun> collecting(RunPlan plan) {
-            Map<String, Pod> pods = pods();
-            Optional<UpdateControl<BenchmarkRun>> gone = failOnMissingOrBrokenPods(plan, pods);
-            if (gone.isPresent()) {
-                return gone.get();
-            }
-            Agents agents = agentsOf(plan, pods);
+        private UpdateControl<BenchmarkRun> collecting(RunPlan plan, Agents agents) {
             Analysis.Outcome outcome;
             try {
                 RunCollector.Collected collected = RunCollector.collect(plan, agents.server(), agents.clients(),

@@ -94,13 +94,13 @@ public final class PodFactory {
         return labels;
     }
 
-    /** The run's placement with its defaults filled in, as a copy: the run is never modified. */
+    /** The run's placement with its defaults filled in, as a copy: the run is never modified. Pinning per role is
+     *  {@link BenchmarkRunValidation#pinsServer}/{@link BenchmarkRunValidation#pinsClients}, shared with validation. */
     private static BenchmarkRunSpec.Placement placement(BenchmarkRun run) {
         BenchmarkRunSpec.Placement given = run.getSpec().placement == null ? new BenchmarkRunSpec.Placement() : run.getSpec().placement;
         BenchmarkRunSpec.Placement effective = new BenchmarkRunSpec.Placement();
         effective.server = given.server == null ? new BenchmarkRunSpec.RolePlacement() : given.server;
         effective.clients = given.clients == null ? new BenchmarkRunSpec.RolePlacement() : given.clients;
-        effective.pinCpus = given.pinCpus == null || given.pinCpus;
         effective.separateNodes = given.separateNodes == null || given.separateNodes;
         return effective;
     }
