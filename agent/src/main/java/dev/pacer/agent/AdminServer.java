@@ -18,12 +18,14 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
+import dev.pacer.contract.AgentContract;
+import dev.pacer.contract.AgentInfo;
 import io.prometheus.metrics.config.EscapingScheme;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 /**
- * The admin HTTP endpoint of every pacer image (DESIGN.md, "the agent contract"):
+ * The admin HTTP endpoint of every pacer image (docs/design.md, "The agent contract"; paths in {@link AgentContract}):
  * <ul>
  *   <li>{@code GET /healthz}: 200 once {@link #markReady()} was called, 503 before;</li>
  *   <li>{@code GET /metrics}: Prometheus text exposition of the registry;</li>
@@ -35,8 +37,8 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
  * on two platform threads of its own so that it never competes with the measured work for more.
  */
 public final class AdminServer implements Closeable {
-    public static final int DEFAULT_PORT = 9090;
-    public static final String PORT_ENV = "PACER_ADMIN_PORT";
+    public static final int DEFAULT_PORT = AgentContract.DEFAULT_ADMIN_PORT;
+    public static final String PORT_ENV = AgentContract.ADMIN_PORT_ENV;
     public static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private final HttpServer server;
@@ -47,7 +49,7 @@ public final class AdminServer implements Closeable {
         server = HttpServer.create(new InetSocketAddress(builder.bindAddress, builder.port), 64);
         executor = Executors.newFixedThreadPool(2, Thread.ofPlatform().daemon().name("pacer-admin-", 0).factory());
         server.setExecutor(executor);
-        server.createContext("/healthz", exchange -> {
+        server.createContext(AgentContract.HEALTHZ, exchange -> {
             if (ready) {
                 respond(exchange, 200, "text/plain", "ok\n".getBytes(StandardCharsets.UTF_8));
             } else {
@@ -56,15 +58,15 @@ public final class AdminServer implements Closeable {
         });
         PrometheusRegistry registry = builder.registry;
         PrometheusTextFormatWriter metricsWriter = PrometheusTextFormatWriter.create();
-        server.createContext("/metrics", exchange -> {
+        server.createContext(AgentContract.METRICS, exchange -> {
             ByteArrayOutputStream body = new ByteArrayOutputStream(8192);
             metricsWriter.write(body, registry.scrape(), EscapingScheme.ALLOW_UTF8);
             respond(exchange, 200, metricsWriter.getContentType(), body.toByteArray());
         });
-        Supplier<Map<String, Object>> info = builder.info;
-        server.createContext("/pacer/v1/info", exchange -> respondJson(exchange, 200, info.get()));
+        Supplier<AgentInfo> info = builder.info;
+        server.createContext(AgentContract.INFO, exchange -> respondJson(exchange, 200, info.get()));
         Map<String, PeriodSampler> samplers = new LinkedHashMap<>(builder.samplers);
-        server.createContext("/pacer/v1/histograms", exchange -> {
+        server.createContext(AgentContract.HISTOGRAMS, exchange -> {
             String series = queryParameter(exchange, "series");
             PeriodSampler sampler = series == null ? samplers.values().stream().findFirst().orElse(null) : samplers.get(series);
             if (sampler == null) {
@@ -157,7 +159,7 @@ public final class AdminServer implements Closeable {
         private String bindAddress = "0.0.0.0";
         private int port = DEFAULT_PORT;
         private PrometheusRegistry registry = new PrometheusRegistry();
-        private Supplier<Map<String, Object>> info = Map::of;
+        private Supplier<AgentInfo> info;
         private final Map<String, PeriodSampler> samplers = new LinkedHashMap<>();
         private final Map<String, HttpHandler> routes = new LinkedHashMap<>();
 
@@ -176,7 +178,7 @@ public final class AdminServer implements Closeable {
             return this;
         }
 
-        public Builder info(Supplier<Map<String, Object>> info) {
+        public Builder info(Supplier<AgentInfo> info) {
             this.info = Objects.requireNonNull(info);
             return this;
         }
@@ -193,6 +195,7 @@ public final class AdminServer implements Closeable {
         }
 
         public AdminServer start() throws IOException {
+            Objects.requireNonNull(info, "info: every agent describes itself");
             return new AdminServer(this);
         }
     }

@@ -8,8 +8,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
+import dev.pacer.contract.AgentContract;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
@@ -24,12 +26,12 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
  * </ul>
  */
 public final class Agent implements Closeable {
-    public static final String SAMPLE_PERIOD_ENV = "PACER_SAMPLE_PERIOD_MS";
+    public static final String SAMPLE_PERIOD_ENV = AgentContract.SAMPLE_PERIOD_ENV;
     public static final String READY_FILE_ENV = "PACER_READY_FILE";
     /** {@code off} leaves the request path without recording: only for measuring the recording's own overhead. */
     public static final String RECORDING_ENV = "PACER_RECORDING";
-    public static final String ROLE_SERVER = "server";
-    public static final String ROLE_CLIENT = "client";
+    public static final String ROLE_SERVER = AgentContract.ROLE_SERVER;
+    public static final String ROLE_CLIENT = AgentContract.ROLE_CLIENT;
 
     private final String role;
     private final PeriodSampler sampler;
@@ -43,13 +45,13 @@ public final class Agent implements Closeable {
         this.sampler = sampler;
         this.registry = registry;
         this.admin = adminBuilder.port(adminPort).registry(registry).sampler(sampler)
-                .info(() -> AgentInfo.describe(role, infoSnapshot())).start();
+                .info(() -> ProcessInfo.describe(role, sampler.period().toMillis(), List.of(sampler.name()), infoSnapshot())).start();
     }
 
     /** A server agent: processing-time sampler named {@code processing}, its metrics and the JVM's. */
     public static Agent startServerAgent(int adminPort) throws IOException {
         PrometheusRegistry registry = new PrometheusRegistry();
-        PeriodSampler sampler = PeriodSampler.builder("processing").period(samplePeriodFromEnvironment()).start();
+        PeriodSampler sampler = PeriodSampler.builder(AgentContract.SERIES_PROCESSING).period(samplePeriodFromEnvironment()).start();
         AgentMetrics.register(registry, ROLE_SERVER, sampler, true);
         JvmMetrics.builder().register(registry);
         return new Agent(ROLE_SERVER, sampler, registry, AdminServer.builder(), adminPort);
@@ -105,7 +107,6 @@ public final class Agent implements Closeable {
 
     private synchronized Map<String, Object> infoSnapshot() {
         Map<String, Object> copy = new LinkedHashMap<>(infoExtra);
-        copy.put("samplePeriodMs", sampler.period().toMillis());
         copy.put("clampedValues", sampler.clampedValues());
         copy.put("droppedPeriods", sampler.droppedPeriods());
         return copy;

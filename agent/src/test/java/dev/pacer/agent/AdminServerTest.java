@@ -25,7 +25,7 @@ class AdminServerTest {
         PrometheusRegistry registry = new PrometheusRegistry();
         try (PeriodSampler sampler = PeriodSampler.builder("processing").period(Duration.ofMillis(100)).start();
              AdminServer admin = AdminServer.builder().port(0).bindAddress("127.0.0.1").registry(registry).sampler(sampler)
-                     .info(() -> AgentInfo.describe("server", java.util.Map.of())).start()) {
+                     .info(() -> ProcessInfo.describe("server", 1000, java.util.List.of("processing"), java.util.Map.of())).start()) {
             AgentMetrics.register(registry, "server", sampler, true);
             int port = admin.getPort();
             assertThat(get(port, "/healthz").statusCode()).isEqualTo(503);

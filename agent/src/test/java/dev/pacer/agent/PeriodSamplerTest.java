@@ -73,8 +73,8 @@ class PeriodSamplerTest {
 
     @Test
     void cpuListsAreCounted() {
-        assertThat(AgentInfo.cpuCount("0-3,6")).isEqualTo(5);
-        assertThat(AgentInfo.cpuCount("1")).isEqualTo(1);
+        assertThat(dev.pacer.contract.CpuList.count("0-3,6")).isEqualTo(5);
+        assertThat(dev.pacer.contract.CpuList.count("1")).isEqualTo(1);
     }
 
     @Test

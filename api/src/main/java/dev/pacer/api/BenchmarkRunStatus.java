@@ -40,6 +40,12 @@ public class BenchmarkRunStatus {
     @JsonPropertyDescription("Live figures while the load runs, refreshed every few seconds.")
     public Progress progress;
 
+    @JsonPropertyDescription("Whether the run's pods were deleted, as spec.cleanup.pods says.")
+    public Boolean podsDeleted;
+
+    @JsonPropertyDescription("When the run was first taken up (RFC 3339); spec.timeout counts from here.")
+    public String startTime;
+
     @JsonPropertyDescription("When the run reached Succeeded or Failed (RFC 3339); ttlSecondsAfterFinished counts from here.")
     public String completionTime;
 
@@ -74,6 +80,10 @@ public class BenchmarkRunStatus {
         public Boolean pinned;
         @JsonPropertyDescription("The pod's IP.")
         public String podIP;
+        @JsonPropertyDescription("The exclusive CPUs asked for the pod; absent when it was not pinned.")
+        public Long exclusiveCpus;
+        @JsonPropertyDescription("What measures this role: agent (in process) or probe (kernel), as its agent says.")
+        public String measuredBy;
 
         public PodStatus() {
         }

@@ -1,37 +1,54 @@
 package dev.pacer.cli;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.pacer.contract.CpuList;
+
 /**
- * How the local orchestrator pins processes with taskset, from the spec's CPUs and the CPUs this process may use
- * (its own {@code Cpus_allowed_list}). Pure, so the mapping is tested and documented in one place:
+ * How the local orchestrator pins processes with taskset, from the spec's CPUs, the per-role pinning
+ * ({@code placement.pinCpus} and its {@code placement.server/clients.pinCpus} overrides, as on Kubernetes) and the
+ * CPUs this process may use (its own {@code Cpus_allowed_list}). Pure, so the mapping is tested in one place:
  * <ol>
- *   <li>the server gets the first {@code ceil(server.cpus)} CPUs, exclusively;</li>
- *   <li>each client in turn gets the next {@code ceil(clients.cpus)} CPUs of the rest; when the rest runs out, the
- *       clients wrap around and share the rest (with a warning: clients share CPUs);</li>
- *   <li>when the server alone needs every CPU, nobody is pinned (warning: pinning impossible).</li>
+ *   <li>a pinned server gets the first {@code ceil(server.cpus)} CPUs, exclusively;</li>
+ *   <li>pinned clients each get the next {@code ceil(clients.cpus)} CPUs of the rest (of every CPU when the server is
+ *       not pinned); when the rest runs out, the clients wrap around and share it (warning: clients share CPUs);</li>
+ *   <li>when a pinned server alone needs every CPU, nobody is pinned (warning: pinning impossible);</li>
+ *   <li>an unpinned role runs on every CPU this process may use.</li>
  * </ol>
  * On a 2-CPU machine, server 1 CPU and two clients of 1: server on CPU 0, both clients on CPU 1.
  */
 public record CpuLayout(Map<String, List<Integer>> cpusByRole, List<String> warnings) {
 
-    public static CpuLayout plan(List<Integer> available, int serverCpus, List<String> clientNames, int cpusPerClient, boolean pin) {
+    public static CpuLayout plan(List<Integer> available, int serverCpus, List<String> clientNames, int cpusPerClient,
+                                 boolean pinServer, boolean pinClients) {
         Map<String, List<Integer>> byRole = new LinkedHashMap<>();
         List<String> warnings = new ArrayList<>();
-        if (!pin) {
+        if (!pinServer && !pinClients) {
             warnings.add("placement.pinCpus is false: processes are not pinned and compete for every CPU");
             return new CpuLayout(byRole, warnings);
         }
-        if (serverCpus >= available.size()) {
-            warnings.add(String.format("pinning impossible: the server asks for %d CPUs and this machine allows %d; nothing is pinned",
-                    serverCpus, available.size()));
+        List<Integer> rest = available;
+        if (pinServer) {
+            if (serverCpus >= available.size()) {
+                warnings.add(String.format("pinning impossible: the server asks for %d CPUs and this machine allows %d; nothing is pinned",
+                        serverCpus, available.size()));
+                return new CpuLayout(byRole, warnings);
+            }
+            byRole.put("server", List.copyOf(available.subList(0, serverCpus)));
+            rest = available.subList(serverCpus, available.size());
+        } else {
+            warnings.add("the server is not pinned (placement.server.pinCpus: false): it runs on every CPU, the clients' too");
+        }
+        if (!pinClients) {
+            warnings.add("the clients are not pinned (placement.clients.pinCpus: false): they run on every CPU, the server's too");
             return new CpuLayout(byRole, warnings);
         }
-        byRole.put("server", List.copyOf(available.subList(0, serverCpus)));
-        List<Integer> rest = available.subList(serverCpus, available.size());
         int per = Math.min(Math.max(1, cpusPerClient), rest.size());
         int next = 0;
         boolean shared = false;
@@ -48,25 +65,20 @@ public record CpuLayout(Map<String, List<Integer>> cpusByRole, List<String> warn
         }
         if (shared || cpusPerClient > rest.size()) {
             warnings.add(String.format("clients share CPUs: %d clients x %d CPUs asked, %d CPUs left after the server %s",
-                    clientNames.size(), cpusPerClient, rest.size(), byRole.get("server")));
+                    clientNames.size(), cpusPerClient, rest.size(), byRole.getOrDefault("server", List.of())));
         }
         return new CpuLayout(byRole, warnings);
-    }
-
-    /** A taskset list such as {@code 1,2}. */
-    public static String tasksetList(List<Integer> cpus) {
-        return String.join(",", cpus.stream().map(String::valueOf).toList());
     }
 
     /** The CPUs this process may run on: its {@code Cpus_allowed_list}, else 0…availableProcessors-1. */
     public static List<Integer> availableCpus() {
         try {
-            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status"))) {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
                 if (line.startsWith("Cpus_allowed_list:")) {
-                    return parseCpuList(line.substring("Cpus_allowed_list:".length()));
+                    return CpuList.cpus(line.substring("Cpus_allowed_list:".length()));
                 }
             }
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             // fall through
         }
         List<Integer> all = new ArrayList<>();
@@ -74,24 +86,5 @@ public record CpuLayout(Map<String, List<Integer>> cpusByRole, List<String> warn
             all.add(i);
         }
         return all;
-    }
-
-    /** Parses a Cpus_allowed_list such as {@code 0-3,6}. */
-    public static List<Integer> parseCpuList(String list) {
-        List<Integer> cpus = new ArrayList<>();
-        for (String part : list.trim().split(",")) {
-            if (part.isBlank()) {
-                continue;
-            }
-            int dash = part.indexOf('-');
-            if (dash < 0) {
-                cpus.add(Integer.parseInt(part.trim()));
-            } else {
-                for (int c = Integer.parseInt(part.substring(0, dash).trim()); c <= Integer.parseInt(part.substring(dash + 1).trim()); c++) {
-                    cpus.add(c);
-                }
-            }
-        }
-        return cpus;
     }
 }

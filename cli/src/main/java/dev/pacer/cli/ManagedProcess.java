@@ -9,23 +9,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * One process the local orchestrator started: a JVM running an application, pinned with taskset when CPUs are given,
  * its output in a log file, its ports read from the ready file the agent writes ({@code PACER_READY_FILE}).
  */
 final class ManagedProcess implements AutoCloseable {
-    private static final ObjectMapper JSON = new ObjectMapper();
     static final Duration STOP_GRACE = Duration.ofSeconds(5);
 
     private final String role;
     private final Process process;
     private final Path logFile;
     private final Path readyFile;
-    private int adminPort;
-    private int appPort;
 
     private ManagedProcess(String role, Process process, Path logFile, Path readyFile) {
         this.role = role;
@@ -42,7 +37,7 @@ final class ManagedProcess implements AutoCloseable {
         Files.deleteIfExists(readyFile);
         List<String> command = new ArrayList<>();
         if (cpus != null && !cpus.isEmpty()) {
-            command.addAll(List.of("taskset", "-c", CpuLayout.tasksetList(cpus)));
+            command.addAll(List.of("taskset", "-c", dev.pacer.contract.CpuList.format(cpus)));
         }
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
@@ -59,22 +54,9 @@ final class ManagedProcess implements AutoCloseable {
         return new ManagedProcess(role, builder.start(), logFile, readyFile);
     }
 
-    /** Waits for the ready file; fails with the log's tail when the process dies or the deadline passes. */
-    void awaitReady(Duration timeout) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (Files.exists(readyFile)) {
-                JsonNode ports = JSON.readTree(readyFile.toFile());
-                adminPort = ports.path("adminPort").asInt();
-                appPort = ports.path("appPort").asInt();
-                return;
-            }
-            if (!process.isAlive()) {
-                throw new IOException(role + " exited before it was ready" + exitSummary() + ":\n" + logTail(15));
-            }
-            Thread.sleep(50);
-        }
-        throw new IOException(role + " not ready after " + timeout.toSeconds() + " s:\n" + logTail(15));
+    /** The file the agent writes its ports to once ready ({@code {"adminPort":N,"appPort":M}}). */
+    Path readyFile() {
+        return readyFile;
     }
 
     /** ", code N: <the exceptions the log names>", for a one-glance error. */
@@ -115,14 +97,6 @@ final class ManagedProcess implements AutoCloseable {
 
     boolean isAlive() {
         return process.isAlive();
-    }
-
-    int adminPort() {
-        return adminPort;
-    }
-
-    int appPort() {
-        return appPort;
     }
 
     /** SIGTERM, then SIGKILL after the grace period; waits for the exit. */

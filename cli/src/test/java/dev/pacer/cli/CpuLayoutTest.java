@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class CpuLayoutTest {
     @Test
     void twoCpusServerExclusiveClientsShare() {
-        CpuLayout layout = CpuLayout.plan(List.of(0, 1), 1, List.of("client-0", "client-1"), 1, true);
+        CpuLayout layout = CpuLayout.plan(List.of(0, 1), 1, List.of("client-0", "client-1"), 1, true, true);
         assertThat(layout.cpusByRole()).containsEntry("server", List.of(0)).containsEntry("client-0", List.of(1))
                 .containsEntry("client-1", List.of(1));
         assertThat(layout.warnings()).singleElement().asString().contains("clients share CPUs");
@@ -17,7 +17,7 @@ class CpuLayoutTest {
 
     @Test
     void enoughCpusGiveEveryoneTheirOwn() {
-        CpuLayout layout = CpuLayout.plan(CpuLayout.parseCpuList("0-7"), 2, List.of("client-0", "client-1", "client-2"), 2, true);
+        CpuLayout layout = CpuLayout.plan(dev.pacer.contract.CpuList.cpus("0-7"), 2, List.of("client-0", "client-1", "client-2"), 2, true, true);
         assertThat(layout.cpusByRole()).containsEntry("server", List.of(0, 1)).containsEntry("client-0", List.of(2, 3))
                 .containsEntry("client-1", List.of(4, 5)).containsEntry("client-2", List.of(6, 7));
         assertThat(layout.warnings()).isEmpty();
@@ -25,9 +25,20 @@ class CpuLayoutTest {
 
     @Test
     void impossiblePinningPinsNothingAndSaysSo() {
-        CpuLayout layout = CpuLayout.plan(List.of(0, 1), 2, List.of("client-0"), 1, true);
+        CpuLayout layout = CpuLayout.plan(List.of(0, 1), 2, List.of("client-0"), 1, true, true);
         assertThat(layout.cpusByRole()).isEmpty();
         assertThat(layout.warnings()).singleElement().asString().contains("pinning impossible");
-        assertThat(CpuLayout.plan(List.of(0, 1), 1, List.of("client-0"), 1, false).cpusByRole()).isEmpty();
+        assertThat(CpuLayout.plan(List.of(0, 1), 1, List.of("client-0"), 1, false, false).cpusByRole()).isEmpty();
+    }
+
+    @Test
+    void perRoleOverridesPinOnlyTheRoleAskedFor() {
+        CpuLayout serverOnly = CpuLayout.plan(List.of(0, 1, 2), 1, List.of("client-0"), 1, true, false);
+        assertThat(serverOnly.cpusByRole()).containsOnlyKeys("server").containsEntry("server", List.of(0));
+        assertThat(serverOnly.warnings()).singleElement().asString().contains("placement.clients.pinCpus: false");
+        CpuLayout clientsOnly = CpuLayout.plan(List.of(0, 1), 1, List.of("client-0", "client-1"), 1, false, true);
+        assertThat(clientsOnly.cpusByRole()).containsOnlyKeys("client-0", "client-1")
+                .containsEntry("client-0", List.of(0)).containsEntry("client-1", List.of(1));
+        assertThat(clientsOnly.warnings()).singleElement().asString().contains("placement.server.pinCpus: false");
     }
 }

@@ -10,6 +10,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
+import dev.pacer.contract.AgentInfo;
 import dev.pacer.engine.agents.AgentClient;
 import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.HistogramLogReader;
@@ -38,10 +39,13 @@ class AgentContractE2ETest {
             }
             assertThat(total).isEqualTo(REQUESTS);
 
-            Map<String, Object> info = agent.info();
-            assertThat(info).containsEntry("role", "server").containsEntry("cpuset", "1").containsEntry("cpusetSize", 1)
-                    .containsEntry("server", "jetty12").containsEntry("variant", "core").containsEntry("samplePeriodMs", 500);
-            assertThat(info.get("pid")).isEqualTo((int) server.process().pid());
+            AgentInfo info = agent.info();
+            assertThat(info.role()).isEqualTo("server");
+            assertThat(info.cpuset()).isEqualTo("1");
+            assertThat(info.cpusetSize()).isEqualTo(1);
+            assertThat(info.extraFields()).containsEntry("server", "jetty12").containsEntry("variant", "core");
+            assertThat(info.samplePeriodMs()).isEqualTo(500);
+            assertThat(info.pid()).isEqualTo(server.process().pid());
             String metrics = agent.metricsText();
             assertThat(metrics).contains("pacer_requests_total{role=\"server\"} " + REQUESTS + ".0")
                     .contains("pacer_period_latency_seconds{role=\"server\",stat=\"p99\"}")

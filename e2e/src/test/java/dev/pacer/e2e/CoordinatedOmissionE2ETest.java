@@ -7,13 +7,14 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.pacer.contract.RunReport;
+import dev.pacer.contract.RunRequest;
 import dev.pacer.engine.agents.AgentClient;
 import dev.pacer.engine.analysis.Analysis;
 import dev.pacer.engine.analysis.AnalysisInput;
@@ -62,12 +63,10 @@ class CoordinatedOmissionE2ETest {
             long windowStart = startAt + warmupMs;
             stall[0] = windowStart + 1500;
             stall[1] = stall[0] + STALL_MS;
-            agent.postRun(Map.ofEntries(Map.entry("targetUrl", "http://127.0.0.1:" + server.getAddress().getPort()),
-                    Map.entry("ratePerSecond", RATE), Map.entry("connections", 8), Map.entry("warmupMs", warmupMs),
-                    Map.entry("durationMs", durationMs), Map.entry("samplePeriodMs", PERIOD_MS), Map.entry("startAtEpochMs", startAt),
-                    Map.entry("request", Map.of("method", "GET", "path", "/"))));
+            agent.postRun(new RunRequest("http://127.0.0.1:" + server.getAddress().getPort(), RATE, 8, 0, null,
+                    new RunRequest.HttpRequestSpec("GET", "/", null, null), warmupMs, durationMs, PERIOD_MS, startAt, 0));
             long windowEnd = windowStart + durationMs;
-            while (!"done".equals(agent.runStatus().get("state"))) {
+            while (agent.runStatus().state() != RunReport.State.DONE) {
                 assertThat(System.currentTimeMillis()).as("run finished in time").isLessThan(windowEnd + 30_000);
                 Thread.sleep(200);
             }
@@ -88,7 +87,9 @@ class CoordinatedOmissionE2ETest {
             // just after its middle too, queued behind the backlog while it drains (seen: 122 of 100 on a busy machine).
             long waitedHalfSecond = window.getCountBetweenValues(TimeUnit.MILLISECONDS.toNanos(500), Long.MAX_VALUE / 2);
             assertThat(waitedHalfSecond).as("requests recorded with at least 500 ms of wait").isBetween((long) RATE / 2 * 90 / 100, (long) RATE / 2 * 150 / 100);
-            assertThat(agent.runStatus()).containsEntry("errors", 0).containsEntry("sendLagClampedValues", 0);
+            RunReport report = agent.runStatus();
+            assertThat(report.errors()).isEqualTo(0);
+            assertThat(report.sendLagClampedValues()).isEqualTo(0);
 
             AnalysisInput input = new AnalysisInput(windowStart, windowEnd, PERIOD_MS, Optional.empty(), "test server has no agent",
                     List.of(new AnalysisInput.ClientInput("client-0", RATE, responses, lags, 0, null)),

@@ -8,7 +8,7 @@ import java.time.Duration;
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.Phase;
 import dev.pacer.operator.BenchmarkRunReconciler;
-import dev.pacer.operator.RunConditions;
+import dev.pacer.engine.protocol.RunConditions;
 import io.fabric8.kubeapitest.junit.EnableKubeAPIServer;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -23,7 +23,7 @@ import dev.pacer.api.BenchmarkRunYaml;
 import dev.pacer.api.Phase;
 import dev.pacer.operator.OperatorSettings;
 import dev.pacer.operator.PacerOperator;
-import dev.pacer.operator.RunConditions;
+import dev.pacer.engine.protocol.RunConditions;
 import dev.pacer.operator.access.AgentAccess;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Event;

@@ -36,7 +36,7 @@ class QuickstartE2ETest {
         assertThat(result.clients.perClient).hasSize(2);
         assertThat(doc.periods()).hasSize(5);
         assertThat(doc.agents()).containsKeys("server", "client-0", "client-1");
-        assertThat(doc.agents().get("server").get("cpuset")).isNotNull();
+        assertThat(doc.agents().get("server").cpuset()).isNotNull();
         for (String file : List.of("result.json", "report.html", "server.hlog", "client-0.responseTime.hlog", "client-1.sendLag.hlog")) {
             assertThat(outcome.directory().resolve(file)).isNotEmptyFile();
         }

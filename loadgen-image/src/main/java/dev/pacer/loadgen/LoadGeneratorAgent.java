@@ -10,9 +10,12 @@ import java.util.Map;
 import com.sun.net.httpserver.HttpExchange;
 import dev.pacer.agent.AdminServer;
 import dev.pacer.agent.Agent;
-import dev.pacer.agent.AgentInfo;
 import dev.pacer.agent.AgentMetrics;
 import dev.pacer.agent.PeriodSampler;
+import dev.pacer.agent.ProcessInfo;
+import dev.pacer.contract.AgentContract;
+import dev.pacer.contract.RunReport;
+import dev.pacer.contract.RunRequest;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
@@ -24,8 +27,8 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
  * {@code responseTime} (the default of {@code /pacer/v1/histograms}) and {@code sendLag}.
  */
 public final class LoadGeneratorAgent implements Closeable {
-    public static final String RESPONSE_TIME_SERIES = "responseTime";
-    public static final String SEND_LAG_SERIES = "sendLag";
+    public static final String RESPONSE_TIME_SERIES = AgentContract.SERIES_RESPONSE_TIME;
+    public static final String SEND_LAG_SERIES = AgentContract.SERIES_SEND_LAG;
     private static final List<String> ERROR_KINDS = List.of("timeout", "io", "status_4xx", "status_5xx");
 
     private final PeriodSampler responseTime;
@@ -56,10 +59,9 @@ public final class LoadGeneratorAgent implements Closeable {
         JvmMetrics.builder().register(registry);
         admin = AdminServer.builder().port(adminPort).registry(registry)
                 .sampler(responseTime).sampler(sendLag)
-                .info(() -> AgentInfo.describe(Agent.ROLE_CLIENT, Map.of(
-                        "samplePeriodMs", responseTime.period().toMillis(),
-                        "histogramSeries", List.of(RESPONSE_TIME_SERIES, SEND_LAG_SERIES))))
-                .route("/pacer/v1/run", this::handleRun)
+                .info(() -> ProcessInfo.describe(Agent.ROLE_CLIENT, responseTime.period().toMillis(),
+                        List.of(RESPONSE_TIME_SERIES, SEND_LAG_SERIES), Map.of()))
+                .route(AgentContract.RUN, this::handleRun)
                 .start();
     }
 
@@ -76,7 +78,7 @@ public final class LoadGeneratorAgent implements Closeable {
         switch (exchange.getRequestMethod()) {
             case "GET" -> {
                 LoadRun current = run;
-                AdminServer.respondJson(exchange, 200, current == null ? Map.of("state", RunState.IDLE) : current.report());
+                AdminServer.respondJson(exchange, 200, current == null ? RunReport.idle() : current.report());
             }
             case "POST" -> {
                 RunRequest request;
@@ -93,13 +95,13 @@ public final class LoadGeneratorAgent implements Closeable {
                 }
                 synchronized (this) {
                     if (run != null) {
-                        AdminServer.respondJson(exchange, 409, Map.of("error", "this load generator already took a run; start a new process for another"));
+                        AdminServer.respondJson(exchange, AgentContract.RUN_ALREADY_TAKEN, Map.of("error", "this load generator already took a run; start a new process for another"));
                         return;
                     }
                     run = new LoadRun(request, responseTime, sendLag, clock);
                     run.start();
                 }
-                AdminServer.respondJson(exchange, 202, run.report());
+                AdminServer.respondJson(exchange, AgentContract.RUN_ACCEPTED, run.report());
             }
             default -> AdminServer.respondJson(exchange, 405, Map.of("error", "GET or POST"));
         }

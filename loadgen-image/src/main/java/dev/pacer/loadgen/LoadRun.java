@@ -11,6 +11,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 import dev.pacer.agent.PeriodSampler;
+import dev.pacer.contract.RunReport;
+import dev.pacer.contract.RunReport.State;
+import dev.pacer.contract.RunRequest;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.Result;
 import org.eclipse.jetty.client.StringRequestContent;
@@ -61,7 +64,7 @@ final class LoadRun {
         }
         this.windowStartEpochMs = spec.startAtEpochMs() + spec.warmupMs();
         this.windowEndEpochMs = windowStartEpochMs + spec.durationMs();
-        this.senderThreads = spec.effectiveSenderThreads();
+        this.senderThreads = senderThreads(spec);
         this.offeredRatePerSecond = IntendedTimeLoadGenerator.offeredRatePerSecond(senderThreads, spec.ratePerSecond());
     }
 
@@ -176,60 +179,55 @@ final class LoadRun {
         }
     }
 
-    RunState state() {
+    State state() {
         CompletableFuture<Void> done = completion;
         if (done != null && done.isDone()) {
-            return failure == null ? RunState.DONE : RunState.FAILED;
+            return failure == null ? State.DONE : State.FAILED;
         }
         long now = clock.millis();
         if (done == null && failure == null) {
-            return now < spec.startAtEpochMs() ? RunState.WAITING : RunState.WARMUP;
+            return now < spec.startAtEpochMs() ? State.WAITING : State.WARMUP;
         }
-        return now < windowStartEpochMs ? RunState.WARMUP : RunState.MEASURING;
+        return now < windowStartEpochMs ? State.WARMUP : State.MEASURING;
     }
 
     long errors() {
         return timeouts.sum() + ioFailures.sum() + statusClasses[4].sum() + statusClasses[5].sum();
     }
 
-    /** The JSON of {@code GET /pacer/v1/run}. */
-    Map<String, Object> report() {
-        Map<String, Object> r = new LinkedHashMap<>();
-        RunState state = state();
-        r.put("state", state);
-        r.put("targetUrl", spec.targetUrl());
-        r.put("requestedRate", spec.ratePerSecond());
-        r.put("offeredRate", offeredRatePerSecond);
+    /** {@code GET /pacer/v1/run}. */
+    RunReport report() {
+        State state = state();
         long now = clock.millis();
         long measuredMs = Math.max(0, Math.min(now, windowEndEpochMs) - windowStartEpochMs);
-        r.put("achievedRate", measuredMs == 0 ? 0.0 : measuredResponses.sum() * 1000.0 / measuredMs);
-        r.put("senderThreads", senderThreads);
-        r.put("connections", spec.connections());
-        r.put("scheduled", scheduledRequests);
-        r.put("sent", sent.sum());
-        r.put("unsent", state == RunState.DONE ? Math.max(0, scheduledRequests - sent.sum()) : 0);
-        r.put("stoppedBehindSchedule", stoppedAtScheduleEnd);
-        r.put("completed", responses.sum());
-        r.put("completedInWindow", measuredResponses.sum());
-        r.put("errors", errors());
         Map<String, Long> errorsByKind = new LinkedHashMap<>();
         errorsByKind.put("timeout", timeouts.sum());
         errorsByKind.put("io", ioFailures.sum());
         errorsByKind.put("status_4xx", statusClasses[4].sum());
         errorsByKind.put("status_5xx", statusClasses[5].sum());
-        r.put("errorsByKind", errorsByKind);
         Map<String, Long> classes = new LinkedHashMap<>();
         for (int i = 1; i < statusClasses.length; i++) {
             classes.put(i + "xx", statusClasses[i].sum());
         }
-        r.put("statusClasses", classes);
-        r.put("inFlight", Math.max(0, sent.sum() - responses.sum() - timeouts.sum() - ioFailures.sum()));
-        r.put("maxInFlight", maxInFlight.get());
-        r.put("sendLagClampedValues", sendLag.clampedValues());
-        r.put("window", Map.of("startEpochMs", windowStartEpochMs, "endEpochMs", windowEndEpochMs));
-        r.put("startAtEpochMs", spec.startAtEpochMs());
-        r.put("failure", failure);
-        return r;
+        long sentNow = sent.sum();
+        return new RunReport(state, spec.targetUrl(), spec.ratePerSecond(), offeredRatePerSecond,
+                measuredMs == 0 ? 0.0 : measuredResponses.sum() * 1000.0 / measuredMs, senderThreads, spec.connections(),
+                scheduledRequests, sentNow, state == State.DONE ? Math.max(0, scheduledRequests - sentNow) : 0L,
+                stoppedAtScheduleEnd, responses.sum(), measuredResponses.sum(), errors(), errorsByKind, classes,
+                Math.max(0, sentNow - responses.sum() - timeouts.sum() - ioFailures.sum()), maxInFlight.get(),
+                sendLag.clampedValues(), new RunReport.Window(windowStartEpochMs, windowEndEpochMs), spec.startAtEpochMs(), failure);
+    }
+
+    /** One sender thread paces at most this many requests per second by default. */
+    static final int DEFAULT_RATE_PER_SENDER_THREAD = 20_000;
+
+    /** The request's sender threads, or one per {@value #DEFAULT_RATE_PER_SENDER_THREAD} req/s, at most one per CPU. */
+    static int senderThreads(RunRequest spec) {
+        if (spec.senderThreads() > 0) {
+            return spec.senderThreads();
+        }
+        int byRate = (spec.ratePerSecond() + DEFAULT_RATE_PER_SENDER_THREAD - 1) / DEFAULT_RATE_PER_SENDER_THREAD;
+        return Math.max(1, Math.min(byRate, Runtime.getRuntime().availableProcessors()));
     }
 
     long errorsOfKind(String kind) {
@@ -243,6 +241,6 @@ final class LoadRun {
     }
 
     double offeredRatePerSecond() {
-        return state() == RunState.WARMUP || state() == RunState.MEASURING ? offeredRatePerSecond : 0;
+        return state() == State.WARMUP || state() == State.MEASURING ? offeredRatePerSecond : 0;
     }
 }

@@ -2,18 +2,18 @@ package dev.pacer.engine.agents;
 
 import java.io.IOException;
 import java.net.URI;
-import java.util.Map;
 
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.pacer.contract.AgentContract;
+import dev.pacer.contract.AgentInfo;
+import dev.pacer.contract.ContractJson;
+import dev.pacer.contract.RunReport;
+import dev.pacer.contract.RunRequest;
 
 /**
- * Speaks the agent contract (DESIGN.md) to one agent, over HTTP only: the engine shares no class with the images, so
+ * Speaks the agent contract (docs/design.md; the records of {@code dev.pacer.contract}) to one agent, over HTTP only: the engine shares no class with the images, so
  * any server implementing the contract is measurable. The transport decides how requests get there.
  */
 public final class AgentClient {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private final AgentTransport transport;
 
     public AgentClient(AgentTransport transport) {
@@ -33,43 +33,44 @@ public final class AgentClient {
     /** {@code GET /healthz} answered 200. */
     public boolean isHealthy() {
         try {
-            return transport.get("/healthz").statusCode() == 200;
+            return transport.get(AgentContract.HEALTHZ).statusCode() == 200;
         } catch (IOException e) {
             return false;
         }
     }
 
-    public Map<String, Object> info() throws IOException {
-        return json(transport.get("/pacer/v1/info"), "/pacer/v1/info");
+    public AgentInfo info() throws IOException {
+        return json(transport.get(AgentContract.INFO), AgentContract.INFO, AgentInfo.class);
     }
 
     /** The interval log of a series ({@code null}: the default series). */
     public String histograms(String series) throws IOException {
-        String path = "/pacer/v1/histograms" + (series == null ? "" : "?series=" + series);
+        String path = AgentContract.HISTOGRAMS + (series == null ? "" : "?series=" + series);
         return text(transport.get(path), path);
     }
 
     /** {@code GET /metrics}, as text. */
     public String metricsText() throws IOException {
-        return text(transport.get("/metrics"), "/metrics");
+        return text(transport.get(AgentContract.METRICS), AgentContract.METRICS);
     }
 
     /** {@code POST /pacer/v1/run}: answered 202 with the run's first report; 409 when this agent already took a run. */
-    public Map<String, Object> postRun(Map<String, Object> run) throws IOException {
-        AgentTransport.Response response = transport.postJson("/pacer/v1/run", JSON.writeValueAsBytes(run));
-        if (response.statusCode() != 202) {
+    public RunReport postRun(RunRequest run) throws IOException {
+        AgentTransport.Response response = transport.postJson(AgentContract.RUN, ContractJson.MAPPER.writeValueAsBytes(run));
+        if (response.statusCode() != AgentContract.RUN_ACCEPTED) {
             throw new AgentException("POST " + where() + " /pacer/v1/run answered " + response.statusCode() + ": " + response.body(),
                     response.statusCode());
         }
-        return JSON.readValue(response.body(), new TypeReference<>() { });
+        return ContractJson.MAPPER.readValue(response.body(), RunReport.class);
     }
 
-    public Map<String, Object> runStatus() throws IOException {
-        return json(transport.get("/pacer/v1/run"), "/pacer/v1/run");
+    /** {@code GET /pacer/v1/run}. */
+    public RunReport runStatus() throws IOException {
+        return json(transport.get(AgentContract.RUN), AgentContract.RUN, RunReport.class);
     }
 
-    private Map<String, Object> json(AgentTransport.Response response, String path) throws IOException {
-        return JSON.readValue(text(response, path), new TypeReference<>() { });
+    private <T> T json(AgentTransport.Response response, String path, Class<T> type) throws IOException {
+        return ContractJson.MAPPER.readValue(text(response, path), type);
     }
 
     private String text(AgentTransport.Response response, String path) throws AgentException {

@@ -7,6 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.pacer.contract.AgentContract;
+import dev.pacer.contract.AgentInfo;
+import dev.pacer.contract.RunReport;
 import dev.pacer.engine.analysis.AnalysisInput;
 import dev.pacer.engine.analysis.HistogramLogs;
 import dev.pacer.engine.analysis.PeriodHistogram;
@@ -17,8 +20,8 @@ import dev.pacer.engine.plan.RunPlan;
  * A server without the agent contract still yields a result: its histograms are then reported unavailable.
  */
 public final class RunCollector {
-    public static final String CLIENT_RESPONSE_TIME_SERIES = "responseTime";
-    public static final String CLIENT_SEND_LAG_SERIES = "sendLag";
+    public static final String CLIENT_RESPONSE_TIME_SERIES = AgentContract.SERIES_RESPONSE_TIME;
+    public static final String CLIENT_SEND_LAG_SERIES = AgentContract.SERIES_SEND_LAG;
 
     private RunCollector() {
     }
@@ -30,16 +33,16 @@ public final class RunCollector {
      * @param infos    role name → {@code /pacer/v1/info}
      * @param reports  client name → final {@code GET /pacer/v1/run}
      */
-    public record Collected(AnalysisInput input, Map<String, String> rawLogs, Map<String, Map<String, Object>> infos,
-                            Map<String, Map<String, Object>> reports) {
+    public record Collected(AnalysisInput input, Map<String, String> rawLogs, Map<String, AgentInfo> infos,
+                            Map<String, RunReport> reports) {
     }
 
     public static Collected collect(RunPlan plan, AgentClient server, Map<String, AgentClient> clients,
                                     long windowStartEpochMs, long windowEndEpochMs) throws IOException {
         long periodMs = plan.samplePeriod().toMillis();
         Map<String, String> rawLogs = new LinkedHashMap<>();
-        Map<String, Map<String, Object>> infos = new LinkedHashMap<>();
-        Map<String, Map<String, Object>> reports = new LinkedHashMap<>();
+        Map<String, AgentInfo> infos = new LinkedHashMap<>();
+        Map<String, RunReport> reports = new LinkedHashMap<>();
         Optional<List<PeriodHistogram>> serverPeriods = Optional.empty();
         String unavailable = null;
         try {
@@ -55,23 +58,18 @@ public final class RunCollector {
             String name = entry.getKey();
             AgentClient client = entry.getValue();
             infos.put(name, client.info());
-            Map<String, Object> report = client.runStatus();
+            RunReport report = client.runStatus();
             reports.put(name, report);
             String responseLog = client.histograms(CLIENT_RESPONSE_TIME_SERIES);
             String lagLog = client.histograms(CLIENT_SEND_LAG_SERIES);
             rawLogs.put(name + "." + CLIENT_RESPONSE_TIME_SERIES + ".hlog", responseLog);
             rawLogs.put(name + "." + CLIENT_SEND_LAG_SERIES + ".hlog", lagLog);
-            Object failure = report.get("failure");
-            inputs.add(new AnalysisInput.ClientInput(name, number(report.get("offeredRate")),
+            inputs.add(new AnalysisInput.ClientInput(name, report.offeredRateOrZero(),
                     HistogramLogs.parse(responseLog, periodMs), HistogramLogs.parse(lagLog, periodMs),
-                    (long) number(report.get("errors")), failure == null ? null : failure.toString(), (long) number(report.get("unsent"))));
+                    report.errorsOrZero(), report.failure(), report.unsentOrZero()));
         }
         AnalysisInput input = new AnalysisInput(windowStartEpochMs, windowEndEpochMs, periodMs, serverPeriods, unavailable,
                 inputs, plan.criteria());
         return new Collected(input, rawLogs, infos, reports);
-    }
-
-    private static double number(Object value) {
-        return value instanceof Number n ? n.doubleValue() : 0;
     }
 }

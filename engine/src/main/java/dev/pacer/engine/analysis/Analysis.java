@@ -71,6 +71,8 @@ public final class Analysis {
             server.p99IntegralMicros = Integrals.toMicros(Integrals.sumNanos(p99s));
             server.maxIntegralMicros = Integrals.toMicros(Integrals.sumNanos(maxes));
             server.p99IntegralCorrectedMicros = Integrals.toMicros(Integrals.correctedSumNanos(p99s));
+            server.periodP99Micros = p99s.stream().map(Integrals::toMicros).toList();
+            server.periodMaxMicros = maxes.stream().map(Integrals::toMicros).toList();
             if (total.getTotalCount() > 0) {
                 server.minMicros = micros(total.getMinValue());
                 server.p50Micros = micros(total.getValueAtPercentile(50));

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import dev.pacer.contract.RunRequest;
 import dev.pacer.engine.analysis.AnalysisInput;
 
 /**
@@ -18,9 +19,36 @@ import dev.pacer.engine.analysis.AnalysisInput;
  * @param timeout        the whole run's limit
  * @param load           e.g. {@code 2x500}
  * @param criteria       the verdict's thresholds
+ * @param request        what every client sends, defaults applied
+ * @param cleanup        the cleanup policy, defaults applied
  */
 public record RunPlan(String runName, ServerRole server, List<ClientRole> clients, Duration warmup, Duration duration,
-                      Duration samplePeriod, Duration timeout, String load, AnalysisInput.Criteria criteria) {
+                      Duration samplePeriod, Duration timeout, String load, AnalysisInput.Criteria criteria,
+                      RequestPlan request, CleanupPlan cleanup) {
+
+    /** The least time between posting the barrier and {@code startAt}: posting to each client takes a round trip. */
+    public static final Duration START_LEAD = Duration.ofSeconds(3);
+    public static final Duration START_LEAD_PER_CLIENT = Duration.ofMillis(250);
+
+    /**
+     * @param method    HTTP method (GET)
+     * @param path      path and query (/)
+     * @param headers   extra headers
+     * @param body      body ("")
+     * @param timeout   a request not answered after this is a timeout error (30 s)
+     */
+    public record RequestPlan(String method, String path, Map<String, String> headers, String body, Duration timeout) {
+    }
+
+    /** Which pods to delete once finished, and when to delete the run itself. */
+    public enum PodCleanup { Always, OnSuccess, Never }
+
+    /**
+     * @param pods                     the pod policy (OnSuccess)
+     * @param ttlAfterFinished         delete the run this long after it finished; {@code null} keeps it
+     */
+    public record CleanupPlan(PodCleanup pods, Duration ttlAfterFinished) {
+    }
 
     /**
      * @param image       image (Kubernetes) or server name (local)
@@ -60,21 +88,21 @@ public record RunPlan(String runName, ServerRole server, List<ClientRole> client
         return Math.floorDiv(earliest + period - 1, period) * period;
     }
 
+    /** The lead from the decision to start to {@code startAt}: enough to post to every client. */
+    public Duration startLead() {
+        return START_LEAD.plus(START_LEAD_PER_CLIENT.multipliedBy(clients.size()));
+    }
+
     /** The body of {@code POST /pacer/v1/run} for one client. */
-    public Map<String, Object> runRequest(ClientRole client, String targetUrl, long startAtEpochMs,
-                                          String method, String path, Map<String, String> headers, String body,
-                                          Duration requestTimeout) {
-        return Map.ofEntries(
-                Map.entry("targetUrl", targetUrl),
-                Map.entry("ratePerSecond", client.ratePerSecond()),
-                Map.entry("connections", client.connections()),
-                Map.entry("senderThreads", client.senderThreads()),
-                Map.entry("httpVersion", client.httpVersion()),
-                Map.entry("request", Map.of("method", method, "path", path, "headers", headers, "body", body)),
-                Map.entry("warmupMs", warmup.toMillis()),
-                Map.entry("durationMs", duration.toMillis()),
-                Map.entry("samplePeriodMs", samplePeriod.toMillis()),
-                Map.entry("startAtEpochMs", startAtEpochMs),
-                Map.entry("requestTimeoutMs", requestTimeout.toMillis()));
+    public RunRequest runRequest(ClientRole client, String targetUrl, long startAtEpochMs) {
+        return new RunRequest(targetUrl, client.ratePerSecond(), client.connections(), client.senderThreads(),
+                client.httpVersion(), new RunRequest.HttpRequestSpec(request.method(), request.path(), request.headers(), request.body()),
+                warmup.toMillis(), duration.toMillis(), samplePeriod.toMillis(), startAtEpochMs, request.timeout().toMillis());
+    }
+
+    /** The client role of a name, e.g. {@code client-1}. */
+    public ClientRole client(String name) {
+        return clients.stream().filter(c -> c.name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no client " + name + " in run " + runName));
     }
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import dev.pacer.api.BenchmarkRun;
@@ -59,11 +60,20 @@ public final class RunPlanner {
         String name = run.getMetadata() == null || run.getMetadata().getName() == null ? "run" : run.getMetadata().getName();
         return new RunPlan(name, server, clients, Quantities.parseDuration(spec.warmup), Quantities.parseDuration(spec.duration),
                 Quantities.parseDuration(spec.samplePeriod), Quantities.parseDuration(spec.timeout),
-                c.count + "x" + Quantities.formatRate(rate), parsedCriteria);
+                c.count + "x" + Quantities.formatRate(rate), parsedCriteria, request(spec.request), cleanup(spec.cleanup));
     }
 
-    /** The request timeout of the spec (default 30 s). */
-    public static Duration requestTimeout(BenchmarkRunSpec spec) {
-        return spec.request == null || spec.request.timeout == null ? Duration.ofSeconds(30) : Quantities.parseDuration(spec.request.timeout);
+    /** The request every client sends, with the defaults of docs/design.md: GET /, no headers, no body, 30 s timeout. */
+    static RunPlan.RequestPlan request(BenchmarkRunSpec.HttpRequest request) {
+        BenchmarkRunSpec.HttpRequest r = request == null ? new BenchmarkRunSpec.HttpRequest() : request;
+        return new RunPlan.RequestPlan(r.method == null ? "GET" : r.method, r.path == null ? "/" : r.path,
+                Map.copyOf(r.headers == null ? Map.of() : r.headers), r.body == null ? "" : r.body,
+                r.timeout == null ? Duration.ofSeconds(30) : Quantities.parseDuration(r.timeout));
+    }
+
+    static RunPlan.CleanupPlan cleanup(BenchmarkRunSpec.Cleanup cleanup) {
+        BenchmarkRunSpec.Cleanup c = cleanup == null ? new BenchmarkRunSpec.Cleanup() : cleanup;
+        return new RunPlan.CleanupPlan(c.pods == null ? RunPlan.PodCleanup.OnSuccess : RunPlan.PodCleanup.valueOf(c.pods),
+                c.ttlSecondsAfterFinished == null ? null : Duration.ofSeconds(c.ttlSecondsAfterFinished));
     }
 }

@@ -12,12 +12,19 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.RunResult;
+import dev.pacer.contract.AgentInfo;
+import dev.pacer.contract.RunReport;
+import dev.pacer.engine.agents.RunCollector;
+import dev.pacer.engine.analysis.Analysis;
 import dev.pacer.engine.analysis.PeriodPoint;
+import dev.pacer.engine.plan.RunPlan;
 
 /**
- * {@code result.json} of a results directory:
+ * {@code result.json} of a results directory, and the one place a run's result is assembled: {@code status.result} of
+ * a BenchmarkRun is this document's {@code result} (docs/design.md, "Results"). The file adds what a status cannot
+ * hold: the per-period series of every role, the clients' final reports and every agent's info.
  * <pre>
- * { "run": name, "load": "2x500", "server": {image, args, labels}, "samplePeriodMs": 1000,
+ * { "run": name, "load": "2x500", "server": {image, args, labels, cpuset}, "samplePeriodMs": 1000,
  *   "result": { … the shape of status.result … },
  *   "window": {startEpochMs, endEpochMs},
  *   "periods": [ {startEpochMs, server: {count,minMicros,p50Micros,p99Micros,maxMicros},
@@ -29,11 +36,32 @@ import dev.pacer.engine.analysis.PeriodPoint;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ResultDocument(String run, String load, Map<String, Object> server, long samplePeriodMs,
                              RunResult result, RunResult.Window window, List<PeriodPoint> periods,
-                             Map<String, Map<String, Object>> clientReports, Map<String, Map<String, Object>> agents,
+                             Map<String, RunReport> clientReports, Map<String, AgentInfo> agents,
                              List<String> notes) {
     public static final String FILE_NAME = "result.json";
     public static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    /** The document of a collected and analysed run; {@code notes} are things worth knowing that change no figure. */
+    public static ResultDocument of(RunPlan plan, RunCollector.Collected collected, Analysis.Outcome outcome, List<String> notes) {
+        Map<String, Object> server = new java.util.LinkedHashMap<>();
+        server.put("image", plan.server().image());
+        server.put("args", plan.server().args());
+        server.put("labels", plan.server().labels());
+        AgentInfo serverInfo = collected.infos().get("server");
+        if (serverInfo != null && serverInfo.cpuset() != null) {
+            server.put("cpuset", serverInfo.cpuset());
+        }
+        return new ResultDocument(plan.runName(), plan.load(), server, plan.samplePeriod().toMillis(), outcome.result(),
+                outcome.result().window, outcome.periods(), collected.reports(), collected.infos(), List.copyOf(notes));
+    }
+
+    /** The same document with these notes added. */
+    public ResultDocument withNotes(List<String> more) {
+        List<String> all = new java.util.ArrayList<>(notes == null ? List.of() : notes);
+        all.addAll(more);
+        return new ResultDocument(run, load, server, samplePeriodMs, result, window, periods, clientReports, agents, List.copyOf(all));
+    }
 
     public void write(Path directory) throws IOException {
         Files.createDirectories(directory);

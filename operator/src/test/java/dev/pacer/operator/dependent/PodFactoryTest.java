@@ -1,5 +1,7 @@
 package dev.pacer.operator.dependent;
 
+import dev.pacer.contract.Golden;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -9,7 +11,6 @@ import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.BenchmarkRunYaml;
 import dev.pacer.engine.plan.RunPlan;
 import dev.pacer.engine.plan.RunPlanner;
-import dev.pacer.operator.Golden;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,7 @@
 package dev.pacer.operator.metrics;
 
+import dev.pacer.contract.Golden;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
@@ -14,7 +16,6 @@ import dev.pacer.api.BenchmarkRunYaml;
 import dev.pacer.api.Phase;
 import dev.pacer.api.RunResult;
 import dev.pacer.api.Verdict;
-import dev.pacer.operator.Golden;
 import io.prometheus.metrics.config.EscapingScheme;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;

@@ -1,4 +1,4 @@
-package dev.pacer.operator;
+package dev.pacer.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,8 +1,10 @@
-package dev.pacer.operator.pods;
+package dev.pacer.engine.protocol;
 
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+
+import dev.pacer.contract.CpuList;
 
 /**
  * Whether the kubelet pinned a pod: its process may run on exactly the requested number of CPUs, and on none that
@@ -28,7 +30,7 @@ public final class Pinning {
             }
             BitSet cpus;
             try {
-                cpus = parseCpuList(pod.cpuset());
+                cpus = CpuList.parse(pod.cpuset());
             } catch (IllegalArgumentException e) {
                 problems.add("pod " + pod.pod() + " reported an unreadable cpuset '" + pod.cpuset() + "'");
                 continue;
@@ -43,30 +45,5 @@ public final class Pinning {
             taken.or(cpus);
         }
         return problems;
-    }
-
-    /** Parses a Linux CPU list such as {@code 0-3,8,10-11}. */
-    public static BitSet parseCpuList(String list) {
-        BitSet cpus = new BitSet();
-        for (String part : list.strip().split(",")) {
-            if (part.isBlank()) {
-                continue;
-            }
-            String[] range = part.strip().split("-");
-            try {
-                int from = Integer.parseInt(range[0]);
-                int to = range.length == 2 ? Integer.parseInt(range[1]) : from;
-                if (range.length > 2 || from < 0 || to < from) {
-                    throw new IllegalArgumentException("bad CPU range '" + part + "'");
-                }
-                cpus.set(from, to + 1);
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("bad CPU range '" + part + "'", e);
-            }
-        }
-        if (cpus.isEmpty()) {
-            throw new IllegalArgumentException("empty CPU list");
-        }
-        return cpus;
     }
 }

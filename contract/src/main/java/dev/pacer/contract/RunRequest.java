@@ -1,37 +1,43 @@
-package dev.pacer.loadgen;
+package dev.pacer.contract;
 
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 /**
- * The body of {@code POST /pacer/v1/run}: one run of one client.
+ * The body of {@code POST /pacer/v1/run}: one run of one load generator. Golden file: {@code run-request.json}.
  *
- * @param targetUrl             server base URL, e.g. {@code http://10.0.0.5:8080}
- * @param ratePerSecond         requests per second this client offers (open loop)
- * @param connections           connections to the server
- * @param senderThreads         threads pacing the requests (0: chosen from the rate)
- * @param httpVersion           {@code http/1.1} or {@code h2c}
- * @param request               what to send
- * @param warmupMs              warm-up after {@code startAtEpochMs}
- * @param durationMs            measured duration after the warm-up
- * @param samplePeriodMs        sample period (must equal the process's; informational)
- * @param startAtEpochMs        when the load starts, the same instant for every client
- * @param requestTimeoutMs      a request not completed after this is a timeout error (0: 30 s)
+ * @param targetUrl         server base URL, e.g. {@code http://10.0.0.5:8080}
+ * @param ratePerSecond     requests per second this client offers (open loop)
+ * @param connections       connections to the server
+ * @param senderThreads     threads pacing the requests (0: chosen from the rate)
+ * @param httpVersion       {@code http/1.1} or {@code h2c}
+ * @param request           what to send
+ * @param warmupMs          warm-up after {@code startAtEpochMs}
+ * @param durationMs        measured duration after the warm-up
+ * @param samplePeriodMs    sample period (must equal the process's; informational)
+ * @param startAtEpochMs    when the load starts, the same instant for every client
+ * @param requestTimeoutMs  a request not completed after this is a timeout error (0: 30 s)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
+@JsonPropertyOrder({"targetUrl", "ratePerSecond", "connections", "senderThreads", "httpVersion", "request", "warmupMs",
+        "durationMs", "samplePeriodMs", "startAtEpochMs", "requestTimeoutMs"})
 public record RunRequest(String targetUrl, int ratePerSecond, int connections, int senderThreads, String httpVersion,
                          HttpRequestSpec request, long warmupMs, long durationMs, long samplePeriodMs,
                          long startAtEpochMs, long requestTimeoutMs) {
 
     public static final long DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-    /** One sender thread paces at most this many requests per second by default. */
-    public static final int DEFAULT_RATE_PER_SENDER_THREAD = 20_000;
+    public static final String HTTP_1_1 = "http/1.1";
+    public static final String H2C = "h2c";
 
+    /** The request every client sends, the same each time. */
     @JsonIgnoreProperties(ignoreUnknown = true)
+    @JsonPropertyOrder({"method", "path", "headers", "body"})
     public record HttpRequestSpec(String method, String path, Map<String, String> headers, String body) {
     }
 
@@ -59,7 +65,7 @@ public record RunRequest(String targetUrl, int ratePerSecond, int connections, i
         if (senderThreads < 0) {
             problems.add("senderThreads must be >= 0 (0 chooses), was " + senderThreads);
         }
-        if (httpVersion != null && !httpVersion.equals("http/1.1") && !httpVersion.equals("h2c")) {
+        if (httpVersion != null && !httpVersion.equals(HTTP_1_1) && !httpVersion.equals(H2C)) {
             problems.add("httpVersion must be http/1.1 or h2c, was '" + httpVersion + "'");
         }
         if (warmupMs < 0) {
@@ -77,23 +83,24 @@ public record RunRequest(String targetUrl, int ratePerSecond, int connections, i
         return problems;
     }
 
-    int effectiveSenderThreads() {
-        if (senderThreads > 0) {
-            return senderThreads;
-        }
-        int byRate = (ratePerSecond + DEFAULT_RATE_PER_SENDER_THREAD - 1) / DEFAULT_RATE_PER_SENDER_THREAD;
-        return Math.max(1, Math.min(byRate, Runtime.getRuntime().availableProcessors()));
-    }
-
-    long effectiveRequestTimeoutMs() {
+    @JsonIgnore
+    public long effectiveRequestTimeoutMs() {
         return requestTimeoutMs > 0 ? requestTimeoutMs : DEFAULT_REQUEST_TIMEOUT_MS;
     }
 
-    String method() {
+    @JsonIgnore
+    public String method() {
         return request == null || request.method() == null ? "GET" : request.method();
     }
 
-    String path() {
+    @JsonIgnore
+    public String path() {
         return request == null || request.path() == null ? "/" : request.path();
+    }
+
+    /** The end of the measured window. */
+    @JsonIgnore
+    public long windowEndEpochMs() {
+        return startAtEpochMs + warmupMs + durationMs;
     }
 }

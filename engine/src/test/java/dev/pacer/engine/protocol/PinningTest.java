@@ -1,21 +1,12 @@
-package dev.pacer.operator.pods;
+package dev.pacer.engine.protocol;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
 class PinningTest {
-
-    @Test
-    void readsLinuxCpuLists() {
-        assertThat(Pinning.parseCpuList("0-3,8,10-11").cardinality()).isEqualTo(7);
-        assertThat(Pinning.parseCpuList("5\n").nextSetBit(0)).isEqualTo(5);
-        assertThatThrownBy(() -> Pinning.parseCpuList("3-1")).hasMessageContaining("3-1");
-        assertThatThrownBy(() -> Pinning.parseCpuList("a")).hasMessageContaining("'a'");
-    }
 
     @Test
     void exclusiveCpusOfTheAskedNumberArePinned() {

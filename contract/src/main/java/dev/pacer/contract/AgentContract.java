@@ -1,0 +1,47 @@
+package dev.pacer.contract;
+
+/**
+ * The agent HTTP contract's paths, environment and series names (docs/design.md, "The agent contract"). Every image,
+ * the engine and any agent written in another language (the kernel probe) use these names; the JSON bodies are the
+ * records of this package.
+ */
+public final class AgentContract {
+    /** 200 once ready, 503 before. */
+    public static final String HEALTHZ = "/healthz";
+    /** Prometheus text exposition. */
+    public static final String METRICS = "/metrics";
+    /** {@link AgentInfo}. */
+    public static final String INFO = "/pacer/v1/info";
+    /** HdrHistogram interval log of a series, {@code ?series=NAME}; without a name, the agent's first series. */
+    public static final String HISTOGRAMS = "/pacer/v1/histograms";
+    /** Load generators: POST a {@link RunRequest} (202 with a {@link RunReport}, 409 when a run was taken), GET a {@link RunReport}. */
+    public static final String RUN = "/pacer/v1/run";
+
+    /** Environment: the admin port (0 picks a free one). */
+    public static final String ADMIN_PORT_ENV = "PACER_ADMIN_PORT";
+    public static final int DEFAULT_ADMIN_PORT = 9090;
+    /** Environment: the sample period in milliseconds, the same for every role of a run. */
+    public static final String SAMPLE_PERIOD_ENV = "PACER_SAMPLE_PERIOD_MS";
+
+    /** Series of a server measured in process: first request byte parsed → response completed. */
+    public static final String SERIES_PROCESSING = "processing";
+    /** Series of a client: response time from the intended send time (coordinated omission corrected). */
+    public static final String SERIES_RESPONSE_TIME = "responseTime";
+    /** Series of a client: actual minus intended send time. */
+    public static final String SERIES_SEND_LAG = "sendLag";
+    /** Series of a server measured by the kernel probe: first request byte read → last response byte written. */
+    public static final String SERIES_SERVICE = "service";
+    /** Series of a server measured by the kernel probe: request bytes arrived in the socket → last response byte written. */
+    public static final String SERIES_RESIDENCE = "residence";
+
+    /** Roles as {@link AgentInfo#role()} names them. */
+    public static final String ROLE_SERVER = "server";
+    public static final String ROLE_CLIENT = "client";
+
+    /** HTTP status of a second POST of a run: this agent already took one. */
+    public static final int RUN_ALREADY_TAKEN = 409;
+    public static final int RUN_ACCEPTED = 202;
+
+    private AgentContract() {
+    }
+}

@@ -1,0 +1,124 @@
+package dev.pacer.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The JSON of the contract is pinned by golden files: an agent in another language (the kernel probe, in Go) is
+ * written against them. Each record written equals its file, and each file read gives the record back.
+ */
+class ContractGoldenTest {
+
+    static RunRequest request() {
+        return new RunRequest("http://10.1.2.3:8080", 60_000, 16, 0, RunRequest.HTTP_1_1,
+                new RunRequest.HttpRequestSpec("GET", "/plaintext", Map.of("Accept", "text/plain"), ""),
+                60_000, 180_000, 1_000, 1_795_355_476_000L, 30_000);
+    }
+
+    static RunReport measuring() {
+        Map<String, Long> errorsByKind = new LinkedHashMap<>();
+        errorsByKind.put("timeout", 0L);
+        errorsByKind.put("io", 1L);
+        errorsByKind.put("status_4xx", 0L);
+        errorsByKind.put("status_5xx", 2L);
+        Map<String, Long> classes = new LinkedHashMap<>();
+        classes.put("1xx", 0L);
+        classes.put("2xx", 3_599_997L);
+        classes.put("3xx", 0L);
+        classes.put("4xx", 0L);
+        classes.put("5xx", 2L);
+        return new RunReport(RunReport.State.MEASURING, "http://10.1.2.3:8080", 60_000, 60_000.0, 59_998.5, 3, 16,
+                14_400_000L, 4_200_000L, 0L, false, 4_199_990L, 599_970L, 3L, errorsByKind, classes, 10L, 48L, 0L,
+                new RunReport.Window(1_795_355_536_000L, 1_795_355_716_000L), 1_795_355_476_000L, null);
+    }
+
+    static AgentInfo serverInfo() {
+        Map<String, Object> extra = new LinkedHashMap<>();
+        extra.put("server", "jetty12");
+        extra.put("mode", "core");
+        extra.put("appPort", 8080);
+        return new AgentInfo(AgentContract.ROLE_SERVER, "0.1.0", AgentInfo.MEASURED_BY_AGENT, 7L, "br-server", 65532, "2-3", 2, 2,
+                null, new AgentInfo.Jvm("21.0.9+10-LTS", "Eclipse Adoptium", "OpenJDK 64-Bit Server VM",
+                List.of("-XX:ActiveProcessorCount=2", "-Xmx512m"), 536_870_912L),
+                1_795_355_400_000L, 1_000L, List.of(AgentContract.SERIES_PROCESSING), extra);
+    }
+
+    static AgentInfo probeInfo() {
+        Map<String, Object> extra = new LinkedHashMap<>();
+        extra.put("listen", "0.0.0.0:8080");
+        extra.put("droppedRecords", 0);
+        return new AgentInfo(AgentContract.ROLE_SERVER, "0.1.0", AgentInfo.MEASURED_BY_PROBE, 4242L, "node-1", 0, "0", 1, null,
+                "6.1.0-27-amd64", null, 1_795_355_400_000L, 1_000L,
+                List.of(AgentContract.SERIES_SERVICE, AgentContract.SERIES_RESIDENCE), extra);
+    }
+
+    @Test
+    void runRequest() throws IOException {
+        assertRoundTrip(request(), RunRequest.class, "run-request.json");
+    }
+
+    @Test
+    void runReportMeasuring() throws IOException {
+        assertRoundTrip(measuring(), RunReport.class, "run-report-measuring.json");
+    }
+
+    @Test
+    void runReportIdleIsTheStateAlone() throws IOException {
+        assertRoundTrip(RunReport.idle(), RunReport.class, "run-report-idle.json");
+        assertThat(ContractJson.MAPPER.writeValueAsString(RunReport.idle()).replaceAll("\\s", "")).isEqualTo("{\"state\":\"idle\"}");
+    }
+
+    @Test
+    void serverInfoKeepsItsExtraFieldsFlat() throws IOException {
+        assertRoundTrip(serverInfo(), AgentInfo.class, "agent-info-server.json");
+        AgentInfo read = ContractJson.MAPPER.readValue(ContractJson.MAPPER.writeValueAsString(serverInfo()), AgentInfo.class);
+        assertThat(read.extra("mode")).isEqualTo("core");
+        assertThat(read.jvm().arguments()).contains("-Xmx512m");
+    }
+
+    @Test
+    void probeInfo_namesWhatMeasuredAndTheKernel() throws IOException {
+        assertRoundTrip(probeInfo(), AgentInfo.class, "agent-info-probe.json");
+    }
+
+    @Test
+    void unknownFieldsOfANewerAgentAreIgnored() throws IOException {
+        RunReport report = ContractJson.MAPPER.readValue("{\"state\":\"done\",\"sent\":5,\"someNewField\":[1,2]}", RunReport.class);
+        assertThat(report.state()).isEqualTo(RunReport.State.DONE);
+        assertThat(report.sent()).isEqualTo(5);
+    }
+
+    @Test
+    void requestProblemsNameTheirField() {
+        RunRequest bad = new RunRequest("ftp://x", 0, 0, -1, "h3", new RunRequest.HttpRequestSpec("GET", "nope", Map.of(), ""),
+                -1, 0, 1000, 0, 0);
+        assertThat(bad.problems()).hasSize(9).anySatisfy(p -> assertThat(p).startsWith("targetUrl"))
+                .anySatisfy(p -> assertThat(p).startsWith("request.path")).anySatisfy(p -> assertThat(p).startsWith("httpVersion"));
+        assertThat(request().problems()).isEmpty();
+    }
+
+    @Test
+    void cpuLists() {
+        assertThat(CpuList.count("0-3,6")).isEqualTo(5);
+        assertThat(CpuList.cpus(" 1,3-4 ")).containsExactly(1, 3, 4);
+        assertThat(CpuList.format(List.of(1, 2, 5))).isEqualTo("1,2,5");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> CpuList.parse("3-1")).hasMessageContaining("bad CPU range '3-1'");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> CpuList.parse("")).hasMessageContaining("empty");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> CpuList.parse("a")).hasMessageContaining("bad CPU range 'a'");
+    }
+
+    private static <T> void assertRoundTrip(T value, Class<T> type, String file) throws IOException {
+        String json = ContractJson.MAPPER.writeValueAsString(value) + "\n";
+        Golden.assertMatches(json, file);
+        T read = ContractJson.MAPPER.readValue(Files.readString(Path.of("src/test/resources/golden", file)), type);
+        assertThat(read).isEqualTo(value);
+    }
+}

@@ -1,0 +1,39 @@
+package dev.pacer.engine.protocol;
+
+import java.util.List;
+import java.util.Map;
+
+import dev.pacer.contract.RunRequest;
+import dev.pacer.engine.report.ResultDocument;
+
+/** What the protocol asks an orchestrator to do. Each is idempotent: a repeated one does no harm. */
+public sealed interface Action {
+
+    /** Create the server (Kubernetes: its headless Service and pod; locally: its process). */
+    record CreateServer() implements Action {
+    }
+
+    /** Create these clients (those not there yet). */
+    record CreateClients(List<String> names) implements Action {
+    }
+
+    /** {@code POST /pacer/v1/run} to a client; its answer comes back as an outcome. */
+    record PostRun(String client, RunRequest request) implements Action {
+    }
+
+    /** Fetch every histogram log, info and final report; what was collected, or why not, comes back as an outcome. */
+    record Collect(long windowStartEpochMs, long windowEndEpochMs) implements Action {
+    }
+
+    /** Keep the result: write the results directory (locally), store the artifacts. */
+    record Publish(ResultDocument document, Map<String, String> rawLogs) implements Action {
+    }
+
+    /** Delete the run's pods (stop its processes). */
+    record CleanUp(String why) implements Action {
+    }
+
+    /** Delete the run itself: its time to live after finishing has passed. */
+    record DeleteRun(String why) implements Action {
+    }
+}

@@ -1,0 +1,28 @@
+package dev.pacer.engine.protocol;
+
+import java.util.Optional;
+
+import dev.pacer.contract.AgentInfo;
+import dev.pacer.contract.RunReport;
+
+/**
+ * What the protocol may look at, asked lazily: a step reads only what its phase needs, so an orchestrator calls an
+ * agent only when the protocol asks. The operator answers from its informer cache and the agents; the CLI from its
+ * processes and the agents; tests from fakes.
+ */
+public interface Observations {
+    /** The server's pod or process. */
+    RoleObservation server();
+
+    /** A client's pod or process, by role name ({@code client-0}). */
+    RoleObservation client(String name);
+
+    /** {@code GET /pacer/v1/info} of a role ({@code server}, {@code client-0}, …). */
+    AgentAnswer<AgentInfo> info(String role);
+
+    /** {@code GET /pacer/v1/run} of a client. */
+    AgentAnswer<RunReport> report(String client);
+
+    /** The server's P99 of its last closed period, seconds, when its agent exposes it. */
+    Optional<Double> serverLastPeriodP99Seconds();
+}

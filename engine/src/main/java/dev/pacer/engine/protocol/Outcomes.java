@@ -1,0 +1,56 @@
+package dev.pacer.engine.protocol;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+import dev.pacer.contract.RunReport;
+import dev.pacer.engine.agents.RunCollector;
+
+/**
+ * The answers to this step's actions, given to the next call of the protocol within the same step: the clients'
+ * answers to the posted run, and what collection gave.
+ *
+ * @param posts      client name → its answer to {@code POST /pacer/v1/run}
+ * @param collection what {@link Action.Collect} gave, if it ran
+ */
+public record Outcomes(Map<String, AgentAnswer<RunReport>> posts, Optional<Collection> collection) {
+    public static final Outcomes NONE = new Outcomes(Map.of(), Optional.empty());
+
+    public Outcomes {
+        posts = Map.copyOf(posts);
+    }
+
+    public boolean isEmpty() {
+        return posts.isEmpty() && collection.isEmpty();
+    }
+
+    /** What collecting gave: the histograms, infos and reports, or why they could not be had. */
+    public record Collection(RunCollector.Collected collected, String failure) {
+        public static Collection of(RunCollector.Collected collected) {
+            return new Collection(collected, null);
+        }
+
+        public static Collection failed(String why) {
+            return new Collection(null, why);
+        }
+    }
+
+    /** Gathers the outcomes of a step's actions. */
+    public static final class Builder {
+        private final Map<String, AgentAnswer<RunReport>> posts = new LinkedHashMap<>();
+        private Collection collection;
+
+        public void posted(String client, AgentAnswer<RunReport> answer) {
+            posts.put(client, answer);
+        }
+
+        public void collected(Collection result) {
+            collection = result;
+        }
+
+        public Outcomes build() {
+            return new Outcomes(posts, Optional.ofNullable(collection));
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package dev.pacer.engine.protocol;
+
+import java.time.Clock;
+import java.util.List;
+
+import dev.pacer.api.BenchmarkRunStatus;
+import dev.pacer.contract.RunReport;
+import dev.pacer.engine.plan.RunPlan;
+
+/**
+ * Carries out one step of {@link RunProtocol} on a platform: steps, executes the actions, and steps again with their
+ * outcomes (a posted run's answers, what was collected) until a step asks for nothing that answers. The operator calls
+ * it once per reconcile, the CLI in a loop; neither holds a rule of the protocol.
+ */
+public final class RunDriver {
+    /** Steps with outcomes in a row, at most: post → scheduled, collect → judged → cleaned up. */
+    static final int MAX_STEPS = 4;
+
+    private RunDriver() {
+    }
+
+    /** What a platform does for the protocol. Each method is idempotent. */
+    public interface Effects {
+        void createServer();
+
+        void createClients(List<String> names);
+
+        AgentAnswer<RunReport> postRun(Action.PostRun post);
+
+        Outcomes.Collection collect(Action.Collect collect);
+
+        void publish(Action.Publish publish);
+
+        void cleanUp(Action.CleanUp cleanUp);
+
+        void deleteRun(Action.DeleteRun deleteRun);
+
+        /** A notice for users (an event, a printed line). */
+        void notify(Notice notice);
+    }
+
+    /** One step and its follow-ups; the last decision, whose status the platform keeps and whose recheck it honours. */
+    public static Decision drive(RunPlan plan, BenchmarkRunStatus status, Observations seen, Effects effects, Clock clock) {
+        Outcomes outcomes = Outcomes.NONE;
+        Decision decision = null;
+        for (int i = 0; i < MAX_STEPS; i++) {
+            decision = RunProtocol.step(plan, status, seen, outcomes, clock.instant());
+            decision.notices().forEach(effects::notify);
+            Outcomes.Builder produced = new Outcomes.Builder();
+            boolean answered = false;
+            for (Action action : decision.actions()) {
+                switch (action) {
+                    case Action.CreateServer ignored -> effects.createServer();
+                    case Action.CreateClients create -> effects.createClients(create.names());
+                    case Action.PostRun post -> {
+                        produced.posted(post.client(), effects.postRun(post));
+                        answered = true;
+                    }
+                    case Action.Collect collect -> {
+                        produced.collected(effects.collect(collect));
+                        answered = true;
+                    }
+                    case Action.Publish publish -> effects.publish(publish);
+                    case Action.CleanUp cleanUp -> effects.cleanUp(cleanUp);
+                    case Action.DeleteRun delete -> effects.deleteRun(delete);
+                }
+            }
+            if (!answered && !(decision.finished() && decision.recheckAfter() != null && decision.recheckAfter().isZero())) {
+                return decision;
+            }
+            outcomes = produced.build();
+            status = decision.status();
+        }
+        return decision;
+    }
+}

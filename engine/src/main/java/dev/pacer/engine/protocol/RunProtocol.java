@@ -1,0 +1,451 @@
+package dev.pacer.engine.protocol;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+import dev.pacer.api.BenchmarkRunStatus;
+import dev.pacer.api.FieldProblem;
+import dev.pacer.api.Phase;
+import dev.pacer.api.RunResult;
+import dev.pacer.api.Verdict;
+import dev.pacer.contract.AgentContract;
+import dev.pacer.contract.AgentInfo;
+import dev.pacer.contract.RunReport;
+import dev.pacer.engine.analysis.Analysis;
+import dev.pacer.engine.plan.RunPlan;
+import dev.pacer.engine.report.ResultDocument;
+
+import static dev.pacer.engine.protocol.RoleObservation.Presence.ABSENT;
+import static dev.pacer.engine.protocol.RoleObservation.Presence.FAILED;
+import static dev.pacer.engine.protocol.RoleObservation.Presence.READY;
+import static dev.pacer.engine.protocol.RunConditions.FALSE;
+import static dev.pacer.engine.protocol.RunConditions.TRUE;
+import static dev.pacer.engine.protocol.RunConditions.UNKNOWN;
+
+/**
+ * The run protocol, once for every orchestrator (docs/design.md, "The run protocol"): a pure function of the run's
+ * plan, its status (the state), what is observed, the outcomes of this step's actions and the current time, to the
+ * next status and the actions to carry out. No I/O and no clock of its own, so every transition is tested alone.
+ * <ol>
+ *   <li>Pending → create the server → Starting.</li>
+ *   <li>Starting: a failed pod fails the run; once the server is ready the clients are created; once every role is
+ *       ready, every agent's info gives {@code status.pods} and the pinning check. Then one {@code startAt} is written
+ *       to the status and, in a later step, posted to every client that has not taken it (a client answering 409 took
+ *       it already) → WarmingUp. A barrier that some clients missed fails the run; one that all missed is replaced.</li>
+ *   <li>WarmingUp, Measuring: the clients' reports give {@code status.progress}; a failed client or a role gone fails
+ *       the run; once every client is done and a quarter period has passed after the window → Collecting.</li>
+ *   <li>Collecting: collect, analyse, judge (a pinning asked for and not obtained makes the verdict Invalid) →
+ *       Succeeded, with the result published.</li>
+ *   <li>Succeeded, Failed: clean up as {@code spec.cleanup.pods} says; delete the run after its time to live.</li>
+ * </ol>
+ * {@code spec.timeout} counts from {@code status.startTime}, the first step; roles must be ready within
+ * {@link #READY_LIMIT} of it.
+ * <p>The status passed in is updated in place and returned in the decision.
+ */
+public final class RunProtocol {
+    /** How often a running run is looked at. */
+    public static final Duration POLL = Duration.ofSeconds(2);
+    /** The next step of a sequence (after writing {@code startAt}, before posting it). */
+    public static final Duration NEXT_STEP = Duration.ofMillis(200);
+    /** A client still idle this close to {@code startAt} missed the barrier. */
+    public static final Duration BARRIER_MARGIN = Duration.ofMillis(500);
+    /** Every role must be ready this long after the run started (image pulls included). */
+    public static final Duration READY_LIMIT = Duration.ofMinutes(5);
+
+    private RunProtocol() {
+    }
+
+    /** A spec the planner refused: the run fails at once, every problem naming its field. */
+    public static Decision rejected(BenchmarkRunStatus status, List<FieldProblem> problems, Instant now) {
+        String message = String.join("; ", problems.stream().map(FieldProblem::toString).toList());
+        return new Step(status, now).fail(RunConditions.SPEC_VALID, "InvalidSpec", message);
+    }
+
+    /** One step of the run. */
+    public static Decision step(RunPlan plan, BenchmarkRunStatus status, Observations seen, Outcomes outcomes, Instant now) {
+        Step step = new Step(status, now);
+        status.load = plan.load();
+        Phase phase = status.phase == null ? Phase.Pending : status.phase;
+        if (phase.isFinal()) {
+            return step.finished(plan, seen);
+        }
+        if (status.startTime == null) {
+            status.startTime = now.toString();
+        }
+        Instant started = Instant.parse(status.startTime);
+        if (!now.isBefore(started.plus(plan.timeout()))) {
+            return step.fail(RunConditions.READY, "Timeout", "spec.timeout " + plan.timeout().toSeconds() + " s passed in phase " + phase);
+        }
+        return switch (phase) {
+            case Pending -> step.pending(plan);
+            case Starting -> step.starting(plan, seen, outcomes, started);
+            case WarmingUp, Measuring -> step.running(plan, seen);
+            case Collecting -> step.collecting(plan, seen, outcomes);
+            default -> throw new IllegalStateException("phase " + phase);
+        };
+    }
+
+    /** One step: the status it changes, the actions and notices it gathers. */
+    private static final class Step {
+        final BenchmarkRunStatus status;
+        final Instant now;
+        final List<Action> actions = new ArrayList<>();
+        final List<Notice> notices = new ArrayList<>();
+
+        Step(BenchmarkRunStatus status, Instant now) {
+            this.status = status;
+            this.now = now;
+        }
+
+        Decision pending(RunPlan plan) {
+            condition(RunConditions.SPEC_VALID, TRUE, "Accepted", "the spec is valid");
+            actions.add(new Action.CreateServer());
+            status.phase = Phase.Starting;
+            condition(RunConditions.READY, UNKNOWN, "Starting", "creating the server");
+            notices.add(Notice.normal("Starting", "creating the server (" + plan.server().image() + ")"));
+            return decide(POLL);
+        }
+
+        Decision starting(RunPlan plan, Observations seen, Outcomes outcomes, Instant started) {
+            RoleObservation server = seen.server();
+            if (server.is(ABSENT)) {
+                return fail(RunConditions.PODS_READY, "PodDeleted", "server " + server.name() + " was deleted before the run started");
+            }
+            List<RoleObservation> clients = new ArrayList<>();
+            List<String> missing = new ArrayList<>();
+            if (server.is(READY)) {
+                for (RunPlan.ClientRole role : plan.clients()) {
+                    RoleObservation client = seen.client(role.name());
+                    if (client.is(ABSENT)) {
+                        missing.add(role.name());
+                    } else {
+                        clients.add(client);
+                    }
+                }
+            }
+            List<RoleObservation> present = new ArrayList<>();
+            present.add(server);
+            present.addAll(clients);
+            Optional<RoleObservation> failed = present.stream().filter(r -> r.is(FAILED)).findFirst();
+            if (failed.isPresent()) {
+                return fail(RunConditions.PODS_READY, failed.get().reason(), failed.get().message());
+            }
+            if (!server.is(READY) || !missing.isEmpty() || !clients.stream().allMatch(c -> c.is(READY))) {
+                if (now.isAfter(started.plus(READY_LIMIT))) {
+                    String holding = present.stream().filter(r -> !r.is(READY)).map(RoleObservation::name).toList()
+                            + (missing.isEmpty() ? "" : " and clients not created " + missing);
+                    return fail(RunConditions.PODS_READY, "NotReady", holding + " not ready " + READY_LIMIT.toMinutes()
+                            + " min after the run started" + present.stream().filter(RoleObservation::hasProblem)
+                            .map(r -> ": " + r.message()).findFirst().orElse(""));
+                }
+                if (!missing.isEmpty()) {
+                    actions.add(new Action.CreateClients(missing));
+                    notices.add(Notice.normal("Starting", "server ready; creating " + missing.size() + " client" + (missing.size() == 1 ? "" : "s")));
+                }
+                long ready = clients.stream().filter(c -> c.is(READY)).count();
+                return waitFor(present, !server.is(READY) ? "waiting for server " + server.name() + " to become ready"
+                        : ready + " of " + plan.clients().size() + " clients ready");
+            }
+            condition(RunConditions.PODS_READY, TRUE, "PodsReady", "server and " + clients.size() + " clients ready");
+            if (status.pods.isEmpty() || status.pods.stream().anyMatch(p -> p.cpuset == null)) {
+                List<BenchmarkRunStatus.PodStatus> pods = new ArrayList<>();
+                List<String> roleNames = new ArrayList<>();
+                roleNames.add(AgentContract.ROLE_SERVER);
+                plan.clients().forEach(c -> roleNames.add(c.name()));
+                for (int i = 0; i < present.size(); i++) {
+                    RoleObservation role = present.get(i);
+                    String roleName = roleNames.get(i);
+                    AgentAnswer<AgentInfo> info = seen.info(roleName);
+                    if (!info.answered()) {
+                        return unreachable(roleName, info.error(), POLL);
+                    }
+                    pods.add(podStatus(role, roleName, info.value()));
+                }
+                status.pods = pods;
+                condition(RunConditions.AGENTS_REACHABLE, TRUE, "AgentsAnswer", "every agent answers");
+                List<String> pinning = pinningProblems();
+                if (!pinning.isEmpty()) {
+                    condition(RunConditions.CPUS_PINNED, FALSE, "NotPinned", String.join("; ", pinning));
+                    notices.add(Notice.warning("NotPinned", String.join("; ", pinning)));
+                } else if (status.pods.stream().anyMatch(p -> p.pinned != null)) {
+                    condition(RunConditions.CPUS_PINNED, TRUE, "Pinned", "every pinned pod holds exclusive CPUs of the number it asked for");
+                }
+            }
+            if (status.startAtEpochMs == null) {
+                return scheduleStart(plan);
+            }
+            if (!outcomes.posts().isEmpty()) {
+                return posted(plan, server, outcomes.posts());
+            }
+            List<String> idle = new ArrayList<>();
+            for (RunPlan.ClientRole role : plan.clients()) {
+                AgentAnswer<RunReport> report = seen.report(role.name());
+                if (!report.answered()) {
+                    return unreachable(role.name(), report.error(), POLL);
+                }
+                if (report.value().state() == RunReport.State.IDLE) {
+                    idle.add(role.name());
+                }
+            }
+            if (idle.isEmpty()) {
+                return loadScheduled(plan, server);
+            }
+            if (now.toEpochMilli() > status.startAtEpochMs - BARRIER_MARGIN.toMillis()) {
+                if (idle.size() == plan.clients().size()) {
+                    notices.add(Notice.normal("Rescheduled", "no client took startAt " + Instant.ofEpochMilli(status.startAtEpochMs)
+                            + " in time; a new one is set"));
+                    return scheduleStart(plan);
+                }
+                return fail(RunConditions.READY, "BarrierMissed", "clients " + idle + " had not taken startAt "
+                        + Instant.ofEpochMilli(status.startAtEpochMs) + " when it came; the others had: the run cannot start together");
+            }
+            String target = target(plan, server);
+            for (String client : idle) {
+                actions.add(new Action.PostRun(client, plan.runRequest(plan.client(client), target, status.startAtEpochMs)));
+            }
+            return decide(Duration.ZERO);
+        }
+
+        private Decision scheduleStart(RunPlan plan) {
+            long startAt = plan.startAtEpochMs(now.toEpochMilli(), plan.startLead());
+            long windowStart = startAt + plan.warmup().toMillis();
+            status.startAtEpochMs = startAt;
+            status.window = new RunResult.Window(windowStart, windowStart + plan.duration().toMillis());
+            return decide(NEXT_STEP);   // startAt is kept before anyone is told of it
+        }
+
+        private Decision posted(RunPlan plan, RoleObservation server, Map<String, AgentAnswer<RunReport>> posts) {
+            for (Map.Entry<String, AgentAnswer<RunReport>> post : posts.entrySet()) {
+                AgentAnswer<RunReport> answer = post.getValue();
+                if (answer.refused() && answer.statusCode() != AgentContract.RUN_ALREADY_TAKEN) {
+                    return fail(RunConditions.READY, "ClientRefusedRun", post.getKey() + " refused the run: " + answer.error());
+                }
+                if (answer.unreachable()) {
+                    return unreachable(post.getKey(), answer.error(), NEXT_STEP);
+                }
+            }
+            return loadScheduled(plan, server);
+        }
+
+        private Decision loadScheduled(RunPlan plan, RoleObservation server) {
+            status.phase = Phase.WarmingUp;
+            condition(RunConditions.READY, UNKNOWN, "WarmingUp", "load starts at " + Instant.ofEpochMilli(status.startAtEpochMs));
+            notices.add(Notice.normal("LoadScheduled", plan.load() + " req/s against " + target(plan, server) + " from " + Instant.ofEpochMilli(status.startAtEpochMs) + "; measured "
+                    + Instant.ofEpochMilli(status.window.startEpochMs) + " to " + Instant.ofEpochMilli(status.window.endEpochMs)));
+            return decide(POLL);
+        }
+
+        Decision running(RunPlan plan, Observations seen) {
+            Optional<Decision> gone = failOnLostRoles(plan, seen);
+            if (gone.isPresent()) {
+                return gone.get();
+            }
+            boolean allDone = true;
+            double offered = 0;
+            double achieved = 0;
+            long errors = 0;
+            for (RunPlan.ClientRole role : plan.clients()) {
+                AgentAnswer<RunReport> answer = seen.report(role.name());
+                if (!answer.answered()) {
+                    return unreachable(role.name(), answer.error(), POLL);
+                }
+                RunReport report = answer.value();
+                if (report.state() == RunReport.State.FAILED) {
+                    return fail(RunConditions.READY, "ClientFailed", role.name() + " (" + seen.client(role.name()).name()
+                            + ") failed: " + report.failure());
+                }
+                allDone &= report.state() == RunReport.State.DONE;
+                offered += report.offeredRateOrZero();
+                achieved += report.achievedRateOrZero();
+                errors += report.errorsOrZero();
+            }
+            condition(RunConditions.AGENTS_REACHABLE, TRUE, "AgentsAnswer", "every agent answers");
+            long nowMs = now.toEpochMilli();
+            BenchmarkRunStatus.Progress progress = new BenchmarkRunStatus.Progress();
+            progress.elapsedSeconds = Math.max(0, nowMs - status.startAtEpochMs) / 1000.0;
+            progress.totalSeconds = (status.window.endEpochMs - status.startAtEpochMs) / 1000.0;
+            progress.offeredRate = offered;
+            progress.achievedRate = achieved;
+            progress.errors = errors;
+            progress.updated = now.toString();
+            seen.serverLastPeriodP99Seconds().ifPresent(p99 -> progress.serverLastPeriodP99Micros = Math.round(p99 * 1e6));
+            status.progress = progress;
+            if (allDone && nowMs >= status.window.endEpochMs + plan.samplePeriod().toMillis() / 4) {
+                status.phase = Phase.Collecting;
+                condition(RunConditions.READY, UNKNOWN, "Collecting", "collecting histograms from " + (plan.clients().size() + 1) + " agents");
+                actions.add(new Action.Collect(status.window.startEpochMs, status.window.endEpochMs));
+                return decide(Duration.ZERO);
+            }
+            Phase next = nowMs < status.window.startEpochMs ? Phase.WarmingUp : Phase.Measuring;
+            if (next != status.phase) {
+                notices.add(Notice.normal("Measuring", "warm-up over; measuring until " + Instant.ofEpochMilli(status.window.endEpochMs)));
+            }
+            status.phase = next;
+            condition(RunConditions.READY, UNKNOWN, next.name(), String.format(Locale.ROOT,
+                    "%.0f of %.0f s; achieved %.0f of %.0f req/s", progress.elapsedSeconds, progress.totalSeconds, achieved, offered));
+            return decide(POLL);
+        }
+
+        Decision collecting(RunPlan plan, Observations seen, Outcomes outcomes) {
+            if (outcomes.collection().isEmpty()) {
+                Optional<Decision> gone = failOnLostRoles(plan, seen);
+                if (gone.isPresent()) {
+                    return gone.get();
+                }
+                actions.add(new Action.Collect(status.window.startEpochMs, status.window.endEpochMs));
+                return decide(Duration.ZERO);
+            }
+            Outcomes.Collection collection = outcomes.collection().get();
+            if (collection.failure() != null) {
+                return fail(RunConditions.READY, "CollectionFailed", "collecting the histograms failed: " + collection.failure());
+            }
+            Analysis.Outcome outcome = Analysis.analyze(collection.collected().input());
+            RunResult result = outcome.result();
+            List<String> pinning = pinningProblems();
+            if (!pinning.isEmpty()) {
+                result.verdict = Verdict.Invalid;
+                pinning.forEach(p -> result.reasons.add("placement asked for pinned CPUs, but " + p));
+            }
+            ResultDocument document = ResultDocument.of(plan, collection.collected(), outcome, List.of());
+            status.result = document.result();
+            status.phase = Phase.Succeeded;
+            status.completionTime = now.toString();
+            String summary = summary(result);
+            String verdictReason = "Verdict" + result.verdict;
+            condition(RunConditions.READY, TRUE, verdictReason, summary);
+            condition(RunConditions.FINISHED, TRUE, "Succeeded", "the run was carried out; " + summary);
+            condition(RunConditions.COMPLETE, TRUE, verdictReason, summary);
+            condition(RunConditions.PASSED, result.verdict == Verdict.Passed ? TRUE : FALSE, verdictReason,
+                    result.verdict == Verdict.Passed ? summary : String.join("; ", result.reasons));
+            actions.add(new Action.Publish(document, collection.collected().rawLogs()));
+            if (result.verdict == Verdict.Passed) {
+                notices.add(Notice.normal("Succeeded", summary));
+            } else {
+                notices.add(Notice.warning(verdictReason, summary + ": " + String.join("; ", result.reasons)));
+            }
+            return decide(Duration.ZERO);   // the next step cleans up
+        }
+
+        /** Cleanup of the pods as the policy says, then the run's time to live. */
+        Decision finished(RunPlan plan, Observations seen) {
+            boolean trustworthy = status.phase == Phase.Succeeded && status.result != null && status.result.verdict != Verdict.Invalid;
+            RunPlan.PodCleanup policy = plan.cleanup().pods();
+            boolean delete = policy == RunPlan.PodCleanup.Always || (policy == RunPlan.PodCleanup.OnSuccess && trustworthy);
+            if (delete && !Boolean.TRUE.equals(status.podsDeleted)) {
+                boolean anyLeft = !seen.server().is(ABSENT) || plan.clients().stream().anyMatch(c -> !seen.client(c.name()).is(ABSENT));
+                if (anyLeft) {
+                    actions.add(new Action.CleanUp("spec.cleanup.pods: " + policy));
+                    notices.add(Notice.normal("PodsDeleted", "pods deleted (spec.cleanup.pods: " + policy + ")"));
+                }
+                status.podsDeleted = true;
+            }
+            Duration ttl = plan.cleanup().ttlAfterFinished();
+            if (ttl == null || status.completionTime == null) {
+                return decide(null);
+            }
+            Duration left = Duration.between(now, Instant.parse(status.completionTime).plus(ttl));
+            if (left.isNegative() || left.isZero()) {
+                actions.add(new Action.DeleteRun("ttlSecondsAfterFinished " + ttl.toSeconds() + " passed"));
+                return decide(null);
+            }
+            return decide(left.plusMillis(100));
+        }
+
+        Decision fail(String type, String reason, String message) {
+            status.phase = Phase.Failed;
+            status.completionTime = now.toString();
+            condition(type, FALSE, reason, message);
+            if (!RunConditions.READY.equals(type)) {
+                condition(RunConditions.READY, FALSE, reason, message);
+            }
+            condition(RunConditions.FINISHED, TRUE, "Failed", message);
+            condition(RunConditions.FAILED, TRUE, reason, message);
+            condition(RunConditions.PASSED, FALSE, reason, "the run could not be completed: " + message);
+            notices.add(Notice.warning(reason, message));
+            return decide(Duration.ZERO);   // the final step cleans up
+        }
+
+        /** WarmingUp, Measuring, Collecting: every role must still be there and well. */
+        private Optional<Decision> failOnLostRoles(RunPlan plan, Observations seen) {
+            List<RoleObservation> roles = new ArrayList<>();
+            roles.add(seen.server());
+            plan.clients().forEach(c -> roles.add(seen.client(c.name())));
+            for (RoleObservation role : roles) {
+                if (role.is(ABSENT)) {
+                    return Optional.of(fail(RunConditions.PODS_READY, "PodDeleted", role.name() + " was deleted during the run"));
+                }
+                if (role.is(FAILED)) {
+                    return Optional.of(fail(RunConditions.PODS_READY, role.reason(), role.message()));
+                }
+            }
+            return Optional.empty();
+        }
+
+        private Decision waitFor(List<RoleObservation> roles, String waiting) {
+            Optional<RoleObservation> problem = roles.stream().filter(RoleObservation::hasProblem).findFirst();
+            if (problem.isPresent()) {
+                if (condition(RunConditions.PODS_READY, FALSE, problem.get().reason(), problem.get().message())) {
+                    notices.add(Notice.warning(problem.get().reason(), problem.get().message()));
+                }
+            } else {
+                condition(RunConditions.PODS_READY, FALSE, "Waiting", waiting);
+            }
+            return decide(POLL);
+        }
+
+        private Decision unreachable(String role, String error, Duration retry) {
+            if (condition(RunConditions.AGENTS_REACHABLE, FALSE, "AgentUnreachable", role + ": " + error)) {
+                notices.add(Notice.warning("AgentUnreachable", role + ": " + error));
+            }
+            return decide(retry);
+        }
+
+        private static String target(RunPlan plan, RoleObservation server) {
+            return "http://" + server.address() + ":" + (server.port() != null ? server.port() : plan.server().port());
+        }
+
+        private BenchmarkRunStatus.PodStatus podStatus(RoleObservation role, String roleName, AgentInfo info) {
+            BenchmarkRunStatus.PodStatus pod = new BenchmarkRunStatus.PodStatus(role.name(), roleName, role.node(), info.cpuset());
+            pod.podIP = role.address();
+            pod.cpusRequested = role.cpusRequested();
+            if (role.askedExclusiveCpus() != null) {
+                pod.pinned = Pinning.problems(List.of(new Pinning.Asked(role.name(), role.askedExclusiveCpus(), info.cpuset()))).isEmpty();
+                pod.exclusiveCpus = role.askedExclusiveCpus();
+            }
+            pod.measuredBy = info.measuredBy();
+            return pod;
+        }
+
+        private List<String> pinningProblems() {
+            List<Pinning.Asked> asked = status.pods.stream().filter(p -> p.exclusiveCpus != null)
+                    .map(p -> new Pinning.Asked(p.name, p.exclusiveCpus, p.cpuset)).toList();
+            return Pinning.problems(asked);
+        }
+
+        private boolean condition(String type, String conditionStatus, String reason, String message) {
+            return RunConditions.set(status.conditions, type, conditionStatus, reason, message, now);
+        }
+
+        private Decision decide(Duration recheckAfter) {
+            return new Decision(status, actions, notices, recheckAfter);
+        }
+    }
+
+    /** One line: the verdict and the headline figures. */
+    public static String summary(RunResult result) {
+        StringBuilder text = new StringBuilder("verdict ").append(result.verdict);
+        if (result.server != null && result.server.histogramsAvailable) {
+            text.append(String.format(Locale.ROOT, "; server P99 integral %d µs, max integral %d µs over %d periods",
+                    result.server.p99IntegralMicros, result.server.maxIntegralMicros, result.server.samples));
+        }
+        if (result.clients != null && result.clients.achievedRate != null) {
+            text.append(String.format(Locale.ROOT, "; achieved %.0f of %.0f req/s", result.clients.achievedRate, result.clients.offeredRate));
+        }
+        return text.toString();
+    }
+}

@@ -1,0 +1,128 @@
+package dev.pacer.operator.run;
+
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.pacer.api.BenchmarkRun;
+import dev.pacer.contract.AgentContract;
+import dev.pacer.contract.RunReport;
+import dev.pacer.engine.agents.AgentClient;
+import dev.pacer.engine.agents.RunCollector;
+import dev.pacer.engine.plan.RunPlan;
+import dev.pacer.engine.protocol.Action;
+import dev.pacer.engine.protocol.AgentAnswer;
+import dev.pacer.engine.protocol.Notice;
+import dev.pacer.engine.protocol.Outcomes;
+import dev.pacer.engine.protocol.RunDriver;
+import dev.pacer.operator.RunEvents;
+import dev.pacer.operator.dependent.PodFactory;
+import dev.pacer.operator.dependent.ServiceFactory;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The protocol's actions on Kubernetes: the headless Service and pods created if absent (a 409 means a previous
+ * reconcile did it), the run posted to and collected from the agents, pods and the run deleted, notices as events.
+ */
+public final class PodEffects implements RunDriver.Effects {
+    private static final Logger LOG = LoggerFactory.getLogger(PodEffects.class);
+
+    private final BenchmarkRun run;
+    private final RunPlan plan;
+    private final KubernetesClient client;
+    private final PodObservations seen;
+    private final RunEvents events;
+    private boolean runDeleted;
+
+    public PodEffects(BenchmarkRun run, RunPlan plan, KubernetesClient client, PodObservations seen, RunEvents events) {
+        this.run = run;
+        this.plan = plan;
+        this.client = client;
+        this.seen = seen;
+        this.events = events;
+    }
+
+    /** Whether the run itself was deleted in this reconcile (its status is then not written). */
+    public boolean runDeleted() {
+        return runDeleted;
+    }
+
+    @Override
+    public void createServer() {
+        createIfAbsent(ServiceFactory.serverService(run, plan));
+        createIfAbsent(PodFactory.serverPod(run, plan));
+    }
+
+    @Override
+    public void createClients(List<String> names) {
+        names.forEach(name -> createIfAbsent(PodFactory.clientPod(run, plan, plan.client(name))));
+    }
+
+    @Override
+    public AgentAnswer<RunReport> postRun(Action.PostRun post) {
+        try {
+            return AgentAnswer.of(seen.agent(post.client()).postRun(post.request()));
+        } catch (AgentClient.AgentException e) {
+            return AgentAnswer.refused(e.statusCode(), e.getMessage());
+        } catch (IOException | IllegalStateException e) {
+            return AgentAnswer.unreachable(e.getMessage());
+        }
+    }
+
+    @Override
+    public Outcomes.Collection collect(Action.Collect collect) {
+        try {
+            Map<String, AgentClient> clients = new LinkedHashMap<>();
+            plan.clients().forEach(c -> clients.put(c.name(), seen.agent(c.name())));
+            return Outcomes.Collection.of(RunCollector.collect(plan, seen.agent(AgentContract.ROLE_SERVER), clients,
+                    collect.windowStartEpochMs(), collect.windowEndEpochMs()));
+        } catch (IOException | IllegalStateException e) {
+            return Outcomes.Collection.failed(e.getMessage());
+        }
+    }
+
+    @Override
+    public void publish(Action.Publish publish) {
+        LOG.info("run {}/{}: {} ({} histogram logs collected)", run.getMetadata().getNamespace(), run.getMetadata().getName(),
+                publish.document().result().verdict, publish.rawLogs().size());
+    }
+
+    @Override
+    public void cleanUp(Action.CleanUp cleanUp) {
+        String namespace = run.getMetadata().getNamespace();
+        client.pods().inNamespace(namespace).withLabel(PodFactory.LABEL_RUN, run.getMetadata().getName()).delete();
+        client.services().inNamespace(namespace).withName(ServiceFactory.serviceName(run)).delete();
+    }
+
+    @Override
+    public void deleteRun(Action.DeleteRun delete) {
+        LOG.info("deleting {}/{}: {}", run.getMetadata().getNamespace(), run.getMetadata().getName(), delete.why());
+        client.resource(run).delete();
+        runDeleted = true;
+    }
+
+    @Override
+    public void notify(Notice notice) {
+        if (notice.warning()) {
+            events.warning(run, notice.reason(), notice.message());
+            LOG.info("run {}/{}: {}: {}", run.getMetadata().getNamespace(), run.getMetadata().getName(), notice.reason(), notice.message());
+        } else {
+            events.normal(run, notice.reason(), notice.message());
+        }
+    }
+
+    private void createIfAbsent(HasMetadata resource) {
+        try {
+            client.resource(resource).create();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) {
+                throw e;
+            }
+        }
+    }
+}

@@ -1,0 +1,137 @@
+package dev.pacer.operator.run;
+
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import dev.pacer.api.BenchmarkRun;
+import dev.pacer.api.BenchmarkRunValidation;
+import dev.pacer.contract.AgentContract;
+import dev.pacer.contract.AgentInfo;
+import dev.pacer.contract.RunReport;
+import dev.pacer.engine.agents.AgentClient;
+import dev.pacer.engine.agents.MetricsText;
+import dev.pacer.engine.plan.RunPlan;
+import dev.pacer.engine.protocol.AgentAnswer;
+import dev.pacer.engine.protocol.Observations;
+import dev.pacer.engine.protocol.RoleObservation;
+import dev.pacer.operator.access.AgentAccess;
+import dev.pacer.operator.dependent.PodFactory;
+import dev.pacer.operator.pods.PodProblem;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+/**
+ * A run as the operator sees it during one reconcile: its pods from the informer's cache (read from the API server
+ * when the cache has not caught up with a create), and its agents by pod IP or the API server's proxy. Each pod and
+ * agent answer is read once per reconcile.
+ */
+public final class PodObservations implements Observations {
+    private final BenchmarkRun run;
+    private final RunPlan plan;
+    private final KubernetesClient client;
+    private final AgentAccess access;
+    private final Map<String, Pod> cached = new LinkedHashMap<>();
+    private final Map<String, Optional<Pod>> read = new HashMap<>();
+    private final Map<String, AgentClient> agents = new HashMap<>();
+
+    public PodObservations(BenchmarkRun run, RunPlan plan, KubernetesClient client, Set<Pod> cachedPods, AgentAccess access) {
+        this.run = run;
+        this.plan = plan;
+        this.client = client;
+        this.access = access;
+        cachedPods.forEach(p -> cached.put(p.getMetadata().getName(), p));
+    }
+
+    @Override
+    public RoleObservation server() {
+        boolean pinned = BenchmarkRunValidation.pinsServer(run.getSpec());
+        return observe(PodFactory.serverPodName(run), pinned, plan.server().cpuMillis());
+    }
+
+    @Override
+    public RoleObservation client(String name) {
+        boolean pinned = BenchmarkRunValidation.pinsClients(run.getSpec());
+        RunPlan.ClientRole role = plan.client(name);
+        return observe(PodFactory.clientPodName(run, role), pinned, role.cpuMillis());
+    }
+
+    @Override
+    public AgentAnswer<AgentInfo> info(String role) {
+        return ask(role, AgentClient::info);
+    }
+
+    @Override
+    public AgentAnswer<RunReport> report(String clientName) {
+        return ask(clientName, AgentClient::runStatus);
+    }
+
+    @Override
+    public Optional<Double> serverLastPeriodP99Seconds() {
+        try {
+            return MetricsText.value(agent(AgentContract.ROLE_SERVER).metricsText(), "pacer_period_latency_seconds", "stat", "p99");
+        } catch (IOException | IllegalStateException e) {
+            return Optional.empty();   // a server without the agent contract has no live figure; the run goes on
+        }
+    }
+
+    /** The agent of a role ({@code server}, {@code client-0}); its pod must exist. */
+    AgentClient agent(String role) {
+        return agents.computeIfAbsent(role, r -> {
+            String podName = AgentContract.ROLE_SERVER.equals(r) ? PodFactory.serverPodName(run) : PodFactory.clientPodName(run, plan.client(r));
+            Pod pod = pod(podName).orElseThrow(() -> new IllegalStateException("pod " + podName + " is gone"));
+            return access.agent(client, pod, PodFactory.ADMIN_PORT);
+        });
+    }
+
+    /** Whether any pod of the run is left, in the cache. */
+    boolean anyPodCached() {
+        return !cached.isEmpty();
+    }
+
+    private RoleObservation observe(String podName, boolean pinned, long cpuMillis) {
+        Optional<Pod> found = pod(podName);
+        if (found.isEmpty()) {
+            return RoleObservation.absent(podName);
+        }
+        Pod pod = found.get();
+        Long exclusive = pinned ? cpuMillis / 1000 : null;
+        String requested = pinned ? Long.toString(cpuMillis / 1000) : cpuMillis + "m";
+        String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
+        Optional<PodProblem> problem = PodProblem.of(pod);
+        if (problem.isPresent() && problem.get().fatal()) {
+            return new RoleObservation(RoleObservation.Presence.FAILED, podName, node, null, null, exclusive, requested,
+                    problem.get().reason(), problem.get().message());
+        }
+        if (PodProblem.isReady(pod)) {
+            return new RoleObservation(RoleObservation.Presence.READY, podName, node, AgentAccess.hostOf(pod), null, exclusive, requested, null, null);
+        }
+        return new RoleObservation(RoleObservation.Presence.STARTING, podName, node, null, null, exclusive, requested,
+                problem.map(PodProblem::reason).orElse(null), problem.map(PodProblem::message).orElse(null));
+    }
+
+    private Optional<Pod> pod(String name) {
+        Pod pod = cached.get(name);
+        if (pod != null) {
+            return Optional.of(pod);
+        }
+        return read.computeIfAbsent(name, n -> Optional.ofNullable(client.pods().inNamespace(run.getMetadata().getNamespace()).withName(n).get()));
+    }
+
+    private interface Call<T> {
+        T on(AgentClient agent) throws IOException;
+    }
+
+    private <T> AgentAnswer<T> ask(String role, Call<T> call) {
+        try {
+            return AgentAnswer.of(call.on(agent(role)));
+        } catch (AgentClient.AgentException e) {
+            return AgentAnswer.refused(e.statusCode(), e.getMessage());
+        } catch (IOException | IllegalStateException e) {
+            return AgentAnswer.unreachable(e.getMessage());
+        }
+    }
+}
