@@ -16,7 +16,7 @@ import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 
 /**
- * What to run: DESIGN.md's resource, field for field. Quantities stay strings as the user wrote them ("60k", "180s").
+ * What to run: the resource of docs/design.md, field for field. Quantities stay strings as the user wrote them ("60k", "180s").
  * The schema's patterns and CEL rules repeat {@link BenchmarkRunValidation}'s rules so that the API server rejects
  * a bad run before the operator sees it; {@link BenchmarkRunValidation} stays the reference with the friendlier text.
  */

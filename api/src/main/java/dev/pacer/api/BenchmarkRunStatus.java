@@ -15,7 +15,7 @@ public class BenchmarkRunStatus {
     @JsonPropertyDescription("Pending, Starting, WarmingUp, Measuring, Collecting, Succeeded or Failed.")
     public Phase phase;
 
-    @JsonPropertyDescription("Kubernetes-style conditions.")
+    @JsonPropertyDescription("Kubernetes-style conditions. Outcome: Finished (True once Succeeded or Failed), Complete (True when the run has a verdict), Passed (True when the verdict is Passed; False once finished otherwise), Failed (True when the run could not be completed, the reason says why). For CI: kubectl wait --for=condition=Finished, then --for=condition=Passed. Progress: Ready (Unknown while running, the reason is the phase; not a pass/fail signal), SpecValid, PodsReady, AgentsReachable, CpusPinned.")
     public List<Condition> conditions = new ArrayList<>();
 
     @JsonPropertyDescription("The generation of the spec this status describes.")

@@ -26,7 +26,7 @@ class CrdTest {
     }
 
     @Test
-    void crdCarriesTheContractOfDesignMd() throws IOException {
+    void crdCarriesTheResourceOfTheDesign() throws IOException {
         String crd = Files.readString(Path.of("../crds").resolve(FILE));
         assertThat(crd).contains("shortNames:\n    - \"br\"").contains("status: {}")
                 .contains("name: \"PHASE\"").contains("name: \"LOAD\"").contains("name: \"VERDICT\"")

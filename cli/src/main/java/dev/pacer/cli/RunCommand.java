@@ -25,9 +25,6 @@ final class RunCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE", description = "BenchmarkRun YAML, the same the operator takes.")
     Path file;
 
-    @Option(names = {"-l", "--local"}, description = "Run on this machine (the default; no cluster is used).")
-    boolean local = true;
-
     @Option(names = {"-o", "--output"}, paramLabel = "DIR", description = "Results directory (default: runs/<name>-<timestamp>).")
     Path output;
 

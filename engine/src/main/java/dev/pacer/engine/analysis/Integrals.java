@@ -3,7 +3,7 @@ package dev.pacer.engine.analysis;
 import java.util.List;
 
 /**
- * The headline figures (DESIGN.md, "the integrals"), over the per-period values of the measured window:
+ * The headline figures (docs/design.md, "Results"), over the per-period values of the measured window:
  * <ul>
  *   <li>{@code p99Integral} = Σ of each period's 99th percentile;</li>
  *   <li>{@code maxIntegral} = Σ of each period's maximum;</li>

@@ -18,7 +18,7 @@ import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
 /**
- * The {@code pacer_run_*} series of DESIGN.md, computed at scrape time from the runs the operator holds in its cache:
+ * The {@code pacer_run_*} series of docs/design.md ("Metrics"), computed at scrape time from the runs the operator holds in its cache:
  * every finished run (Succeeded or Failed) still in the cluster, labelled {@code namespace, run, server, variant}
  * ({@code server}/{@code variant} from {@code spec.server.labels}, empty when absent). A deleted run's series vanish
  * with it. Latencies in seconds, as Prometheus expects.

@@ -22,7 +22,7 @@ import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import org.junit.jupiter.api.Test;
 
 /**
- * The {@code pacer_run_*} exposition of DESIGN.md against a golden file (src/test/resources/golden/run-metrics.txt;
+ * The {@code pacer_run_*} exposition of docs/design.md ("Metrics") against a golden file (src/test/resources/golden/run-metrics.txt;
  * delete it to regenerate after an intended change).
  */
 class RunMetricsTest {

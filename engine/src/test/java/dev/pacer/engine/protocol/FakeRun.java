@@ -1,0 +1,213 @@
+package dev.pacer.engine.protocol;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import dev.pacer.api.BenchmarkRun;
+import dev.pacer.api.BenchmarkRunStatus;
+import dev.pacer.api.BenchmarkRunYaml;
+import dev.pacer.contract.AgentInfo;
+import dev.pacer.contract.RunReport;
+import dev.pacer.engine.agents.RunCollector;
+import dev.pacer.engine.analysis.AnalysisInput;
+import dev.pacer.engine.analysis.PeriodHistogram;
+import dev.pacer.engine.plan.RunPlan;
+import dev.pacer.engine.plan.RunPlanner;
+import org.HdrHistogram.Histogram;
+
+/**
+ * A run under test: its plan, its status, a clock that moves only when told, and fake roles and agents whose
+ * answers a test sets. {@link #step()} is one call of the protocol; {@link #outcomes} are handed to the next one.
+ */
+final class FakeRun implements Observations {
+    static final Instant T0 = Instant.parse("2026-11-23T10:00:00.250Z");
+    static final String SPEC = """
+            apiVersion: pacer.dev/v1alpha1
+            kind: BenchmarkRun
+            metadata: {name: fake}
+            spec:
+              server: {image: pacer/server-jetty12:0.1.0, cpus: "1", port: 8080}
+              clients: {count: 2, rate: "500", cpus: "1"}
+              request: {path: /plaintext}
+              warmup: 5s
+              duration: 10s
+              samplePeriod: 1s
+              timeout: 10m
+            %s
+            """;
+
+    final RunPlan plan;
+    BenchmarkRunStatus status = new BenchmarkRunStatus();
+    Instant now = T0;
+    RoleObservation server;
+    final Map<String, RoleObservation> clients = new LinkedHashMap<>();
+    final Map<String, AgentAnswer<AgentInfo>> infos = new HashMap<>();
+    final Map<String, AgentAnswer<RunReport>> reports = new HashMap<>();
+    Optional<Double> serverP99 = Optional.empty();
+    /** What the server's histograms hold in every period. */
+    long serverNanos = 1200;
+    Outcomes outcomes = Outcomes.NONE;
+    final List<String> asked = new ArrayList<>();
+
+    FakeRun() {
+        this("");
+    }
+
+    /** A run whose spec has these lines added (indented under spec). */
+    FakeRun(String moreSpec) {
+        try {
+            BenchmarkRun run = BenchmarkRunYaml.read(new ByteArrayInputStream(SPEC.formatted(moreSpec.indent(2))
+                    .getBytes(StandardCharsets.UTF_8)), "fake.yaml");
+            plan = RunPlanner.plan(run);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        server = RoleObservation.absent("fake-server");
+        for (RunPlan.ClientRole c : plan.clients()) {
+            clients.put(c.name(), RoleObservation.absent("fake-" + c.name()));
+        }
+    }
+
+    Decision step() {
+        Decision decision = RunProtocol.step(plan, status, this, outcomes, now);
+        outcomes = Outcomes.NONE;
+        status = decision.status();
+        return decision;
+    }
+
+    void advance(Duration by) {
+        now = now.plus(by);
+    }
+
+    void at(long epochMs) {
+        now = Instant.ofEpochMilli(epochMs);
+    }
+
+    static RoleObservation starting(String name) {
+        return new RoleObservation(RoleObservation.Presence.STARTING, name, "node-1", null, null, null, "1", null, null);
+    }
+
+    static RoleObservation ready(String name, String ip) {
+        return new RoleObservation(RoleObservation.Presence.READY, name, "node-1", ip, null, null, "1", null, null);
+    }
+
+    static RoleObservation pinnedReady(String name, String ip, long cpus) {
+        return new RoleObservation(RoleObservation.Presence.READY, name, "node-1", ip, null, cpus, Long.toString(cpus), null, null);
+    }
+
+    static RoleObservation failed(String name, String reason, String message) {
+        return new RoleObservation(RoleObservation.Presence.FAILED, name, "node-1", null, null, null, "1", reason, message);
+    }
+
+    static AgentInfo info(String role, String cpuset) {
+        return new AgentInfo(role, "0.1.0", AgentInfo.MEASURED_BY_AGENT, 1L, "h", 65532, cpuset, 1, 1, null, null, 0L, 1000L,
+                List.of(), Map.of());
+    }
+
+    static RunReport report(RunReport.State state, double offered, double achieved, long errors) {
+        return new RunReport(state, null, 500, offered, achieved, 1, 4, null, null, null, null, null, null, errors,
+                null, null, null, null, null, null, null, null);
+    }
+
+    static RunReport failedReport(String failure) {
+        return new RunReport(RunReport.State.FAILED, null, 500, 0.0, 0.0, 1, 4, null, null, null, null, null, null, 0L,
+                null, null, null, null, null, null, null, failure);
+    }
+
+    /** Every role ready, every agent answering with its info and an idle run. */
+    FakeRun allReady() {
+        server = ready("fake-server", "10.0.0.1");
+        infos.put("server", AgentAnswer.of(info("server", "1")));
+        int i = 2;
+        for (String name : clients.keySet()) {
+            clients.put(name, ready("fake-" + name, "10.0.0." + i));
+            infos.put(name, AgentAnswer.of(info("client", Integer.toString(i++))));
+            reports.put(name, AgentAnswer.of(RunReport.idle()));
+        }
+        return this;
+    }
+
+    /** Every client reporting this state. */
+    void clientsReport(RunReport.State state, double achievedEach) {
+        clients.keySet().forEach(c -> reports.put(c, AgentAnswer.of(report(state, 500, achievedEach, 0))));
+    }
+
+    /** Drives the run from Pending to WarmingUp with every agent accepting the run. */
+    FakeRun toWarmingUp() {
+        step();                                   // Pending → Starting, CreateServer
+        allReady();
+        step();                                   // infos, startAt written
+        Decision post = step();                   // posts
+        Outcomes.Builder answers = new Outcomes.Builder();
+        post.actions().forEach(a -> answers.posted(((Action.PostRun) a).client(), AgentAnswer.of(report(RunReport.State.WAITING, 0, 0, 0))));
+        outcomes = answers.build();
+        step();                                   // → WarmingUp
+        clientsReport(RunReport.State.WAITING, 0);
+        return this;
+    }
+
+    /** Collected histograms for the window: every period of the server and of every client holds values. */
+    RunCollector.Collected collected() {
+        long period = plan.samplePeriod().toMillis();
+        long start = status.window.startEpochMs;
+        long end = status.window.endEpochMs;
+        List<PeriodHistogram> serverPeriods = periods(start, end, period, serverNanos, 100);
+        List<AnalysisInput.ClientInput> inputs = new ArrayList<>();
+        for (RunPlan.ClientRole c : plan.clients()) {
+            inputs.add(new AnalysisInput.ClientInput(c.name(), c.ratePerSecond(), periods(start, end, period, 1500, c.ratePerSecond()),
+                    periods(start, end, period, 50, 10), 0, null));
+        }
+        AnalysisInput input = new AnalysisInput(start, end, period, Optional.of(serverPeriods), null, inputs, plan.criteria());
+        Map<String, AgentInfo> infoMap = new LinkedHashMap<>();
+        infos.forEach((k, v) -> infoMap.put(k, v.value()));
+        return new RunCollector.Collected(input, Map.of("server.hlog", "#log\n"), infoMap, Map.of());
+    }
+
+    private static List<PeriodHistogram> periods(long start, long end, long period, long valueNanos, long count) {
+        List<PeriodHistogram> periods = new ArrayList<>();
+        for (long t = start; t < end; t += period) {
+            Histogram h = new Histogram(60_000_000_000L, 3);
+            h.recordValueWithCount(valueNanos, count);
+            periods.add(new PeriodHistogram(t, t + period, h));
+        }
+        return periods;
+    }
+
+    @Override
+    public RoleObservation server() {
+        asked.add("server");
+        return server;
+    }
+
+    @Override
+    public RoleObservation client(String name) {
+        asked.add(name);
+        return clients.get(name);
+    }
+
+    @Override
+    public AgentAnswer<AgentInfo> info(String role) {
+        asked.add("info:" + role);
+        return infos.getOrDefault(role, AgentAnswer.unreachable("connection refused"));
+    }
+
+    @Override
+    public AgentAnswer<RunReport> report(String client) {
+        asked.add("report:" + client);
+        return reports.getOrDefault(client, AgentAnswer.unreachable("connection refused"));
+    }
+
+    @Override
+    public Optional<Double> serverLastPeriodP99Seconds() {
+        return serverP99;
+    }
+}

@@ -1,0 +1,557 @@
+package dev.pacer.engine.protocol;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import dev.pacer.api.BenchmarkRunStatus;
+import dev.pacer.api.FieldProblem;
+import dev.pacer.api.Phase;
+import dev.pacer.api.Verdict;
+import dev.pacer.contract.RunReport;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every transition of the run protocol by itself, on a fake clock with fake roles and agents (the model: Strimzi's
+ * state-machine tests). Each test starts where the previous phase left the run and checks the phase, the
+ * conditions, the actions and the notices.
+ */
+class RunProtocolTest {
+
+    static String condition(BenchmarkRunStatus status, String type) {
+        var c = RunConditions.find(status.conditions, type);
+        return c == null ? null : c.getStatus() + "/" + c.getReason();
+    }
+
+    static String message(BenchmarkRunStatus status, String type) {
+        return RunConditions.find(status.conditions, type).getMessage();
+    }
+
+    @Test
+    void pendingCreatesTheServerAndStarts() {
+        FakeRun run = new FakeRun();
+        Decision d = run.step();
+        assertThat(d.status().phase).isEqualTo(Phase.Starting);
+        assertThat(d.actions()).containsExactly(new Action.CreateServer());
+        assertThat(d.status().startTime).isEqualTo(FakeRun.T0.toString());
+        assertThat(d.status().load).isEqualTo("2x500");
+        assertThat(condition(d.status(), RunConditions.SPEC_VALID)).isEqualTo("True/Accepted");
+        assertThat(d.notices()).extracting(Notice::reason).containsExactly("Starting");
+    }
+
+    @Test
+    void startingWaitsForTheServerBeforeCreatingClients() {
+        FakeRun run = new FakeRun();
+        run.step();
+        run.server = FakeRun.starting("fake-server");
+        Decision d = run.step();
+        assertThat(d.status().phase).isEqualTo(Phase.Starting);
+        assertThat(d.actions()).isEmpty();
+        assertThat(d.recheckAfter()).isEqualTo(RunProtocol.POLL);
+        assertThat(condition(d.status(), RunConditions.PODS_READY)).isEqualTo("False/Waiting");
+        assertThat(message(d.status(), RunConditions.PODS_READY)).contains("fake-server");
+        assertThat(run.asked).doesNotContain("client-0");
+    }
+
+    @Test
+    void aProblemHoldingAPodBackIsAConditionAndOneWarning() {
+        FakeRun run = new FakeRun();
+        run.step();
+        run.server = new RoleObservation(RoleObservation.Presence.STARTING, "fake-server", null, null, null, null, "1",
+                "ImagePullBackOff", "pod fake-server cannot pull pacer/nope:0");
+        Decision first = run.step();
+        assertThat(condition(first.status(), RunConditions.PODS_READY)).isEqualTo("False/ImagePullBackOff");
+        assertThat(first.notices()).extracting(Notice::reason).containsExactly("ImagePullBackOff");
+        assertThat(first.status().phase).isEqualTo(Phase.Starting);
+        assertThat(run.step().notices()).as("the same problem again is no new event").isEmpty();
+    }
+
+    @Test
+    void aReadyServerGetsItsClientsCreated() {
+        FakeRun run = new FakeRun();
+        run.step();
+        run.server = FakeRun.ready("fake-server", "10.0.0.1");
+        Decision d = run.step();
+        assertThat(d.actions()).containsExactly(new Action.CreateClients(List.of("client-0", "client-1")));
+        run.clients.put("client-0", FakeRun.ready("fake-client-0", "10.0.0.2"));
+        assertThat(run.step().actions()).as("only the missing one").containsExactly(new Action.CreateClients(List.of("client-1")));
+    }
+
+    @Test
+    void everyRoleReadyRecordsThePodsThenWritesStartAtBeforePostingIt() {
+        FakeRun run = new FakeRun();
+        run.step();
+        run.allReady();
+        Decision scheduled = run.step();
+        assertThat(scheduled.actions()).as("startAt is kept before anyone hears of it").isEmpty();
+        assertThat(scheduled.recheckAfter()).isEqualTo(RunProtocol.NEXT_STEP);
+        BenchmarkRunStatus s = scheduled.status();
+        assertThat(s.pods).extracting(p -> p.role).containsExactly("server", "client-0", "client-1");
+        assertThat(s.pods).extracting(p -> p.cpuset).containsExactly("1", "2", "3");
+        assertThat(s.pods).extracting(p -> p.podIP).containsExactly("10.0.0.1", "10.0.0.2", "10.0.0.3");
+        assertThat(condition(s, RunConditions.PODS_READY)).isEqualTo("True/PodsReady");
+        assertThat(condition(s, RunConditions.AGENTS_REACHABLE)).isEqualTo("True/AgentsAnswer");
+        // one lead rule: 3 s + 250 ms per client, then the next period boundary; the window holds whole periods
+        long earliest = FakeRun.T0.toEpochMilli() + 3_500;
+        assertThat(s.startAtEpochMs).isGreaterThanOrEqualTo(earliest).isLessThan(earliest + 1000);
+        assertThat(s.startAtEpochMs % 1000).isZero();
+        assertThat(s.window.startEpochMs).isEqualTo(s.startAtEpochMs + 5_000);
+        assertThat(s.window.endEpochMs).isEqualTo(s.window.startEpochMs + 10_000);
+
+        Decision post = run.step();
+        assertThat(post.actions()).hasSize(2).allSatisfy(a -> {
+            Action.PostRun p = (Action.PostRun) a;
+            assertThat(p.request().startAtEpochMs()).isEqualTo(s.startAtEpochMs);
+            assertThat(p.request().targetUrl()).isEqualTo("http://10.0.0.1:8080");
+            assertThat(p.request().path()).isEqualTo("/plaintext");
+            assertThat(p.request().method()).isEqualTo("GET");
+            assertThat(p.request().requestTimeoutMs()).isEqualTo(30_000);
+            assertThat(p.request().ratePerSecond()).isEqualTo(500);
+        });
+        assertThat(post.recheckAfter()).isEqualTo(Duration.ZERO);
+    }
+
+    @Test
+    void unreachableAgentInStartingIsAConditionNotAFailure() {
+        FakeRun run = new FakeRun();
+        run.step();
+        run.allReady();
+        run.infos.put("client-1", AgentAnswer.unreachable("connect timed out"));
+        Decision d = run.step();
+        assertThat(d.status().phase).isEqualTo(Phase.Starting);
+        assertThat(condition(d.status(), RunConditions.AGENTS_REACHABLE)).isEqualTo("False/AgentUnreachable");
+        assertThat(message(d.status(), RunConditions.AGENTS_REACHABLE)).contains("client-1", "connect timed out");
+        assertThat(d.status().startAtEpochMs).isNull();
+    }
+
+    @Test
+    void acceptedPostsStartTheWarmUp() {
+        FakeRun run = new FakeRun().toWarmingUp();
+        assertThat(run.status.phase).isEqualTo(Phase.WarmingUp);
+        assertThat(condition(run.status, RunConditions.READY)).isEqualTo("Unknown/WarmingUp");
+    }
+
+    @Test
+    void aConflictOnRePostMeansTheClientTookTheRunAlready() {
+        FakeRun run = startAtWritten();
+        run.step();
+        Outcomes.Builder answers = new Outcomes.Builder();
+        answers.posted("client-0", AgentAnswer.of(FakeRun.report(RunReport.State.WAITING, 0, 0, 0)));
+        answers.posted("client-1", AgentAnswer.refused(409, "this load generator already took a run"));
+        run.outcomes = answers.build();
+        Decision d = run.step();
+        assertThat(d.status().phase).isEqualTo(Phase.WarmingUp);
+        assertThat(d.notices()).extracting(Notice::reason).containsExactly("LoadScheduled");
+    }
+
+    @Test
+    void aClientRefusingTheRunFailsItNamingTheClient() {
+        FakeRun run = startAtWritten();
+        run.step();
+        Outcomes.Builder answers = new Outcomes.Builder();
+        answers.posted("client-0", AgentAnswer.refused(400, "ratePerSecond must be > 0"));
+        run.outcomes = answers.build();
+        Decision d = run.step();
+        assertFailed(d, RunConditions.FAILED, "ClientRefusedRun", "client-0", "ratePerSecond");
+        assertThat(condition(d.status(), RunConditions.PASSED)).isEqualTo("False/ClientRefusedRun");
+        assertThat(condition(d.status(), RunConditions.FINISHED)).isEqualTo("True/Failed");
+        assertThat(RunConditions.find(d.status().conditions, RunConditions.COMPLETE)).isNull();
+    }
+
+    @Test
+    void aPostThatGotNoAnswerIsRetried() {
+        FakeRun run = startAtWritten();
+        run.step();
+        Outcomes.Builder answers = new Outcomes.Builder();
+        answers.posted("client-0", AgentAnswer.unreachable("connection reset"));
+        run.outcomes = answers.build();
+        Decision d = run.step();
+        assertThat(d.status().phase).isEqualTo(Phase.Starting);
+        assertThat(condition(d.status(), RunConditions.AGENTS_REACHABLE)).isEqualTo("False/AgentUnreachable");
+        assertThat(run.step().actions()).as("posted again to the idle clients").hasSize(2);
+    }
+
+    @Test
+    void aRestartedOrchestratorFindingEveryClientWaitingMovesOn() {
+        FakeRun run = startAtWritten();
+        run.clientsReport(RunReport.State.WAITING, 0);   // they took it before the restart; no outcome this time
+        Decision d = run.step();
+        assertThat(d.actions()).isEmpty();
+        assertThat(d.status().phase).isEqualTo(Phase.WarmingUp);
+    }
+
+    @Test
+    void someClientsMissingTheBarrierFailTheRun() {
+        FakeRun run = startAtWritten();
+        run.reports.put("client-0", AgentAnswer.of(FakeRun.report(RunReport.State.WARMUP, 500, 0, 0)));
+        run.at(run.status.startAtEpochMs - 100);
+        Decision d = run.step();
+        assertFailed(d, RunConditions.FAILED, "BarrierMissed", "client-1");
+    }
+
+    @Test
+    void aBarrierNobodyTookIsReplaced() {
+        FakeRun run = startAtWritten();
+        long old = run.status.startAtEpochMs;
+        run.at(old + 2_000);
+        Decision d = run.step();
+        assertThat(d.status().phase).isEqualTo(Phase.Starting);
+        assertThat(d.status().startAtEpochMs).isGreaterThan(old + 2_000);
+        assertThat(d.notices()).extracting(Notice::reason).containsExactly("Rescheduled");
+    }
+
+    @Test
+    void progressAddsTheClientsUpAndTheWindowDecidesThePhase() {
+        FakeRun run = new FakeRun().toWarmingUp();
+        run.at(run.status.startAtEpochMs + 1_000);
+        run.clientsReport(RunReport.State.WARMUP, 0);
+        run.serverP99 = java.util.Optional.of(0.0015);
+        Decision warm = run.step();
+        assertThat(warm.status().phase).isEqualTo(Phase.WarmingUp);
+        assertThat(warm.status().progress.offeredRate).isEqualTo(1000.0);
+        assertThat(warm.status().progress.elapsedSeconds).isEqualTo(1.0);
+        assertThat(warm.status().progress.totalSeconds).isEqualTo(15.0);
+        assertThat(warm.status().progress.serverLastPeriodP99Micros).isEqualTo(1500);
+        assertThat(warm.recheckAfter()).isEqualTo(RunProtocol.POLL);
+
+        run.at(run.status.window.startEpochMs + 10);
+        run.clientsReport(RunReport.State.MEASURING, 499.5);
+        Decision measuring = run.step();
+        assertThat(measuring.status().phase).isEqualTo(Phase.Measuring);
+        assertThat(measuring.status().progress.achievedRate).isEqualTo(999.0);
+        assertThat(measuring.notices()).extracting(Notice::reason).containsExactly("Measuring");
+        assertThat(run.step().notices()).isEmpty();
+    }
+
+    @Test
+    void collectionWaitsForEveryClientAndAQuarterPeriodAfterTheWindow() {
+        FakeRun run = new FakeRun().toWarmingUp();
+        long end = run.status.window.endEpochMs;
+        run.at(end + 100);
+        run.clientsReport(RunReport.State.DONE, 500);
+        run.reports.put("client-1", AgentAnswer.of(FakeRun.report(RunReport.State.MEASURING, 500, 500, 0)));
+        assertThat(run.step().status().phase).as("a client still draining").isEqualTo(Phase.Measuring);
+        run.clientsReport(RunReport.State.DONE, 500);
+        assertThat(run.step().status().phase).as("before a quarter period").isEqualTo(Phase.Measuring);
+        run.at(end + 250);
+        Decision d = run.step();
+        assertThat(d.status().phase).isEqualTo(Phase.Collecting);
+        assertThat(d.actions()).containsExactly(new Action.Collect(run.status.window.startEpochMs, end));
+    }
+
+    @Test
+    void aFailedClientFailsTheRunNamingIt() {
+        FakeRun run = new FakeRun().toWarmingUp();
+        run.at(run.status.startAtEpochMs + 500);
+        run.reports.put("client-1", AgentAnswer.of(FakeRun.failedReport("cannot connect to http://10.0.0.1:8080")));
+        Decision d = run.step();
+        assertFailed(d, RunConditions.FAILED, "ClientFailed", "client-1", "fake-client-1", "cannot connect");
+    }
+
+    @Test
+    void anAgentUnreachableForAWhileDoesNotStopTheRun() {
+        FakeRun run = new FakeRun().toWarmingUp();
+        run.at(run.status.window.startEpochMs + 1_000);
+        run.reports.put("client-0", AgentAnswer.unreachable("connect timed out"));
+        Decision lost = run.step();
+        assertThat(lost.status().phase).isEqualTo(Phase.WarmingUp);
+        assertThat(condition(lost.status(), RunConditions.AGENTS_REACHABLE)).isEqualTo("False/AgentUnreachable");
+        run.advance(Duration.ofSeconds(4));
+        run.clientsReport(RunReport.State.MEASURING, 500);
+        Decision back = run.step();
+        assertThat(back.status().phase).isEqualTo(Phase.Measuring);
+        assertThat(condition(back.status(), RunConditions.AGENTS_REACHABLE)).isEqualTo("True/AgentsAnswer");
+    }
+
+    @Test
+    void anAgentGoneForGoodFailsTheRunWhenItsPodIsGone() {
+        FakeRun run = new FakeRun().toWarmingUp();
+        run.reports.put("client-0", AgentAnswer.unreachable("no route to host"));
+        run.clients.put("client-0", RoleObservation.absent("fake-client-0"));
+        Decision d = run.step();
+        assertFailed(d, RunConditions.PODS_READY, "PodDeleted", "fake-client-0");
+    }
+
+    @Test
+    void collectedHistogramsAreJudgedAndPublished() {
+        FakeRun run = toCollecting(new FakeRun());
+        run.outcomes = new Outcomes(java.util.Map.of(), java.util.Optional.of(Outcomes.Collection.of(run.collected())));
+        Decision d = run.step();
+        BenchmarkRunStatus s = d.status();
+        assertThat(s.phase).isEqualTo(Phase.Succeeded);
+        assertThat(s.result.verdict).isEqualTo(Verdict.Passed);
+        assertThat(s.result.server.samples).isEqualTo(10);
+        assertThat(s.result.server.periodP99Micros).hasSize(10).containsOnly(1L);
+        assertThat(s.completionTime).isEqualTo(run.now.toString());
+        assertThat(condition(s, RunConditions.COMPLETE)).isEqualTo("True/VerdictPassed");
+        assertThat(condition(s, RunConditions.PASSED)).isEqualTo("True/VerdictPassed");
+        assertThat(condition(s, RunConditions.FINISHED)).isEqualTo("True/Succeeded");
+        assertThat(condition(s, RunConditions.READY)).isEqualTo("True/VerdictPassed");
+        assertThat(RunConditions.find(s.conditions, RunConditions.FAILED)).isNull();
+        Action.Publish publish = (Action.Publish) d.actions().getFirst();
+        assertThat(publish.document().result()).as("result.json and the status hold one result").isSameAs(s.result);
+        assertThat(publish.document().periods()).hasSize(10);
+        assertThat(publish.rawLogs()).containsKey("server.hlog");
+        assertThat(d.recheckAfter()).isEqualTo(Duration.ZERO);
+    }
+
+    @Test
+    void aVerdictOtherThanPassedIsCompleteButNotPassed() {
+        FakeRun run = toCollecting(new FakeRun("criteria: {maxP99: 1ms}"));
+        run.serverNanos = 2_000_000;
+        run.outcomes = new Outcomes(java.util.Map.of(), java.util.Optional.of(Outcomes.Collection.of(run.collected())));
+        BenchmarkRunStatus s = run.step().status();
+        assertThat(s.result.verdict).isEqualTo(Verdict.Failed);
+        assertThat(condition(s, RunConditions.COMPLETE)).isEqualTo("True/VerdictFailed");
+        assertThat(condition(s, RunConditions.PASSED)).isEqualTo("False/VerdictFailed");
+        assertThat(message(s, RunConditions.PASSED)).contains("criteria.maxP99");
+    }
+
+    @Test
+    void pinningAskedForAndNotObtainedMakesTheVerdictInvalid() {
+        FakeRun run = new FakeRun();
+        run.step();
+        run.allReady();
+        run.server = FakeRun.pinnedReady("fake-server", "10.0.0.1", 1);
+        run.infos.put("server", AgentAnswer.of(FakeRun.info("server", "0-1")));
+        Decision started = run.step();
+        assertThat(condition(started.status(), RunConditions.CPUS_PINNED)).isEqualTo("False/NotPinned");
+        assertThat(started.status().pods.getFirst().pinned).isFalse();
+        run.step();
+        run.clientsReport(RunReport.State.WAITING, 0);
+        run.step();
+        toCollecting(run);
+        run.outcomes = new Outcomes(java.util.Map.of(), java.util.Optional.of(Outcomes.Collection.of(run.collected())));
+        BenchmarkRunStatus s = run.step().status();
+        assertThat(s.result.verdict).isEqualTo(Verdict.Invalid);
+        assertThat(s.result.reasons).anySatisfy(r -> assertThat(r).contains("pinned CPUs", "fake-server", "0-1"));
+    }
+
+    @Test
+    void aFailedCollectionFailsTheRun() {
+        FakeRun run = toCollecting(new FakeRun());
+        run.outcomes = new Outcomes(java.util.Map.of(), java.util.Optional.of(Outcomes.Collection.failed("server answered 500")));
+        Decision d = run.step();
+        assertFailed(d, RunConditions.FAILED, "CollectionFailed", "server answered 500");
+    }
+
+    @Test
+    void collectingAgainAfterARestartAsksForTheCollection() {
+        FakeRun run = toCollecting(new FakeRun());
+        Decision d = run.step();
+        assertThat(d.actions()).singleElement().isInstanceOf(Action.Collect.class);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Phase.class, names = {"Starting", "WarmingUp", "Measuring", "Collecting"})
+    void theTimeoutFailsEveryUnfinishedPhase(Phase phase) {
+        FakeRun run = inPhase(phase);
+        run.at(java.time.Instant.parse(run.status.startTime).plus(run.plan.timeout()).toEpochMilli());
+        Decision d = run.step();
+        assertFailed(d, RunConditions.FAILED, "Timeout", "spec.timeout 600 s", "phase " + phase);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Phase.class, names = {"Starting", "WarmingUp", "Measuring", "Collecting"})
+    void theServerGoneFailsEveryUnfinishedPhase(Phase phase) {
+        FakeRun run = inPhase(phase);
+        run.server = RoleObservation.absent("fake-server");
+        Decision d = run.step();
+        assertFailed(d, RunConditions.PODS_READY, "PodDeleted", "fake-server");
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Phase.class, names = {"Starting", "WarmingUp", "Measuring", "Collecting"})
+    void aClientThatExitedFailsEveryUnfinishedPhase(Phase phase) {
+        FakeRun run = inPhase(phase);
+        run.clients.put("client-1", FakeRun.failed("fake-client-1", "ProcessExited", "client-1 exited with code 137"));
+        Decision d = run.step();
+        assertFailed(d, RunConditions.PODS_READY, "ProcessExited", "client-1 exited with code 137");
+    }
+
+    @Test
+    void rolesNotReadyInTimeFailTheRun() {
+        FakeRun run = new FakeRun();
+        run.step();
+        run.server = FakeRun.starting("fake-server");
+        run.advance(RunProtocol.READY_LIMIT.plusSeconds(1));
+        Decision d = run.step();
+        assertFailed(d, RunConditions.FAILED, "NotReady", "fake-server", "5 min");
+    }
+
+    @Test
+    void aRejectedSpecFailsNamingEveryField() {
+        Decision d = RunProtocol.rejected(new BenchmarkRunStatus(), List.of(new FieldProblem("spec.duration", "must be > 0"),
+                new FieldProblem("spec.clients.count", "must be >= 1")), FakeRun.T0);
+        assertFailed(d, RunConditions.SPEC_VALID, "InvalidSpec", "spec.duration", "spec.clients.count");
+        assertThat(condition(d.status(), RunConditions.PASSED)).isEqualTo("False/InvalidSpec");
+    }
+
+    @Test
+    void aFinishedRunIsCleanedUpOnceAsThePolicySays() {
+        FakeRun run = succeeded(new FakeRun());
+        Decision d = run.step();
+        assertThat(d.actions()).singleElement().isInstanceOf(Action.CleanUp.class);
+        assertThat(d.status().podsDeleted).isTrue();
+        assertThat(d.recheckAfter()).isNull();
+        assertThat(run.step().actions()).as("pods still terminating are not deleted twice").isEmpty();
+    }
+
+    @Test
+    void neverKeepsThePodsAndAnInvalidRunKeepsThemOnSuccessPolicy() {
+        FakeRun never = succeeded(new FakeRun("cleanup: {pods: Never}"));
+        assertThat(never.step().actions()).isEmpty();
+        FakeRun failed = new FakeRun();
+        failed.step();
+        failed.server = RoleObservation.absent("fake-server");
+        failed.step();
+        failed.server = FakeRun.ready("fake-server", "10.0.0.1");
+        assertThat(failed.step().actions()).as("OnSuccess keeps a failed run's pods for a look").isEmpty();
+    }
+
+    @Test
+    void theRunIsDeletedAfterItsTimeToLive() {
+        FakeRun run = succeeded(new FakeRun("cleanup: {ttlSecondsAfterFinished: 60}"));
+        Decision first = run.step();
+        assertThat(first.recheckAfter()).isEqualTo(Duration.ofSeconds(60).plusMillis(100));
+        run.advance(Duration.ofSeconds(60));
+        assertThat(run.step().actions()).singleElement().isInstanceOf(Action.DeleteRun.class);
+    }
+
+    @Test
+    void theDriverPostsAndMovesOnInOneStep() {
+        FakeRun run = startAtWritten();
+        RecordingEffects effects = new RecordingEffects(run);
+        Decision d = RunDriver.drive(run.plan, run.status, run, effects, java.time.Clock.fixed(run.now, java.time.ZoneOffset.UTC));
+        assertThat(effects.done).containsExactly("post client-0", "post client-1");
+        assertThat(d.status().phase).isEqualTo(Phase.WarmingUp);
+        assertThat(effects.notices).contains("LoadScheduled");
+    }
+
+    @Test
+    void theDriverCollectsJudgesAndCleansUpInOneStep() {
+        FakeRun run = toCollecting(new FakeRun());
+        RecordingEffects effects = new RecordingEffects(run);
+        Decision d = RunDriver.drive(run.plan, run.status, run, effects, java.time.Clock.fixed(run.now, java.time.ZoneOffset.UTC));
+        assertThat(effects.done).containsExactly("collect", "publish", "cleanUp");
+        assertThat(d.status().phase).isEqualTo(Phase.Succeeded);
+        assertThat(d.finished()).isTrue();
+    }
+
+    /** The run failed: the condition has the reason, and the Failed condition's message names what it should. */
+    static void assertFailed(Decision d, String type, String reason, String... inMessage) {
+        assertThat(d.status().phase).isEqualTo(Phase.Failed);
+        String expected = (RunConditions.FAILED.equals(type) ? "True/" : "False/") + reason;
+        assertThat(condition(d.status(), type)).isEqualTo(expected);
+        assertThat(condition(d.status(), RunConditions.FAILED)).isEqualTo("True/" + reason);
+        assertThat(message(d.status(), RunConditions.FAILED)).contains(inMessage);
+        assertThat(condition(d.status(), RunConditions.PASSED)).isEqualTo("False/" + reason);
+        assertThat(condition(d.status(), RunConditions.FINISHED)).isEqualTo("True/Failed");
+    }
+
+    /** Every role ready and {@code startAt} written, nothing posted yet. */
+    static FakeRun startAtWritten() {
+        FakeRun run = new FakeRun();
+        run.step();
+        run.allReady();
+        run.step();
+        assertThat(run.status.startAtEpochMs).isNotNull();
+        return run;
+    }
+
+    /** The run in a phase, with every role ready and answering. */
+    static FakeRun inPhase(Phase phase) {
+        FakeRun run = new FakeRun();
+        if (phase == Phase.Starting) {
+            run.step();
+            run.allReady();
+            return run;
+        }
+        run.toWarmingUp();
+        if (phase == Phase.Measuring) {
+            run.at(run.status.window.startEpochMs + 1);
+            run.clientsReport(RunReport.State.MEASURING, 500);
+            run.step();
+        } else if (phase == Phase.Collecting) {
+            toCollecting(run);
+        }
+        assertThat(run.status.phase).isEqualTo(phase);
+        return run;
+    }
+
+    static FakeRun toCollecting(FakeRun run) {
+        if (run.status.phase == null) {
+            run.toWarmingUp();
+        }
+        run.at(run.status.window.endEpochMs + 500);
+        run.clientsReport(RunReport.State.DONE, 500);
+        run.step();
+        assertThat(run.status.phase).isEqualTo(Phase.Collecting);
+        return run;
+    }
+
+    static FakeRun succeeded(FakeRun run) {
+        toCollecting(run);
+        run.outcomes = new Outcomes(java.util.Map.of(), java.util.Optional.of(Outcomes.Collection.of(run.collected())));
+        run.step();
+        assertThat(run.status.phase).isEqualTo(Phase.Succeeded);
+        return run;
+    }
+
+    /** Effects that answer as a healthy platform and remember what was done. */
+    static final class RecordingEffects implements RunDriver.Effects {
+        final FakeRun run;
+        final List<String> done = new java.util.ArrayList<>();
+        final List<String> notices = new java.util.ArrayList<>();
+
+        RecordingEffects(FakeRun run) {
+            this.run = run;
+        }
+
+        @Override
+        public void createServer() {
+            done.add("createServer");
+        }
+
+        @Override
+        public void createClients(List<String> names) {
+            done.add("createClients " + names);
+        }
+
+        @Override
+        public AgentAnswer<RunReport> postRun(Action.PostRun post) {
+            done.add("post " + post.client());
+            return AgentAnswer.of(FakeRun.report(RunReport.State.WAITING, 0, 0, 0));
+        }
+
+        @Override
+        public Outcomes.Collection collect(Action.Collect collect) {
+            done.add("collect");
+            return Outcomes.Collection.of(run.collected());
+        }
+
+        @Override
+        public void publish(Action.Publish publish) {
+            done.add("publish");
+        }
+
+        @Override
+        public void cleanUp(Action.CleanUp cleanUp) {
+            done.add("cleanUp");
+        }
+
+        @Override
+        public void deleteRun(Action.DeleteRun deleteRun) {
+            done.add("deleteRun");
+        }
+
+        @Override
+        public void notify(Notice notice) {
+            notices.add(notice.reason());
+        }
+    }
+}
