@@ -58,6 +58,8 @@ public class RunResult {
         @JsonPropertyDescription("Response time from the intended send time (coordinated omission corrected).")
         public Long p50Micros;
         public Long p99Micros;
+        @JsonPropertyDescription("Response time P99 from the actual send time: what a tool without coordinated-omission correction reports.")
+        public Long p99UncorrectedMicros;
         public Long maxMicros;
         @JsonPropertyDescription("Worst client's send lag P99: how late requests left.")
         public Long sendLagP99Micros;
@@ -72,6 +74,8 @@ public class RunResult {
         public Double achievedRate;
         public Long errors;
         public Long p99Micros;
+        @JsonPropertyDescription("Response time P99 from the actual send time (not corrected for coordinated omission).")
+        public Long p99UncorrectedMicros;
         public Long maxMicros;
         public Long sendLagP99Micros;
         public Long sendLagMaxMicros;

@@ -30,12 +30,14 @@ final class ResultsTable {
         } else {
             out.println("\nserver  histograms unavailable");
         }
-        out.printf(Locale.ROOT, "%n%-10s %12s %12s %10s %7s %10s %10s %12s%n", "client", "offered/s", "achieved/s", "requests",
-                "errors", "p99 ms", "max ms", "lag p99 ms");
+        out.printf(Locale.ROOT, "%n%-10s %12s %12s %10s %7s %10s %15s %10s %12s%n", "client", "offered/s", "achieved/s", "requests",
+                "errors", "p99 ms", "uncorr. p99 ms", "max ms", "lag p99 ms");
         for (RunResult.ClientFigure c : r.clients.perClient) {
-            out.printf(Locale.ROOT, "%-10s %12.1f %12.1f %10d %7d %10s %10s %12s%n", c.name, c.offeredRate, c.achievedRate,
-                    c.requests, c.errors, ms(c.p99Micros), ms(c.maxMicros), ms(c.sendLagP99Micros));
+            out.printf(Locale.ROOT, "%-10s %12.1f %12.1f %10d %7d %10s %15s %10s %12s%n", c.name, c.offeredRate, c.achievedRate,
+                    c.requests, c.errors, ms(c.p99Micros), c.p99UncorrectedMicros == null ? "–" : ms(c.p99UncorrectedMicros),
+                    ms(c.maxMicros), ms(c.sendLagP99Micros));
         }
+        out.println("  p99: response time from each request's intended send time; uncorr.: from its actual send time");
     }
 
     static String ms(Long micros) {

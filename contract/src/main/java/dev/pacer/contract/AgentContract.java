@@ -27,6 +27,8 @@ public final class AgentContract {
     public static final String SERIES_PROCESSING = "processing";
     /** Series of a client: response time from the intended send time (coordinated omission corrected). */
     public static final String SERIES_RESPONSE_TIME = "responseTime";
+    /** Series of a client: response time from the actual send time (not corrected, as a closed-loop tool reports it). */
+    public static final String SERIES_RESPONSE_TIME_UNCORRECTED = "responseTimeUncorrected";
     /** Series of a client: actual minus intended send time. */
     public static final String SERIES_SEND_LAG = "sendLag";
     /** Series of a server measured by the kernel probe: first request byte read → last response byte written. */

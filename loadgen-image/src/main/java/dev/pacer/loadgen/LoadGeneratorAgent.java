@@ -32,6 +32,7 @@ public final class LoadGeneratorAgent implements Closeable {
     private static final List<String> ERROR_KINDS = List.of("timeout", "io", "status_4xx", "status_5xx");
 
     private final PeriodSampler responseTime;
+    private final PeriodSampler responseTimeUncorrected;
     private final PeriodSampler sendLag;
     private final AdminServer admin;
     private final Clock clock = Clock.systemUTC();
@@ -40,6 +41,8 @@ public final class LoadGeneratorAgent implements Closeable {
     public LoadGeneratorAgent(int adminPort) throws IOException {
         responseTime = PeriodSampler.builder(RESPONSE_TIME_SERIES).period(Agent.samplePeriodFromEnvironment()).start();
         sendLag = PeriodSampler.builder(SEND_LAG_SERIES).period(Agent.samplePeriodFromEnvironment()).start();
+        responseTimeUncorrected = PeriodSampler.builder(AgentContract.SERIES_RESPONSE_TIME_UNCORRECTED)
+                .period(Agent.samplePeriodFromEnvironment()).start();
         PrometheusRegistry registry = new PrometheusRegistry();
         AgentMetrics.register(registry, Agent.ROLE_CLIENT, responseTime, false);
         AgentMetrics.registerPeriodGauge(registry, AgentMetrics.SEND_LAG_SECONDS,
@@ -58,9 +61,9 @@ public final class LoadGeneratorAgent implements Closeable {
                 }).register(registry);
         JvmMetrics.builder().register(registry);
         admin = AdminServer.builder().port(adminPort).registry(registry)
-                .sampler(responseTime).sampler(sendLag)
+                .sampler(responseTime).sampler(sendLag).sampler(responseTimeUncorrected)
                 .info(() -> ProcessInfo.describe(Agent.ROLE_CLIENT, responseTime.period().toMillis(),
-                        List.of(RESPONSE_TIME_SERIES, SEND_LAG_SERIES), Map.of()))
+                        List.of(RESPONSE_TIME_SERIES, SEND_LAG_SERIES, AgentContract.SERIES_RESPONSE_TIME_UNCORRECTED), Map.of()))
                 .route(AgentContract.RUN, this::handleRun)
                 .start();
     }
@@ -98,7 +101,7 @@ public final class LoadGeneratorAgent implements Closeable {
                         AdminServer.respondJson(exchange, AgentContract.RUN_ALREADY_TAKEN, Map.of("error", "this load generator already took a run; start a new process for another"));
                         return;
                     }
-                    run = new LoadRun(request, responseTime, sendLag, clock);
+                    run = new LoadRun(request, responseTime, responseTimeUncorrected, sendLag, clock);
                     run.start();
                 }
                 AdminServer.respondJson(exchange, AgentContract.RUN_ACCEPTED, run.report());
@@ -111,6 +114,7 @@ public final class LoadGeneratorAgent implements Closeable {
     public void close() {
         admin.close();
         responseTime.close();
+        responseTimeUncorrected.close();
         sendLag.close();
     }
 

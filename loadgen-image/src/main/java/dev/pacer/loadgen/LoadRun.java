@@ -1,10 +1,11 @@
 package dev.pacer.loadgen;
 
-import java.net.URI;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -14,31 +15,42 @@ import dev.pacer.agent.PeriodSampler;
 import dev.pacer.contract.RunReport;
 import dev.pacer.contract.RunReport.State;
 import dev.pacer.contract.RunRequest;
-import org.eclipse.jetty.client.Request;
+import dev.pacer.loadgen.pacing.PacingLoop;
+import dev.pacer.loadgen.pacing.Schedule;
+import dev.pacer.loadgen.pacing.Ticker;
 import org.eclipse.jetty.client.Result;
-import org.eclipse.jetty.client.StringRequestContent;
-import org.mortbay.jetty.load.generator.HTTP1ClientTransportBuilder;
-import org.mortbay.jetty.load.generator.HTTP2ClientTransportBuilder;
-import org.mortbay.jetty.load.generator.IntendedTimeLoadGenerator;
-import org.mortbay.jetty.load.generator.LoadGenerator;
 import org.mortbay.jetty.load.generator.Resource;
 
 /**
- * One open-loop run of this client: waits for {@code startAt}, then offers a constant rate through
- * {@link IntendedTimeLoadGenerator} for warm-up + duration + one sample period (so that the last measured period is
- * fully loaded even when the start is late by up to a period), then drains the responses.
+ * One open-loop run of this client. Before {@code startAt} every shard opens its connections; from {@code startAt}
+ * the shards' {@link PacingLoop}s send the one schedule {@code startAt + n × 1 s / rate} (pacer's own: every request
+ * carries its intended send time from the loop itself) for warm-up + duration + one sample period, so that the last
+ * measured period is fully loaded even when the start is late by up to a period; then the responses drain.
  *
- * <p>Every response is recorded into the {@code responseTime} sampler as completion time minus <em>intended</em>
- * send time (coordinated omission corrected), and every send into the {@code sendLag} sampler as actual minus
- * intended send time. Both samplers run on wall-clock-aligned periods for the whole life of the process; the
- * analysis cuts the measured window out of them.
+ * <p>Every response is recorded into {@code responseTime} as completion minus <em>intended</em> send time (coordinated
+ * omission corrected) and into {@code responseTimeUncorrected} as completion minus the time it went to the wire (what
+ * a tool without the correction reports); every request, as the pacing loop hands it to the client, into
+ * {@code sendLag} as that time minus its intended time: how late the client itself was, whatever the server does.
+ * Requests that never went to the wire (left in the client's queue at the stop, or refused by a full queue) are
+ * counted as never sent. The samplers
+ * run on wall-clock-aligned periods for the whole life of the process; the analysis cuts the measured window out.
+ * A client far behind its schedule stops two periods after the window and reports what it never sent.
  */
 final class LoadRun {
+    /** One shard paces at most this many requests per second by default. */
+    static final int DEFAULT_RATE_PER_SHARD = 50_000;
+    /** Requests one wake-up sends at most before it looks at the clock again. */
+    static final int MAX_BATCH = 256;
+    static final long CONNECT_TIMEOUT_MS = 10_000;
+
     private final RunRequest spec;
     private final PeriodSampler responseTime;
+    private final PeriodSampler responseTimeUncorrected;
     private final PeriodSampler sendLag;
     private final Clock clock;
-    private final LongAdder sent = new LongAdder();
+    private final LongAdder begun = new LongAdder();
+    private final LongAdder finishedOnTheWire = new LongAdder();
+    private final LongAdder refusedByQueue = new LongAdder();
     private final LongAdder responses = new LongAdder();
     private final LongAdder measuredResponses = new LongAdder();
     private final LongAdder timeouts = new LongAdder();
@@ -47,16 +59,20 @@ final class LoadRun {
     private final AtomicLong maxInFlight = new AtomicLong();
     private final long windowStartEpochMs;
     private final long windowEndEpochMs;
-    private final int senderThreads;
-    private final double offeredRatePerSecond;
-    private volatile CompletableFuture<Void> completion;
+    private final int shards;
+    private final List<PacingLoop> loops = new ArrayList<>();
+    private volatile boolean loadStarted;
+    private volatile boolean done;
     private volatile String failure;
-    private volatile boolean stoppedAtScheduleEnd;
+    private volatile boolean stoppedBehindSchedule;
     private volatile long scheduledRequests;
+    private volatile long sentAtEnd = -1;
+    private volatile long unsent;
 
-    LoadRun(RunRequest spec, PeriodSampler responseTime, PeriodSampler sendLag, Clock clock) {
+    LoadRun(RunRequest spec, PeriodSampler responseTime, PeriodSampler responseTimeUncorrected, PeriodSampler sendLag, Clock clock) {
         this.spec = spec;
         this.responseTime = responseTime;
+        this.responseTimeUncorrected = responseTimeUncorrected;
         this.sendLag = sendLag;
         this.clock = clock;
         for (int i = 0; i < statusClasses.length; i++) {
@@ -64,114 +80,124 @@ final class LoadRun {
         }
         this.windowStartEpochMs = spec.startAtEpochMs() + spec.warmupMs();
         this.windowEndEpochMs = windowStartEpochMs + spec.durationMs();
-        this.senderThreads = senderThreads(spec);
-        this.offeredRatePerSecond = IntendedTimeLoadGenerator.offeredRatePerSecond(senderThreads, spec.ratePerSecond());
+        this.shards = shards(spec);
     }
 
-    /** Starts the waiting thread; the load begins at {@code startAt} (at once if that is past). */
+    /** Starts the run's thread: connect, wait for {@code startAt}, send, drain. */
     void start() {
-        Thread.ofPlatform().daemon().name("pacer-run-starter").start(() -> {
-            long waitMs = spec.startAtEpochMs() - clock.millis();
-            if (waitMs > 0) {
-                try {
-                    Thread.sleep(waitMs);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-            try {
-                LoadGenerator generator = newGenerator();
-                completion = generator.begin();
-                completion.whenComplete((ignored, error) -> {
-                    if (error != null && !stoppedAtScheduleEnd) {
-                        failure = error.getClass().getSimpleName() + ": " + error.getMessage();
+        Thread.ofPlatform().daemon().name("pacer-run").start(this::runAll);
+    }
+
+    private void runAll() {
+        List<JettyShard> clients = new ArrayList<>();
+        try {
+            Resource resource = JettyShard.resource(spec);
+            // the client's queue holds 2 s of load (a server stalled that long still gets every request, late); beyond, an
+            // overloaded client refuses requests, and they count as never sent
+            int maxQueued = (int) Math.min(1_000_000, Math.max(1024, 2L * spec.ratePerSecond()));
+            for (int k = 0; k < shards; k++) {
+                int connections = spec.connections() / shards + (k < spec.connections() % shards ? 1 : 0);
+                JettyShard shard = new JettyShard(k, spec, resource, Math.max(1, connections), maxQueued, new JettyShard.Completions() {
+                    @Override
+                    public void begun() {
+                        begun.increment();
+                    }
+
+                    @Override
+                    public void completed(Result result, long intendedNanos, long begunNanos) {
+                        LoadRun.this.completed(result, intendedNanos, begunNanos);
                     }
                 });
-                stopBehindScheduleClient(generator);
-            } catch (RuntimeException e) {
-                failure = e.getClass().getSimpleName() + ": " + e.getMessage();
-                completion = CompletableFuture.failedFuture(e);
+                clients.add(shard);
+                shard.connect(CONNECT_TIMEOUT_MS);
             }
-        });
-    }
-
-    /**
-     * A client that fell behind would otherwise go on sending its backlog long after the schedule ended: at the end
-     * of the schedule plus one period it is interrupted, and what it never sent is reported as {@code unsent}.
-     */
-    private void stopBehindScheduleClient(LoadGenerator generator) {
-        long stopAtEpochMs = windowEndEpochMs + 2 * responseTime.period().toMillis();
-        while (!completion.isDone()) {
-            long waitMs = stopAtEpochMs - clock.millis();
-            if (waitMs <= 0) {
-                stoppedAtScheduleEnd = true;
-                generator.interrupt();
-                return;
-            }
-            try {
-                completion.get(waitMs, TimeUnit.MILLISECONDS);
-            } catch (java.util.concurrent.TimeoutException e) {
-                // check the clock again
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (java.util.concurrent.ExecutionException e) {
-                return;
-            }
+        } catch (Exception | LinkageError e) {
+            fail("cannot connect to " + spec.targetUrl() + ": " + describe(e));
+            closeAll(clients);
+            return;
+        }
+        try {
+            sendAndDrain(clients);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            fail("interrupted");
+        } catch (RuntimeException | LinkageError e) {
+            fail(describe(e));
+        } finally {
+            closeAll(clients);
+            done = true;
         }
     }
 
-    private LoadGenerator newGenerator() {
-        URI target = URI.create(spec.targetUrl());
-        long loadNanos = TimeUnit.MILLISECONDS.toNanos(spec.warmupMs() + spec.durationMs() + responseTime.period().toMillis());
-        long ratePeriodNanos = IntendedTimeLoadGenerator.ratePeriodNanos(senderThreads, spec.ratePerSecond());
-        int iterationsPerThread = Math.toIntExact((loadNanos + ratePeriodNanos - 1) / ratePeriodNanos);
-        scheduledRequests = (long) iterationsPerThread * senderThreads;
-        Resource resource = new Resource(spec.path()).method(spec.method());
-        if (spec.request() != null && spec.request().headers() != null) {
-            spec.request().headers().forEach(resource::requestHeader);
+    private void sendAndDrain(List<JettyShard> clients) throws InterruptedException {
+        long periodMs = responseTime.period().toMillis();
+        // the schedule's origin on the monotonic clock: startAt read against the wall clock once, back to back
+        Instant wall = clock.instant();
+        long nano = System.nanoTime();
+        long startNanos = nano + TimeUnit.MILLISECONDS.toNanos(spec.startAtEpochMs()) - (wall.getEpochSecond() * 1_000_000_000L + wall.getNano());
+        Schedule schedule = Schedule.covering(startNanos, spec.ratePerSecond(),
+                TimeUnit.MILLISECONDS.toNanos(spec.warmupMs() + spec.durationMs() + periodMs));
+        scheduledRequests = schedule.total();
+        long stopAtNanos = startNanos + TimeUnit.MILLISECONDS.toNanos(windowEndEpochMs + 2 * periodMs - spec.startAtEpochMs());
+        List<Thread> threads = new ArrayList<>();
+        List<PacingLoop.Result> results = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (int k = 0; k < shards; k++) {
+            JettyShard shard = clients.get(k);
+            PacingLoop loop = new PacingLoop(schedule, k, shards, MAX_BATCH, stopAtNanos, Ticker.SYSTEM, (n, intended, sentAt) -> {
+                sendLag.recordNanos(sentAt - intended);
+                shard.send(n, intended, sentAt);
+            });
+            loops.add(loop);
+            threads.add(Thread.ofPlatform().name("pacer-pacing-" + k).unstarted(() -> results.add(loop.run())));
         }
-        int connectionsPerThread = (spec.connections() + senderThreads - 1) / senderThreads;
-        LoadGenerator.Builder config = LoadGenerator.builder()
-                .scheme("http").host(target.getHost()).port(target.getPort() < 0 ? 80 : target.getPort())
-                .httpClientTransportBuilder("h2c".equals(spec.httpVersion()) ? new HTTP2ClientTransportBuilder() : new HTTP1ClientTransportBuilder())
-                .threads(senderThreads).usersPerThread(1).channelsPerUser(connectionsPerThread)
-                .resourceRate(spec.ratePerSecond()).rateRampUpPeriod(0)
-                .warmupIterationsPerThread(0).iterationsPerThread(iterationsPerThread)
-                .resource(resource);
-        String body = spec.request() == null ? null : spec.request().body();
-        long timeoutMs = spec.effectiveRequestTimeoutMs();
-        return new IntendedTimeLoadGenerator(config, this::onSend, request -> {
-            Request customized = request.timeout(timeoutMs, TimeUnit.MILLISECONDS);
-            if (body != null && !body.isEmpty()) {
-                customized = customized.body(new StringRequestContent(body));
+        long waitNanos = startNanos - System.nanoTime();
+        if (waitNanos > 0) {
+            TimeUnit.NANOSECONDS.sleep(waitNanos);
+        }
+        loadStarted = true;
+        threads.forEach(Thread::start);
+        while (threads.stream().anyMatch(Thread::isAlive)) {
+            for (Thread thread : threads) {
+                thread.join(Math.max(1, periodMs / 4));
             }
-            return customized;
-        });
-    }
-
-    private void onSend(Request request, long intendedNanoTime, long actualNanoTime) {
-        sent.increment();
-        sendLag.recordNanos(actualNanoTime - intendedNanoTime);
-        long inFlight = sent.sum() - responses.sum() - timeouts.sum() - ioFailures.sum();
-        if (inFlight > maxInFlight.get()) {
-            maxInFlight.accumulateAndGet(inFlight, Math::max);
+            trackInFlight();
         }
-        request.onComplete(result -> onComplete(result, intendedNanoTime));
+        long handedOff = results.stream().mapToLong(PacingLoop.Result::sent).sum();
+        sentAtEnd = handedOff;
+        // wait for the requests the client put on the wire; what it still holds in its queue after the stop never
+        // reached the server and is counted as never sent (waiting for an overloaded client's queue would take long)
+        long stopWait = stopAtNanos - System.nanoTime();
+        while (stopWait > 0 && finished() < handedOff) {
+            TimeUnit.NANOSECONDS.sleep(Math.min(stopWait, TimeUnit.MILLISECONDS.toNanos(10)));
+            stopWait = stopAtNanos - System.nanoTime();
+        }
+        long drainUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(spec.effectiveRequestTimeoutMs() + 2_000);
+        long onTheWire = begun.sum();
+        while (finishedOnTheWire.sum() < onTheWire && finished() < handedOff && System.nanoTime() < drainUntil) {
+            Thread.sleep(10);
+            onTheWire = begun.sum();
+        }
+        unsent = scheduledRequests - onTheWire;
+        stoppedBehindSchedule = unsent > 0;
     }
 
-    private void onComplete(Result result, long intendedNanoTime) {
+    private void completed(Result result, long intendedNanos, long begunNanos) {
         long nowNanos = System.nanoTime();
+        if (begunNanos != 0) {
+            finishedOnTheWire.increment();
+        }
         if (result.getResponse() != null && result.getResponse().getStatus() > 0 && result.getResponseFailure() == null) {
             int status = result.getResponse().getStatus();
             statusClasses[Math.min(5, Math.max(0, status / 100))].increment();
             responses.increment();
-            responseTime.recordNanos(nowNanos - intendedNanoTime);
+            responseTime.recordNanos(nowNanos - intendedNanos);
+            responseTimeUncorrected.recordNanos(nowNanos - begunNanos);
             long nowMs = clock.millis();
             if (nowMs >= windowStartEpochMs && nowMs < windowEndEpochMs) {
                 measuredResponses.increment();
             }
+        } else if (begunNanos == 0 && result.getFailure() instanceof java.util.concurrent.RejectedExecutionException) {
+            refusedByQueue.increment();   // the client's queue was full: never sent, counted in unsent
         } else if (result.getFailure() instanceof TimeoutException) {
             timeouts.increment();
         } else {
@@ -179,16 +205,42 @@ final class LoadRun {
         }
     }
 
+    private long finished() {
+        return responses.sum() + timeouts.sum() + ioFailures.sum() + refusedByQueue.sum();
+    }
+
+    /** Requests the pacing loops handed to the client so far. */
+    private long handedOff() {
+        long sent = sentAtEnd;
+        return sent >= 0 ? sent : loops.stream().mapToLong(PacingLoop::sentSoFar).sum();
+    }
+
+    private void trackInFlight() {
+        maxInFlight.accumulateAndGet(handedOff() - finished(), Math::max);
+    }
+
+    private void fail(String why) {
+        failure = why;
+        done = true;
+    }
+
+    private static void closeAll(List<JettyShard> clients) {
+        clients.forEach(JettyShard::closeInBackground);
+    }
+
+    private static String describe(Throwable e) {
+        Throwable cause = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
+        return cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
+    }
+
     State state() {
-        CompletableFuture<Void> done = completion;
-        if (done != null && done.isDone()) {
+        if (done) {
             return failure == null ? State.DONE : State.FAILED;
         }
-        long now = clock.millis();
-        if (done == null && failure == null) {
-            return now < spec.startAtEpochMs() ? State.WAITING : State.WARMUP;
+        if (!loadStarted) {
+            return State.WAITING;
         }
-        return now < windowStartEpochMs ? State.WARMUP : State.MEASURING;
+        return clock.millis() < windowStartEpochMs ? State.WARMUP : State.MEASURING;
     }
 
     long errors() {
@@ -209,25 +261,21 @@ final class LoadRun {
         for (int i = 1; i < statusClasses.length; i++) {
             classes.put(i + "xx", statusClasses[i].sum());
         }
-        long sentNow = sent.sum();
-        return new RunReport(state, spec.targetUrl(), spec.ratePerSecond(), offeredRatePerSecond,
-                measuredMs == 0 ? 0.0 : measuredResponses.sum() * 1000.0 / measuredMs, senderThreads, spec.connections(),
-                scheduledRequests, sentNow, state == State.DONE ? Math.max(0, scheduledRequests - sentNow) : 0L,
-                stoppedAtScheduleEnd, responses.sum(), measuredResponses.sum(), errors(), errorsByKind, classes,
-                Math.max(0, sentNow - responses.sum() - timeouts.sum() - ioFailures.sum()), maxInFlight.get(),
+        return new RunReport(state, spec.targetUrl(), spec.ratePerSecond(), (double) spec.ratePerSecond(),
+                measuredMs == 0 ? 0.0 : measuredResponses.sum() * 1000.0 / measuredMs, shards, spec.connections(),
+                scheduledRequests, begun.sum(), state == State.DONE ? unsent : 0L,
+                stoppedBehindSchedule, responses.sum(), measuredResponses.sum(), errors(), errorsByKind, classes,
+                Math.max(0, handedOff() - finished()), maxInFlight.get(),
                 sendLag.clampedValues(), new RunReport.Window(windowStartEpochMs, windowEndEpochMs), spec.startAtEpochMs(), failure);
     }
 
-    /** One sender thread paces at most this many requests per second by default. */
-    static final int DEFAULT_RATE_PER_SENDER_THREAD = 20_000;
-
-    /** The request's sender threads, or one per {@value #DEFAULT_RATE_PER_SENDER_THREAD} req/s, at most one per CPU. */
-    static int senderThreads(RunRequest spec) {
+    /** The request's shards ({@code senderThreads}), or one per {@value #DEFAULT_RATE_PER_SHARD} req/s, at most one per CPU. */
+    static int shards(RunRequest spec) {
         if (spec.senderThreads() > 0) {
-            return spec.senderThreads();
+            return Math.min(spec.senderThreads(), Math.max(1, spec.connections()));
         }
-        int byRate = (spec.ratePerSecond() + DEFAULT_RATE_PER_SENDER_THREAD - 1) / DEFAULT_RATE_PER_SENDER_THREAD;
-        return Math.max(1, Math.min(byRate, Runtime.getRuntime().availableProcessors()));
+        int byRate = (spec.ratePerSecond() + DEFAULT_RATE_PER_SHARD - 1) / DEFAULT_RATE_PER_SHARD;
+        return Math.max(1, Math.min(Math.min(byRate, Runtime.getRuntime().availableProcessors()), spec.connections()));
     }
 
     long errorsOfKind(String kind) {
@@ -241,6 +289,7 @@ final class LoadRun {
     }
 
     double offeredRatePerSecond() {
-        return state() == State.WARMUP || state() == State.MEASURING ? offeredRatePerSecond : 0;
+        State state = state();
+        return state == State.WARMUP || state == State.MEASURING ? spec.ratePerSecond() : 0;
     }
 }

@@ -1,6 +1,7 @@
 package dev.pacer.operator;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -12,6 +13,7 @@ import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.BenchmarkRunStatus;
 import dev.pacer.engine.plan.RunPlan;
 import dev.pacer.engine.plan.RunPlanner;
+import dev.pacer.engine.protocol.Action;
 import dev.pacer.engine.protocol.Decision;
 import dev.pacer.engine.protocol.RunConditions;
 import dev.pacer.engine.protocol.RunDriver;
@@ -101,10 +103,17 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             }
         } catch (RunPlanner.InvalidPlanException e) {
             if (status.phase != null && status.phase.isFinal()) {
-                return UpdateControl.noUpdate();
+                Long ttl = run.getSpec() == null || run.getSpec().cleanup == null ? null : run.getSpec().cleanup.ttlSecondsAfterFinished;
+                decision = RunProtocol.finishedWithoutPlan(status, ttl == null || ttl < 0 ? null : Duration.ofSeconds(ttl), clock.instant());
+                if (decision.actions().stream().anyMatch(a -> a instanceof Action.DeleteRun)) {
+                    LOG.info("deleting {}/{}: its time to live passed", run.getMetadata().getNamespace(), run.getMetadata().getName());
+                    context.getClient().resource(run).delete();
+                    return UpdateControl.noUpdate();
+                }
+            } else {
+                decision = RunProtocol.rejected(status, e.problems(), clock.instant());
+                decision.notices().forEach(n -> events.warning(run, n.reason(), n.message()));
             }
-            decision = RunProtocol.rejected(status, e.problems(), clock.instant());
-            decision.notices().forEach(n -> events.warning(run, n.reason(), n.message()));
         }
         Long generation = run.getMetadata().getGeneration();
         decision.status().observedGeneration = generation;

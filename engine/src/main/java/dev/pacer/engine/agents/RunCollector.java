@@ -64,9 +64,16 @@ public final class RunCollector {
             String lagLog = client.histograms(CLIENT_SEND_LAG_SERIES);
             rawLogs.put(name + "." + CLIENT_RESPONSE_TIME_SERIES + ".hlog", responseLog);
             rawLogs.put(name + "." + CLIENT_SEND_LAG_SERIES + ".hlog", lagLog);
+            List<PeriodHistogram> uncorrected = List.of();
+            AgentInfo info = infos.get(name);
+            if (info.histogramSeries() != null && info.histogramSeries().contains(AgentContract.SERIES_RESPONSE_TIME_UNCORRECTED)) {
+                String uncorrectedLog = client.histograms(AgentContract.SERIES_RESPONSE_TIME_UNCORRECTED);
+                rawLogs.put(name + "." + AgentContract.SERIES_RESPONSE_TIME_UNCORRECTED + ".hlog", uncorrectedLog);
+                uncorrected = HistogramLogs.parse(uncorrectedLog, periodMs);
+            }
             inputs.add(new AnalysisInput.ClientInput(name, report.offeredRateOrZero(),
                     HistogramLogs.parse(responseLog, periodMs), HistogramLogs.parse(lagLog, periodMs),
-                    report.errorsOrZero(), report.failure(), report.unsentOrZero()));
+                    report.errorsOrZero(), report.failure(), report.unsentOrZero(), uncorrected));
         }
         AnalysisInput input = new AnalysisInput(windowStartEpochMs, windowEndEpochMs, periodMs, serverPeriods, unavailable,
                 inputs, plan.criteria());

@@ -99,6 +99,7 @@ public final class Analysis {
         result.clients = clients;
         Map<Long, Map<String, PeriodPoint.ClientStats>> clientsByPeriod = new TreeMap<>();
         Histogram allResponses = null;
+        Histogram allUncorrected = null;
         long worstSendLagP99 = 0;
         long errors = 0;
         double offered = 0;
@@ -123,6 +124,13 @@ public final class Analysis {
                 allResponses = newHistogram(periods);
             }
             allResponses.add(responses);
+            List<PeriodHistogram> uncorrectedPeriods = inWindow(client.uncorrectedPeriods(), input);
+            Histogram uncorrected = newHistogram(uncorrectedPeriods);
+            uncorrectedPeriods.forEach(p -> uncorrected.add(p.histogram()));
+            if (!uncorrectedPeriods.isEmpty()) {
+                allUncorrected = allUncorrected == null ? newHistogram(uncorrectedPeriods) : allUncorrected;
+                allUncorrected.add(uncorrected);
+            }
             RunResult.ClientFigure figure = new RunResult.ClientFigure();
             figure.name = client.name();
             figure.requests = responses.getTotalCount();
@@ -130,6 +138,7 @@ public final class Analysis {
             figure.achievedRate = round2(responses.getTotalCount() / windowSeconds);
             figure.errors = client.errors();
             figure.p99Micros = micros(percentile(responses, 99));
+            figure.p99UncorrectedMicros = uncorrectedPeriods.isEmpty() ? null : micros(percentile(uncorrected, 99));
             figure.maxMicros = micros(responses.getTotalCount() == 0 ? 0 : responses.getMaxValue());
             long lagP99 = percentile(lags, 99);
             figure.sendLagP99Micros = micros(lagP99);
@@ -173,6 +182,9 @@ public final class Analysis {
             clients.p50Micros = micros(allResponses.getValueAtPercentile(50));
             clients.p99Micros = micros(allResponses.getValueAtPercentile(99));
             clients.maxMicros = micros(allResponses.getMaxValue());
+        }
+        if (allUncorrected != null && allUncorrected.getTotalCount() > 0) {
+            clients.p99UncorrectedMicros = micros(allUncorrected.getValueAtPercentile(99));
         }
         long attempted = clients.requests + errors;
         if (attempted > 0 && (double) errors / attempted > input.criteria().maxErrorRatio()) {

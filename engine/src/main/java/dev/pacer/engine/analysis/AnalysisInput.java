@@ -28,12 +28,14 @@ public record AnalysisInput(long windowStartEpochMs, long windowEndEpochMs, long
      * @param errors               failed requests and 4xx/5xx responses over the run
      * @param failure              the client's own failure, if it reported one
      * @param unsentRequests       scheduled requests the client never sent (it fell behind and was stopped)
+     * @param uncorrectedPeriods   response time from the actual send time; empty when the client does not keep it
      */
     public record ClientInput(String name, double offeredRatePerSecond, List<PeriodHistogram> responseTimePeriods,
-                              List<PeriodHistogram> sendLagPeriods, long errors, String failure, long unsentRequests) {
+                              List<PeriodHistogram> sendLagPeriods, long errors, String failure, long unsentRequests,
+                              List<PeriodHistogram> uncorrectedPeriods) {
         public ClientInput(String name, double offeredRatePerSecond, List<PeriodHistogram> responseTimePeriods,
                            List<PeriodHistogram> sendLagPeriods, long errors, String failure) {
-            this(name, offeredRatePerSecond, responseTimePeriods, sendLagPeriods, errors, failure, 0);
+            this(name, offeredRatePerSecond, responseTimePeriods, sendLagPeriods, errors, failure, 0, List.of());
         }
     }
 

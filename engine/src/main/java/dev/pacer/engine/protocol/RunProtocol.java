@@ -56,6 +56,8 @@ public final class RunProtocol {
     public static final Duration BARRIER_MARGIN = Duration.ofMillis(500);
     /** Every role must be ready this long after the run started (image pulls included). */
     public static final Duration READY_LIMIT = Duration.ofMinutes(5);
+    /** A client still waiting this long after {@code startAt} (or two periods, if longer) did not start: the run fails. */
+    public static final Duration CLIENT_START_GRACE = Duration.ofSeconds(5);
 
     private RunProtocol() {
     }
@@ -64,6 +66,15 @@ public final class RunProtocol {
     public static Decision rejected(BenchmarkRunStatus status, List<FieldProblem> problems, Instant now) {
         String message = String.join("; ", problems.stream().map(FieldProblem::toString).toList());
         return new Step(status, now).fail(RunConditions.SPEC_VALID, "InvalidSpec", message);
+    }
+
+    /**
+     * A finished run whose spec cannot be planned (it was rejected): it has no pods, only its time to live.
+     *
+     * @param ttlAfterFinished {@code spec.cleanup.ttlSecondsAfterFinished}, {@code null} when unset or unreadable
+     */
+    public static Decision finishedWithoutPlan(BenchmarkRunStatus status, Duration ttlAfterFinished, Instant now) {
+        return new Step(status, now).timeToLive(ttlAfterFinished);
     }
 
     /** One step of the run. */
@@ -259,6 +270,11 @@ public final class RunProtocol {
                     return fail(RunConditions.READY, "ClientFailed", role.name() + " (" + seen.client(role.name()).name()
                             + ") failed: " + report.failure());
                 }
+                if (report.state() == RunReport.State.WAITING && now.toEpochMilli() > status.startAtEpochMs + startGrace(plan).toMillis()) {
+                    return fail(RunConditions.READY, "ClientNotStarted", role.name() + " (" + seen.client(role.name()).name()
+                            + ") had not started sending " + startGrace(plan).toSeconds() + " s after startAt "
+                            + Instant.ofEpochMilli(status.startAtEpochMs));
+                }
                 allDone &= report.state() == RunReport.State.DONE;
                 offered += report.offeredRateOrZero();
                 achieved += report.achievedRateOrZero();
@@ -344,7 +360,11 @@ public final class RunProtocol {
                 }
                 status.podsDeleted = true;
             }
-            Duration ttl = plan.cleanup().ttlAfterFinished();
+            return timeToLive(plan.cleanup().ttlAfterFinished());
+        }
+
+        /** Deletes the run once its time to live after finishing has passed. */
+        Decision timeToLive(Duration ttl) {
             if (ttl == null || status.completionTime == null) {
                 return decide(null);
             }
@@ -403,6 +423,12 @@ public final class RunProtocol {
                 notices.add(Notice.warning("AgentUnreachable", role + ": " + error));
             }
             return decide(retry);
+        }
+
+        /** How long after {@code startAt} a client may still be waiting to start: 5 s, or two periods. */
+        private static Duration startGrace(RunPlan plan) {
+            Duration twoPeriods = plan.samplePeriod().multipliedBy(2);
+            return twoPeriods.compareTo(CLIENT_START_GRACE) > 0 ? twoPeriods : CLIENT_START_GRACE;
         }
 
         private static String target(RunPlan plan, RoleObservation server) {

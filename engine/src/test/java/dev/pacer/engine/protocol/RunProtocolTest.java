@@ -253,6 +253,17 @@ class RunProtocolTest {
     }
 
     @Test
+    void aClientThatNeverStartsSendingFailsTheRun() {
+        FakeRun run = new FakeRun().toWarmingUp();
+        run.at(run.status.startAtEpochMs + 4_000);
+        assertThat(run.step().status().phase).as("still within the grace").isEqualTo(Phase.WarmingUp);
+        run.reports.put("client-0", AgentAnswer.of(FakeRun.report(RunReport.State.WARMUP, 500, 0, 0)));
+        run.at(run.status.startAtEpochMs + 5_001);
+        Decision d = run.step();
+        assertFailed(d, RunConditions.FAILED, "ClientNotStarted", "client-1", "5 s after startAt");
+    }
+
+    @Test
     void anAgentUnreachableForAWhileDoesNotStopTheRun() {
         FakeRun run = new FakeRun().toWarmingUp();
         run.at(run.status.window.startEpochMs + 1_000);
@@ -420,6 +431,18 @@ class RunProtocolTest {
         assertThat(first.recheckAfter()).isEqualTo(Duration.ofSeconds(60).plusMillis(100));
         run.advance(Duration.ofSeconds(60));
         assertThat(run.step().actions()).singleElement().isInstanceOf(Action.DeleteRun.class);
+    }
+
+    @Test
+    void aRejectedRunIsDeletedAfterItsTimeToLiveToo() {
+        BenchmarkRunStatus status = RunProtocol.rejected(new BenchmarkRunStatus(), List.of(new FieldProblem("spec.duration", "bad")),
+                FakeRun.T0).status();
+        Decision waiting = RunProtocol.finishedWithoutPlan(status, Duration.ofSeconds(2), FakeRun.T0.plusSeconds(1));
+        assertThat(waiting.actions()).isEmpty();
+        assertThat(waiting.recheckAfter()).isEqualTo(Duration.ofMillis(1100));
+        assertThat(RunProtocol.finishedWithoutPlan(status, Duration.ofSeconds(2), FakeRun.T0.plusSeconds(2)).actions())
+                .singleElement().isInstanceOf(Action.DeleteRun.class);
+        assertThat(RunProtocol.finishedWithoutPlan(status, null, FakeRun.T0.plusSeconds(9)).recheckAfter()).isNull();
     }
 
     @Test

@@ -1,0 +1,174 @@
+package dev.pacer.loadgen;
+
+import java.net.URI;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import dev.pacer.contract.RunRequest;
+import dev.pacer.loadgen.pacing.PacingLoop;
+import org.eclipse.jetty.client.Destination;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.HttpClientTransport;
+import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.client.Response;
+import org.eclipse.jetty.client.Result;
+import org.eclipse.jetty.client.RoundRobinConnectionPool;
+import org.eclipse.jetty.client.StringRequestContent;
+import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
+import org.eclipse.jetty.http.HttpCookieStore;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.PreEncodedHttpField;
+import org.eclipse.jetty.http2.client.HTTP2Client;
+import org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2;
+import org.eclipse.jetty.io.ClientConnector;
+import org.eclipse.jetty.util.thread.Invocable;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.mortbay.jetty.load.generator.Resource;
+
+/**
+ * One shard of a client: a Jetty {@link HttpClient} of its own (one selector) with its connections, sending the
+ * requests its {@link PacingLoop} hands it. What costs per request is kept to what Jetty must do:
+ * <ul>
+ *   <li>the target URI, the Host header and the request's own headers are built once (pre-encoded);</li>
+ *   <li>requests go to the {@link Destination} resolved once, not through the client's lookup by origin;</li>
+ *   <li>the connections are opened before the load starts, spread round-robin, never opened on the sending thread;</li>
+ *   <li>responses complete on the selector thread that read them ({@link Invocable.InvocationType#NON_BLOCKING}): no
+ *       hand-off to another thread. The completion only records; it never blocks.</li>
+ * </ul>
+ * The request itself is described by the load generator library's {@link Resource} (method, path, headers).
+ */
+final class JettyShard implements PacingLoop.Sender, AutoCloseable {
+    /** Told of every request as it goes to the wire and as it ends, on a selector thread or the pacing thread. */
+    interface Completions {
+        void begun();
+
+        /** @param begunNanos when it went to the wire; 0 when it never did */
+        void completed(Result result, long intendedNanos, long begunNanos);
+    }
+
+    private final HttpClient client;
+    private final URI target;
+    private final String method;
+    private final HttpField[] headers;
+    private final String body;
+    private final long timeoutMs;
+    private final Completions completions;
+    private Destination destination;
+
+    JettyShard(int index, RunRequest spec, Resource resource, int connections, int maxQueued, Completions completions) {
+        URI base = URI.create(spec.targetUrl());
+        this.target = base.resolve(resource.getPath());
+        this.method = resource.getMethod();
+        this.body = spec.request() == null || spec.request().body() == null || spec.request().body().isEmpty() ? null : spec.request().body();
+        this.timeoutMs = spec.effectiveRequestTimeoutMs();
+        this.completions = completions;
+        HttpFields resourceHeaders = resource.getRequestHeaders();
+        this.headers = new HttpField[resourceHeaders.size() + 1];
+        int port = base.getPort() < 0 ? 80 : base.getPort();
+        headers[0] = new PreEncodedHttpField(HttpHeader.HOST, base.getHost() + ":" + port);
+        int h = 1;
+        for (HttpField field : resourceHeaders) {
+            headers[h++] = new PreEncodedHttpField(field.getName(), field.getValue());
+        }
+        QueuedThreadPool threads = new QueuedThreadPool(8, 2);
+        threads.setName("pacer-shard-" + index);
+        threads.setReservedThreads(0);
+        ClientConnector connector = new ClientConnector();
+        connector.setSelectors(1);
+        connector.setExecutor(threads);
+        HttpClientTransport transport;
+        if (RunRequest.H2C.equals(spec.httpVersion())) {
+            transport = new HttpClientTransportOverHTTP2(new HTTP2Client(connector));
+        } else {
+            HttpClientTransportOverHTTP http1 = new HttpClientTransportOverHTTP(connector);
+            http1.setConnectionPoolFactory(d -> new RoundRobinConnectionPool(d, connections));
+            transport = http1;
+        }
+        transport.setInvocationType(Invocable.InvocationType.NON_BLOCKING);
+        client = new HttpClient(transport);
+        client.setExecutor(threads);
+        client.setHttpCookieStore(new HttpCookieStore.Empty());
+        client.setUserAgentField(null);
+        client.setFollowRedirects(false);
+        client.setMaxConnectionsPerDestination(connections);
+        client.setMaxRequestsQueuedPerDestination(maxQueued);
+    }
+
+    /** Stops the client on a thread of its own: a long queue of requests left by an overloaded run takes a while. */
+    void closeInBackground() {
+        Thread.ofPlatform().daemon().name("pacer-shard-stop").start(() -> {
+            try {
+                client.stop();
+            } catch (Exception e) {
+                // the run is over; nothing waits for this
+            }
+        });
+    }
+
+    /** Starts the client and opens its connections; fails when they cannot all be opened in time. */
+    void connect(long timeoutMs) throws Exception {
+        client.start();
+        client.getContentDecoderFactories().clear();
+        client.getProtocolHandlers().clear();
+        destination = client.resolveDestination(client.newRequest(target));
+        int connections = client.getMaxConnectionsPerDestination();
+        destination.getConnectionPool().preCreateConnections(connections).get(timeoutMs, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void send(long index, long intendedNanos, long sentNanos) {
+        Request request = client.newRequest(target).method(method).timeout(timeoutMs, TimeUnit.MILLISECONDS)
+                .headers(this::addHeaders);
+        if (body != null) {
+            request.body(new StringRequestContent(body));
+        }
+        Completion completion = new Completion(intendedNanos);
+        request.onRequestBegin(completion);
+        destination.send(request, completion);
+    }
+
+    private void addHeaders(HttpFields.Mutable fields) {
+        for (HttpField field : headers) {
+            fields.put(field);
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        client.stop();
+    }
+
+    /** The one object a request costs beyond Jetty's own: its intended time and when it went to the wire. */
+    private final class Completion implements Response.CompleteListener, Request.BeginListener {
+        private final long intendedNanos;
+        private long begunNanos;
+
+        Completion(long intendedNanos) {
+            this.intendedNanos = intendedNanos;
+        }
+
+        @Override
+        public void onBegin(Request request) {
+            begunNanos = System.nanoTime();
+            completions.begun();
+        }
+
+        @Override
+        public void onComplete(Result result) {
+            completions.completed(result, intendedNanos, begunNanos);
+        }
+    }
+
+    /** The request every shard sends, as the load generator library describes one. */
+    static Resource resource(RunRequest spec) {
+        Resource resource = new Resource(spec.path()).method(spec.method());
+        if (spec.request() != null && spec.request().headers() != null) {
+            for (Map.Entry<String, String> header : spec.request().headers().entrySet()) {
+                resource.requestHeader(header.getKey(), header.getValue());
+            }
+        }
+        return resource;
+    }
+}

@@ -1,0 +1,87 @@
+package dev.pacer.loadgen.pacing;
+
+/**
+ * Sends one shard's share of a {@link Schedule} on time: the requests {@code shard, shard + shards, …}. Each wake-up
+ * sends every request that is due, at most {@code maxBatch} before looking at the clock again, and drops none: a
+ * client that fell behind sends its backlog at once, each request with its own intended time. A request is never sent
+ * before its intended time: the time it is sent is read after the check that it is due, on the same clock.
+ * <p>The loop ends when the schedule is done, at {@code stopAtNanos} (a client far behind does not go on sending a
+ * backlog after the run), or when {@link #stop()} is called; what it never sent is counted.
+ */
+public final class PacingLoop {
+    /** Told of each request as it is sent, on the loop's thread. */
+    @FunctionalInterface
+    public interface Sender {
+        void send(long index, long intendedNanos, long sentNanos);
+    }
+
+    /**
+     * @param sent              requests sent
+     * @param unsent            requests of the shard's share never sent
+     * @param stoppedBehind     whether the loop stopped with requests still due
+     */
+    public record Result(long sent, long unsent, boolean stoppedBehind) {
+    }
+
+    private final Schedule schedule;
+    private final int shard;
+    private final int shards;
+    private final int maxBatch;
+    private final long stopAtNanos;
+    private final Ticker ticker;
+    private final Sender sender;
+    private volatile boolean stopRequested;
+    private volatile long sentSoFar;
+
+    public PacingLoop(Schedule schedule, int shard, int shards, int maxBatch, long stopAtNanos, Ticker ticker, Sender sender) {
+        if (shard < 0 || shard >= shards || maxBatch <= 0) {
+            throw new IllegalArgumentException("shard " + shard + " of " + shards + ", batch " + maxBatch);
+        }
+        this.schedule = schedule;
+        this.shard = shard;
+        this.shards = shards;
+        this.maxBatch = maxBatch;
+        this.stopAtNanos = stopAtNanos;
+        this.ticker = ticker;
+        this.sender = sender;
+    }
+
+    public Result run() {
+        long n = shard;
+        long sent = 0;
+        long total = schedule.total();
+        while (n < total && !stopRequested) {
+            long now = ticker.nanoTime();
+            if (now >= stopAtNanos) {
+                break;
+            }
+            int batch = 0;
+            while (n < total && batch < maxBatch && schedule.intendedNanos(n) <= now) {
+                sender.send(n, schedule.intendedNanos(n), ticker.nanoTime());
+                n += shards;
+                sent++;
+                batch++;
+            }
+            sentSoFar = sent;
+            if (batch == maxBatch || n >= total) {
+                continue;   // a backlog: look at the clock and send on, without waiting
+            }
+            long wait = schedule.intendedNanos(n) - ticker.nanoTime();
+            if (wait > 0) {
+                ticker.parkNanos(Math.min(wait, Math.max(1, stopAtNanos - now)));
+            }
+        }
+        long unsent = schedule.countOf(shard, shards) - sent;
+        return new Result(sent, unsent, unsent > 0);
+    }
+
+    /** Ends the loop at its next wake-up. */
+    public void stop() {
+        stopRequested = true;
+    }
+
+    /** Requests sent so far (read from another thread; updated once per wake-up). */
+    public long sentSoFar() {
+        return sentSoFar;
+    }
+}

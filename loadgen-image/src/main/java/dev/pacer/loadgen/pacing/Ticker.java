@@ -1,0 +1,23 @@
+package dev.pacer.loadgen.pacing;
+
+import java.util.concurrent.locks.LockSupport;
+
+/** The pacing loop's time: a monotonic clock and a way to wait on it (a fake in tests). */
+public interface Ticker {
+    long nanoTime();
+
+    /** Waits about this long; may return early (a spurious wake-up, an interrupt): the loop checks the time again. */
+    void parkNanos(long nanos);
+
+    Ticker SYSTEM = new Ticker() {
+        @Override
+        public long nanoTime() {
+            return System.nanoTime();
+        }
+
+        @Override
+        public void parkNanos(long nanos) {
+            LockSupport.parkNanos(nanos);
+        }
+    };
+}

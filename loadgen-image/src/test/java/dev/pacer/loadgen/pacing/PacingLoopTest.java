@@ -1,0 +1,144 @@
+package dev.pacer.loadgen.pacing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+/** The pacing loop on a fake clock: when requests leave, with which intended time, and what is never sent. */
+class PacingLoopTest {
+    static final long MS = 1_000_000;
+
+    /** A clock that moves only when the loop parks (by the time asked, plus an overshoot) or a send takes time. */
+    static final class FakeTicker implements Ticker {
+        long now;
+        long parkOvershootNanos;
+        long sendCostNanos;
+        final List<Long> parks = new ArrayList<>();
+        /** Once, at this time, the clock jumps: the loop's thread was not scheduled (a stall). */
+        long stallAtNanos = Long.MAX_VALUE;
+        long stallNanos;
+
+        @Override
+        public long nanoTime() {
+            return now;
+        }
+
+        @Override
+        public void parkNanos(long nanos) {
+            parks.add(nanos);
+            now += nanos + parkOvershootNanos;
+            if (now >= stallAtNanos) {
+                now += stallNanos;
+                stallAtNanos = Long.MAX_VALUE;
+            }
+        }
+    }
+
+    record Sent(long index, long intended, long sent) {
+    }
+
+    static List<Sent> run(Schedule schedule, FakeTicker ticker, int shard, int shards, int batch, long stopAt, List<PacingLoop.Result> results) {
+        List<Sent> sent = new ArrayList<>();
+        PacingLoop loop = new PacingLoop(schedule, shard, shards, batch, stopAt, ticker, (i, intended, at) -> {
+            sent.add(new Sent(i, intended, at));
+            ticker.now += ticker.sendCostNanos;
+        });
+        results.add(loop.run());
+        return sent;
+    }
+
+    @Test
+    void theScheduleIsExactWithNoRoundedPeriod() {
+        Schedule s = Schedule.covering(1_000, 3, 1_000 * MS);
+        assertThat(s.total()).isEqualTo(3);
+        assertThat(s.intendedNanos(0)).isEqualTo(1_000);
+        assertThat(s.intendedNanos(1)).isEqualTo(1_000 + 333_333_333);
+        assertThat(s.intendedNanos(2)).isEqualTo(1_000 + 666_666_666);
+        assertThat(s.intendedNanos(3)).isEqualTo(1_000 + 1_000_000_000);
+        Schedule fast = new Schedule(0, 60_000, Long.MAX_VALUE / 2);
+        long n = 3_600L * 24 * 365 * 60_000;   // a year of requests at 60k/s: no overflow
+        assertThat(fast.intendedNanos(n)).isEqualTo(3_600L * 24 * 365 * 1_000_000_000L);
+        assertThat(Schedule.covering(0, 40_000, 1_500 * MS).total()).isEqualTo(60_000);
+    }
+
+    @Test
+    void noRequestLeavesBeforeItsIntendedTimeAndLagIsNeverNegative() {
+        FakeTicker ticker = new FakeTicker();
+        ticker.parkOvershootNanos = 57_000;   // the kernel's timer slack and wake-up latency
+        ticker.sendCostNanos = 3_000;
+        List<PacingLoop.Result> results = new ArrayList<>();
+        List<Sent> sent = run(Schedule.covering(0, 40_000, 100 * MS), ticker, 0, 1, 128, Long.MAX_VALUE, results);
+        assertThat(sent).hasSize(4_000);
+        assertThat(sent).allSatisfy(s -> assertThat(s.sent()).isGreaterThanOrEqualTo(s.intended()));
+        assertThat(sent).extracting(Sent::index).containsExactlyElementsOf(java.util.stream.LongStream.range(0, 4_000).boxed().toList());
+        long maxLag = sent.stream().mapToLong(s -> s.sent() - s.intended()).max().orElseThrow();
+        assertThat(maxLag).as("a wake-up sends everything due").isLessThan(57_000 + 25_000 + 4 * 3_000);
+        assertThat(results.getFirst()).isEqualTo(new PacingLoop.Result(4_000, 0, false));
+        assertThat(ticker.parks.size()).as("one wake-up per several requests, not one per request").isLessThan(4_000);
+    }
+
+    @Test
+    void aStallIsCaughtUpWithEachRequestsOwnIntendedTime() {
+        FakeTicker ticker = new FakeTicker();
+        ticker.stallAtNanos = 10 * MS;
+        ticker.stallNanos = 200 * MS;   // the thread did not run for 200 ms
+        ticker.sendCostNanos = 1_000;
+        List<PacingLoop.Result> results = new ArrayList<>();
+        List<Sent> sent = run(Schedule.covering(0, 10_000, 500 * MS), ticker, 0, 1, 16, Long.MAX_VALUE, results);
+        assertThat(sent).hasSize(5_000);
+        Schedule schedule = Schedule.covering(0, 10_000, 500 * MS);
+        assertThat(sent).allSatisfy(s -> assertThat(s.intended()).isEqualTo(schedule.intendedNanos(s.index())));
+        // 2 000 requests were intended during the stall; each left as soon as it ended, its lag being its own wait
+        List<Sent> backlog = sent.stream().filter(s -> s.sent() - s.intended() > MS).toList();
+        assertThat(backlog).as("requests intended during the stall and the 2 ms of catching up").hasSizeBetween(1_990, 2_040);
+        assertThat(sent.stream().filter(s -> s.sent() - s.intended() > 50 * MS).count())
+                .as("those intended in its first 150 ms waited over 50 ms").isBetween(1_450L, 1_560L);
+        assertThat(backlog.getFirst().sent() - backlog.getFirst().intended()).isGreaterThanOrEqualTo(199 * MS);
+        assertThat(results.getFirst().unsent()).isZero();
+        assertThat(sent).allSatisfy(s -> assertThat(s.sent()).isGreaterThanOrEqualTo(s.intended()));
+    }
+
+    @Test
+    void whatIsNotSentByTheStopIsCountedAsUnsent() {
+        FakeTicker ticker = new FakeTicker();
+        ticker.sendCostNanos = 200_000;   // 5 000 req/s at most against 10 000 asked: falls behind
+        List<PacingLoop.Result> results = new ArrayList<>();
+        List<Sent> sent = run(Schedule.covering(0, 10_000, 1_000 * MS), ticker, 0, 1, 64, 1_000 * MS, results);
+        PacingLoop.Result result = results.getFirst();
+        assertThat(result.sent()).isEqualTo(sent.size()).isBetween(4_900L, 5_100L);
+        assertThat(result.unsent()).isEqualTo(10_000 - result.sent());
+        assertThat(result.stoppedBehind()).isTrue();
+    }
+
+    @Test
+    void shardsShareOneScheduleWithoutOverlap() {
+        List<Long> indices = new ArrayList<>();
+        List<PacingLoop.Result> results = new ArrayList<>();
+        Schedule schedule = Schedule.covering(0, 1_000, 1_000 * MS);
+        for (int shard = 0; shard < 3; shard++) {
+            run(schedule, new FakeTicker(), shard, 3, 8, Long.MAX_VALUE, results).forEach(s -> {
+                indices.add(s.index());
+                assertThat(s.intended()).isEqualTo(schedule.intendedNanos(s.index()));
+            });
+        }
+        assertThat(indices).hasSize(1_000).doesNotHaveDuplicates();
+        assertThat(results).extracting(PacingLoop.Result::sent).containsExactly(334L, 333L, 333L);
+        assertThat(schedule.countOf(0, 3) + schedule.countOf(1, 3) + schedule.countOf(2, 3)).isEqualTo(1_000);
+    }
+
+    @Test
+    void aStartInTheFutureWaitsAndAStartInThePastSendsTheBacklog() {
+        FakeTicker late = new FakeTicker();
+        late.now = 5 * MS;   // the loop started 5 ms after request 0 was due
+        List<PacingLoop.Result> results = new ArrayList<>();
+        List<Sent> sent = run(Schedule.covering(0, 1_000, 10 * MS), late, 0, 1, 128, Long.MAX_VALUE, results);
+        assertThat(sent.subList(0, 6)).allSatisfy(s -> assertThat(s.sent()).isEqualTo(5 * MS));
+        FakeTicker early = new FakeTicker();
+        List<Sent> waited = run(Schedule.covering(3 * MS, 1_000, 2 * MS), early, 0, 1, 128, Long.MAX_VALUE, results);
+        assertThat(early.parks.getFirst()).isEqualTo(3 * MS);
+        assertThat(waited.getFirst().sent()).isEqualTo(3 * MS);
+    }
+}
