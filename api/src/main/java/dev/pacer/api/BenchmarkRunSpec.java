@@ -7,26 +7,29 @@ import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
-import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
+import io.fabric8.kubernetes.api.model.IntOrString;
 
 /**
- * What to run: the resource of docs/design.md, field for field. Quantities stay strings as the user wrote them ("60k", "180s").
+ * What to run: the resource of docs/design.md, field for field. Quantities stay strings as the user wrote them ("60k",
+ * "180s"); CPUs, rates and memory are int-or-string in the schema, as Kubernetes quantities are ({@code cpus: 2} and
+ * {@code cpus: "2"} alike), and read as text here.
  * The schema's patterns and CEL rules repeat {@link BenchmarkRunValidation}'s rules so that the API server rejects
  * a bad run before the operator sees it; {@link BenchmarkRunValidation} stays the reference with the friendlier text.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(value = "duration(self.warmup) + duration(self.duration) < duration(self.timeout)",
         message = "spec.timeout must be longer than spec.warmup + spec.duration", fieldPath = ".timeout", reason = "FieldValueInvalid")
-@ValidationRule(value = "!(" + BenchmarkRunSpec.CEL_PIN_SERVER + ") || self.server.cpus.matches('^[1-9][0-9]*$')",
+@ValidationRule(value = "!(" + BenchmarkRunSpec.CEL_PIN_SERVER + ") || string(self.server.cpus).matches('^[1-9][0-9]*$')",
         message = "spec.server.cpus must be a whole number of CPUs when the server is pinned (spec.placement.pinCpus or spec.placement.server.pinCpus)",
         fieldPath = ".server.cpus", reason = "FieldValueInvalid")
-@ValidationRule(value = "!(" + BenchmarkRunSpec.CEL_PIN_CLIENTS + ") || !has(self.clients.cpus) || self.clients.cpus.matches('^[1-9][0-9]*$')",
+@ValidationRule(value = "!(" + BenchmarkRunSpec.CEL_PIN_CLIENTS + ") || !has(self.clients.cpus) || string(self.clients.cpus).matches('^[1-9][0-9]*$')",
         message = "spec.clients.cpus must be a whole number of CPUs when the clients are pinned (spec.placement.pinCpus or spec.placement.clients.pinCpus)",
         fieldPath = ".clients.cpus", reason = "FieldValueInvalid")
 @ValidationRule(value = "self == oldSelf", message = "spec is immutable once created: delete the BenchmarkRun and create a new one",
@@ -44,6 +47,20 @@ public class BenchmarkRunSpec {
     public static final String RATE_PATTERN = "^[0-9]+(\\.[0-9]+)?[kM]?$";
     /** CPUs as Kubernetes writes them: 2, 1.5, 500m. */
     public static final String CPU_PATTERN = "^([0-9]+(\\.[0-9]+)?|[0-9]+m)$";
+    /** Memory as Kubernetes writes it: 1Gi, 512Mi, 1G, 1073741824. */
+    public static final String MEMORY_PATTERN = "^[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$";
+    /** The most clients a run may have: each is a pod with exclusive CPUs; more is a typo, not a benchmark. */
+    public static final int MAX_CLIENTS = 64;
+    public static final int MAX_CONNECTIONS = 10_000;
+    public static final int MAX_SENDER_THREADS = 64;
+    /** A year: a run kept longer than that is kept for good (leave the TTL unset). */
+    public static final long MAX_TTL_SECONDS = 31_536_000L;
+    /** CEL over int-or-string fields: the patterns above, applied to the field's text. */
+    static final String CEL_CPUS = "string(self).matches('^([0-9]+(\\\\.[0-9]+)?|[0-9]+m)$')";
+    static final String CEL_MEMORY = "string(self).matches('^[0-9]+(\\\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$')";
+    static final String CEL_RATE = "string(self).matches('^[0-9]+(\\\\.[0-9]+)?[kM]?$')";
+    static final String CPUS_MESSAGE = "must be CPUs as Kubernetes writes them, e.g. 2, \"2\", 1.5 or 500m";
+    static final String MEMORY_MESSAGE = "must be memory as Kubernetes writes it, e.g. 1Gi, 512Mi or 1073741824";
 
     @Required
     @JsonPropertyDescription("The server under test.")
@@ -104,12 +121,14 @@ public class BenchmarkRunSpec {
         public Integer port = 8080;
 
         @Default("1")
-        @Pattern(CPU_PATTERN)
-        @Size(max = 16)
-        @JsonPropertyDescription("CPUs of the server; a whole number >= 1 when the server is pinned (Guaranteed QoS, exclusive cores).")
+        @SchemaFrom(type = IntOrString.class)
+        @ValidationRule(value = CEL_CPUS, message = CPUS_MESSAGE)
+        @JsonPropertyDescription("CPUs of the server, a number or a string (2, \"1.5\", 500m); a whole number >= 1 when the server is pinned (Guaranteed QoS, exclusive cores).")
         public String cpus = "1";
 
-        @JsonPropertyDescription("Memory of the server, e.g. 4Gi.")
+        @SchemaFrom(type = IntOrString.class)
+        @ValidationRule(value = CEL_MEMORY, message = MEMORY_MESSAGE)
+        @JsonPropertyDescription("Memory of the server (request and limit), e.g. 4Gi.")
         public String memory = "1Gi";
 
         @JsonPropertyDescription("Labels copied onto the result metrics; dashboards compare servers by `server` and `variant`.")
@@ -120,20 +139,25 @@ public class BenchmarkRunSpec {
     public static class Clients {
         @Required
         @Min(1)
-        @JsonPropertyDescription("Number of load-generator clients.")
+        @Max(MAX_CLIENTS)
+        @JsonPropertyDescription("Number of load-generator clients, 1 to 64.")
         public Integer count;
 
         @Required
-        @Pattern(RATE_PATTERN)
-        @JsonPropertyDescription("Requests per second offered by EACH client, e.g. 60k; the total is count x rate.")
+        @SchemaFrom(type = IntOrString.class)
+        @ValidationRule(value = CEL_RATE, message = "must be requests per second, a number or a string such as 500, 60k or 1.5M")
+        @JsonPropertyDescription("Requests per second offered by EACH client, a number or a string (500, 60k, 1.5M); the total is count x rate.")
         public String rate;
 
         @Min(1)
+        @Max(MAX_CONNECTIONS)
         @Default("16")
-        @JsonPropertyDescription("Connections per client.")
+        @JsonPropertyDescription("Connections per client, 1 to 10000.")
         public Integer connections = 16;
 
-        @JsonPropertyDescription("Sender threads per client (0: one per 20k req/s, at most the client's CPUs).")
+        @JsonPropertyDescription("Pacing shards per client, each a thread and a Jetty client of its own (0: one per 50k req/s, at most the client's CPUs and its connections).")
+        @Min(0)
+        @Max(MAX_SENDER_THREADS)
         public Integer senderThreads = 0;
 
         @Pattern("^(http/1\\.1|h2c)$")
@@ -143,11 +167,14 @@ public class BenchmarkRunSpec {
         @JsonPropertyDescription("Image of the load generator.")
         public String image = "pacer/loadgen:0.1.0";
 
-        @Pattern(CPU_PATTERN)
-        @JsonPropertyDescription("CPUs of each client; a whole number >= 1 when the clients are pinned; unpinned, 0 asks for no CPU (the shared pool).")
+        @SchemaFrom(type = IntOrString.class)
+        @ValidationRule(value = CEL_CPUS, message = CPUS_MESSAGE)
+        @JsonPropertyDescription("CPUs of each client, a number or a string; a whole number >= 1 when the clients are pinned; unpinned, 0 asks for no CPU (the shared pool).")
         public String cpus = "1";
 
-        @JsonPropertyDescription("Memory of each client.")
+        @SchemaFrom(type = IntOrString.class)
+        @ValidationRule(value = CEL_MEMORY, message = MEMORY_MESSAGE)
+        @JsonPropertyDescription("Memory of each client (request and limit), e.g. 1Gi.")
         public String memory = "1Gi";
 
         @JsonPropertyDescription("JVM options of the load generator.")
@@ -220,7 +247,9 @@ public class BenchmarkRunSpec {
         @JsonPropertyDescription("Delete pods Always, OnSuccess or Never.")
         public String pods = "OnSuccess";
 
-        @JsonPropertyDescription("Delete the run this many seconds after it finished; unset keeps it.")
+        @Min(0)
+        @Max(MAX_TTL_SECONDS)
+        @JsonPropertyDescription("Delete the run this many seconds after it finished, 0 to 31536000 (a year); unset keeps it.")
         public Long ttlSecondsAfterFinished;
     }
 }

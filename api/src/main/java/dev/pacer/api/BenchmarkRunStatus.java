@@ -5,13 +5,11 @@ import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import io.fabric8.crd.generator.annotation.PrinterColumn;
 import io.fabric8.kubernetes.api.model.Condition;
 
 /** Observed state of a run: phase, conditions, pods and the result. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class BenchmarkRunStatus {
-    @PrinterColumn(name = "PHASE")
     @JsonPropertyDescription("Pending, Starting, WarmingUp, Measuring, Collecting, Succeeded or Failed.")
     public Phase phase;
 
@@ -21,7 +19,6 @@ public class BenchmarkRunStatus {
     @JsonPropertyDescription("The generation of the spec this status describes.")
     public Long observedGeneration;
 
-    @PrinterColumn(name = "LOAD")
     @JsonPropertyDescription("The offered load, e.g. 4x60k.")
     public String load;
 

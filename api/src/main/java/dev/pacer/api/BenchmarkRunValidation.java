@@ -14,8 +14,16 @@ public final class BenchmarkRunValidation {
     public static final Set<String> HTTP_VERSIONS = Set.of("http/1.1", "h2c");
     public static final Set<String> CLEANUP_POLICIES = Set.of("Always", "OnSuccess", "Never");
     static final Duration MIN_SAMPLE_PERIOD = Duration.ofMillis(100);
+    /** The admin port of every pod's agent (the contract's default). */
+    static final int ADMIN_PORT = 9090;
 
     private BenchmarkRunValidation() {
+    }
+
+    private static void memory(List<FieldProblem> problems, String field, String value) {
+        if (value != null && !value.strip().matches(BenchmarkRunSpec.MEMORY_PATTERN)) {
+            problems.add(new FieldProblem(field, "must be memory as Kubernetes writes it, e.g. 1Gi, 512Mi or 1073741824, was '" + value + "'"));
+        }
     }
 
     public static List<FieldProblem> validate(BenchmarkRunSpec spec) {
@@ -32,7 +40,10 @@ public final class BenchmarkRunValidation {
             }
             if (spec.server.port != null && (spec.server.port < 1 || spec.server.port > 65535)) {
                 problems.add(new FieldProblem("spec.server.port", "must be a port in [1, 65535], was " + spec.server.port));
+            } else if (spec.server.port != null && spec.server.port == ADMIN_PORT) {
+                problems.add(new FieldProblem("spec.server.port", "must not be " + ADMIN_PORT + ", the agents' admin port: use another, e.g. 8080"));
             }
+            memory(problems, "spec.server.memory", spec.server.memory);
             Long cpuMillis = parse(problems, "spec.server.cpus", spec.server.cpus, Quantities::parseCpuMillis);
             if (cpuMillis != null && pinsServer(spec) && (cpuMillis % 1000 != 0 || cpuMillis == 0)) {
                 problems.add(new FieldProblem("spec.server.cpus", "must be a whole number of CPUs, at least 1, when the server is pinned (spec.placement.pinCpus or spec.placement.server.pinCpus), was '" + spec.server.cpus + "'"));
@@ -43,18 +54,19 @@ public final class BenchmarkRunValidation {
         } else {
             if (spec.clients.count == null) {
                 problems.add(new FieldProblem("spec.clients.count", "is required: the number of clients, >= 1"));
-            } else if (spec.clients.count < 1) {
-                problems.add(new FieldProblem("spec.clients.count", "must be >= 1, was " + spec.clients.count));
+            } else if (spec.clients.count < 1 || spec.clients.count > BenchmarkRunSpec.MAX_CLIENTS) {
+                problems.add(new FieldProblem("spec.clients.count", "must be in [1, " + BenchmarkRunSpec.MAX_CLIENTS + "], was " + spec.clients.count));
             }
+            memory(problems, "spec.clients.memory", spec.clients.memory);
             Long rate = parse(problems, "spec.clients.rate", spec.clients.rate, Quantities::parseRatePerSecond);
             if (rate != null && rate > Integer.MAX_VALUE) {
                 problems.add(new FieldProblem("spec.clients.rate", "is per client and must be below 2147M, was '" + spec.clients.rate + "'"));
             }
-            if (spec.clients.connections != null && spec.clients.connections < 1) {
-                problems.add(new FieldProblem("spec.clients.connections", "must be >= 1, was " + spec.clients.connections));
+            if (spec.clients.connections != null && (spec.clients.connections < 1 || spec.clients.connections > BenchmarkRunSpec.MAX_CONNECTIONS)) {
+                problems.add(new FieldProblem("spec.clients.connections", "must be in [1, " + BenchmarkRunSpec.MAX_CONNECTIONS + "], was " + spec.clients.connections));
             }
-            if (spec.clients.senderThreads != null && spec.clients.senderThreads < 0) {
-                problems.add(new FieldProblem("spec.clients.senderThreads", "must be >= 0 (0 chooses), was " + spec.clients.senderThreads));
+            if (spec.clients.senderThreads != null && (spec.clients.senderThreads < 0 || spec.clients.senderThreads > BenchmarkRunSpec.MAX_SENDER_THREADS)) {
+                problems.add(new FieldProblem("spec.clients.senderThreads", "must be in [0, " + BenchmarkRunSpec.MAX_SENDER_THREADS + "] (0 chooses), was " + spec.clients.senderThreads));
             }
             if (spec.clients.httpVersion != null && !HTTP_VERSIONS.contains(spec.clients.httpVersion)) {
                 problems.add(new FieldProblem("spec.clients.httpVersion", "must be one of " + HTTP_VERSIONS + ", was '" + spec.clients.httpVersion + "'"));
@@ -107,6 +119,11 @@ public final class BenchmarkRunValidation {
         }
         if (spec.cleanup != null && spec.cleanup.pods != null && !CLEANUP_POLICIES.contains(spec.cleanup.pods)) {
             problems.add(new FieldProblem("spec.cleanup.pods", "must be one of " + CLEANUP_POLICIES + ", was '" + spec.cleanup.pods + "'"));
+        }
+        Long ttl = spec.cleanup == null ? null : spec.cleanup.ttlSecondsAfterFinished;
+        if (ttl != null && (ttl < 0 || ttl > BenchmarkRunSpec.MAX_TTL_SECONDS)) {
+            problems.add(new FieldProblem("spec.cleanup.ttlSecondsAfterFinished", "must be in [0, " + BenchmarkRunSpec.MAX_TTL_SECONDS
+                    + "] seconds (unset keeps the run), was " + ttl));
         }
         return problems;
     }

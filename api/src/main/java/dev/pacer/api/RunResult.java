@@ -5,7 +5,6 @@ import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import io.fabric8.crd.generator.annotation.PrinterColumn;
 
 /** {@code status.result}: the figures of the measured window. Latencies in microseconds, as their names say. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -13,7 +12,6 @@ public class RunResult {
     public ServerFigures server;
     public ClientFigures clients;
     public Window window;
-    @PrinterColumn(name = "VERDICT")
     @JsonPropertyDescription("Passed, Failed (a criterion not met) or Invalid (the measurement cannot be trusted).")
     public Verdict verdict;
     @JsonPropertyDescription("Why the verdict is not Passed, one sentence each.")
@@ -27,10 +25,8 @@ public class RunResult {
         public boolean histogramsAvailable;
         public Integer samples;
         public Long requests;
-        @PrinterColumn(name = "P99-INT-US")
         @JsonPropertyDescription("Sum over the periods of each period's 99th percentile.")
         public Long p99IntegralMicros;
-        @PrinterColumn(name = "MAX-INT-US")
         @JsonPropertyDescription("Sum over the periods of each period's maximum.")
         public Long maxIntegralMicros;
         @JsonPropertyDescription("p99IntegralMicros with at most 2 outlier periods (P99 > 2 x mean) replaced by the mean.")

@@ -80,4 +80,22 @@ class BenchmarkRunValidationTest {
             }
         }
     }
+
+    @Test
+    void quantitiesWrittenAsNumbersReadAsQuantities() throws IOException {
+        BenchmarkRun run = read(VALID.replace("cpus: \"4\"", "cpus: 4").replace("rate: 60k", "rate: 500")
+                .replace("cpus: \"2\"", "cpus: 2, memory: 1073741824"));
+        assertThat(BenchmarkRunValidation.validate(run.getSpec())).isEmpty();
+        assertThat(run.getSpec().server.cpus).isEqualTo("4");
+        assertThat(run.getSpec().clients.rate).isEqualTo("500");
+        assertThat(run.getSpec().clients.memory).isEqualTo("1073741824");
+    }
+
+    @Test
+    void boundsAndMemoryNameTheirField() throws IOException {
+        BenchmarkRun run = read(VALID.replace("count: 4", "count: 100000").replace("connections: 16", "connections: 0")
+                .replace("cpus: \"4\"", "cpus: \"4\", memory: lots") + "  cleanup: {ttlSecondsAfterFinished: -1}\n");
+        assertThat(BenchmarkRunValidation.validate(run.getSpec())).extracting(FieldProblem::field).containsExactlyInAnyOrder(
+                "spec.clients.count", "spec.clients.connections", "spec.server.memory", "spec.cleanup.ttlSecondsAfterFinished");
+    }
 }

@@ -80,24 +80,28 @@ final class LocalProcesses implements RunDriver.Effects {
     }
 
     @Override
-    public void createServer() {
+    public Optional<String> createServer() {
         if (processes.containsKey(AgentContract.ROLE_SERVER)) {
-            return;
+            return Optional.empty();
         }
         List<String> args = new ArrayList<>(plan.server().args());
         args.add("--port=" + (serverPort == null ? 0 : serverPort));
         println(Phase.Starting + ": starting " + serverApp.name() + " on CPUs " + cpusText(AgentContract.ROLE_SERVER));
-        start(AgentContract.ROLE_SERVER, serverApp, plan.server().jvmOptions(), args);
+        return start(AgentContract.ROLE_SERVER, serverApp, plan.server().jvmOptions(), args);
     }
 
     @Override
-    public void createClients(List<String> names) {
+    public Optional<String> createClients(List<String> names) {
         for (String name : names) {
             if (!processes.containsKey(name)) {
                 println(Phase.Starting + ": starting " + name + " on CPUs " + cpusText(name));
-                start(name, LocalApps.LOADGEN, plan.client(name).jvmOptions(), List.of());
+                Optional<String> refused = start(name, LocalApps.LOADGEN, plan.client(name).jvmOptions(), List.of());
+                if (refused.isPresent()) {
+                    return refused;
+                }
             }
         }
+        return Optional.empty();
     }
 
     @Override
@@ -157,14 +161,16 @@ final class LocalProcesses implements RunDriver.Effects {
         processes.values().forEach(ManagedProcess::close);
     }
 
-    private void start(String role, LocalApps.App app, List<String> jvmOptions, List<String> args) {
+    /** Starts a role's process; a process that cannot be started at all (no such program) is a refusal. */
+    private Optional<String> start(String role, LocalApps.App app, List<String> jvmOptions, List<String> args) {
         Map<String, String> env = Map.of(AgentContract.SAMPLE_PERIOD_ENV, Long.toString(plan.samplePeriod().toMillis()));
         try {
             synchronized (this) {
                 processes.put(role, ManagedProcess.start(role, app, layout.cpusByRole().get(role), jvmOptions, args, env, directory));
             }
+            return Optional.empty();
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException("starting " + role + ": " + e.getMessage(), e);
+            return Optional.of("cannot start " + role + ": " + e.getMessage());
         }
     }
 

@@ -73,4 +73,24 @@ class BenchmarkRunApiServerTest {
         assertThatThrownBy(() -> client.resources(BenchmarkRun.class).resource(unparsable).create())
                 .isInstanceOf(KubernetesClientException.class).hasMessageContaining("spec.clients.rate");
     }
+
+    @Test
+    void quantitiesAreTakenAsNumbersOrStrings() throws Exception {
+        io.fabric8.kubernetes.api.model.GenericKubernetesResource raw = io.fabric8.kubernetes.client.utils.Serialization.unmarshal("""
+                apiVersion: pacer.dev/v1alpha1
+                kind: BenchmarkRun
+                metadata: {name: plain-numbers, namespace: default}
+                spec:
+                  server: {image: pacer/server-jetty12:0.1.0, cpus: 2, memory: 1073741824}
+                  clients: {count: 2, rate: 500, cpus: 1, memory: "1Gi"}
+                  warmup: 2s
+                  duration: 10s
+                """, io.fabric8.kubernetes.api.model.GenericKubernetesResource.class);
+        client.genericKubernetesResources("pacer.dev/v1alpha1", "BenchmarkRun").inNamespace("default").resource(raw).create();
+        BenchmarkRun stored = client.resources(BenchmarkRun.class).inNamespace("default").withName("plain-numbers").get();
+        assertThat(stored.getSpec().server.cpus).isEqualTo("2");
+        assertThat(stored.getSpec().server.memory).isEqualTo("1073741824");
+        assertThat(stored.getSpec().clients.rate).isEqualTo("500");
+        assertThat(dev.pacer.api.BenchmarkRunValidation.validate(stored.getSpec())).isEmpty();
+    }
 }

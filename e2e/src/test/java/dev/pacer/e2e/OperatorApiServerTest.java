@@ -3,15 +3,28 @@ package dev.pacer.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
 
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.Phase;
-import dev.pacer.operator.BenchmarkRunReconciler;
 import dev.pacer.engine.protocol.RunConditions;
+import dev.pacer.operator.BenchmarkRunReconciler;
 import io.fabric8.kubeapitest.junit.EnableKubeAPIServer;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.MixedOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.Operator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -19,10 +32,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The operator's first steps against a real kube-apiserver (no kubelet: pods are created, never run): admission with
- * the CLI's rules, the server pod as PodFactory describes it, a deleted pod failing the run with its name.
+ * the CLI's rules, the server pod as PodFactory describes it, a deleted pod failing the run with its name, and the
+ * corpus of bad BenchmarkRuns ({@code src/test/resources/bad-runs/}, each naming the field it gets wrong in its first
+ * line), written as users write YAML: each is refused at admission naming the field, or accepted and failed by the
+ * operator with a condition naming it; none creates a pod that could run, none keeps the operator busy once failed.
  */
 @EnableKubeAPIServer(kubeAPIVersion = "1.32.2")
 class OperatorApiServerTest {
+    static final Path CORPUS = Processes.HOME.resolve("e2e/src/test/resources/bad-runs");
     static KubernetesClient client;
     static Operator operator;
 
@@ -133,5 +150,57 @@ class OperatorApiServerTest {
                 assertThat(c.getMessage()).contains("loses-pod-server");
             });
         });
+    }
+
+    static MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> runs() {
+        return client.genericKubernetesResources("pacer.dev/v1alpha1", "BenchmarkRun");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void everyBadRunIsRefusedOrFailedNamingItsField() throws Exception {
+        List<Path> files;
+        try (Stream<Path> listed = Files.list(CORPUS)) {
+            files = listed.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
+        }
+        assertThat(files).as("the corpus").hasSizeGreaterThanOrEqualTo(30);
+        Map<String, String> failedByTheOperator = new LinkedHashMap<>();
+        List<String> refused = new ArrayList<>();
+        for (Path file : files) {
+            String yaml = Files.readString(file);
+            String field = yaml.lines().findFirst().orElseThrow().replace("# expect:", "").strip();
+            GenericKubernetesResource run = Serialization.unmarshal(yaml, GenericKubernetesResource.class);
+            run.getMetadata().setNamespace("default");
+            String name = run.getMetadata().getName();
+            try {
+                runs().inNamespace("default").resource(run).create();
+                failedByTheOperator.put(name, field);
+            } catch (KubernetesClientException e) {
+                assertThat(e.getMessage()).as("%s refused at admission", file.getFileName()).contains(field);
+                refused.add(name);
+            }
+        }
+        for (Map.Entry<String, String> accepted : failedByTheOperator.entrySet()) {
+            String name = accepted.getKey();
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                Map<String, Object> status = (Map<String, Object>) runs().inNamespace("default").withName(name).get()
+                        .getAdditionalProperties().get("status");
+                assertThat(status).as("%s has a status", name).isNotNull();
+                assertThat(status.get("phase")).as("%s phase", name).isEqualTo("Failed");
+                List<Map<String, Object>> conditions = (List<Map<String, Object>>) status.get("conditions");
+                assertThat(conditions).as("%s: a condition names %s", name, accepted.getValue())
+                        .anySatisfy(c -> assertThat(String.valueOf(c.get("message"))).contains(accepted.getValue()));
+            });
+            assertThat(client.pods().inNamespace("default").withLabel("pacer.dev/run", name).list().getItems())
+                    .as("%s created no pod", name).isEmpty();
+        }
+        Map<String, String> versions = new LinkedHashMap<>();
+        failedByTheOperator.keySet().forEach(n -> versions.put(n, runs().inNamespace("default").withName(n).get()
+                .getMetadata().getResourceVersion()));
+        Thread.sleep(3_000);
+        failedByTheOperator.keySet().forEach(n -> assertThat(runs().inNamespace("default").withName(n).get()
+                .getMetadata().getResourceVersion()).as("%s is left alone once failed", n).isEqualTo(versions.get(n)));
+        System.out.printf("bad runs: %d refused at admission, %d failed by the operator %s%n", refused.size(),
+                failedByTheOperator.size(), failedByTheOperator.keySet());
     }
 }

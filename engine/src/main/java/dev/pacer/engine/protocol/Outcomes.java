@@ -13,16 +13,22 @@ import dev.pacer.engine.agents.RunCollector;
  *
  * @param posts      client name → its answer to {@code POST /pacer/v1/run}
  * @param collection what {@link Action.Collect} gave, if it ran
+ * @param refused    why the platform refused to create a pod or process the run asked for (the API server's answer
+ *                   to an invalid pod), if it did: the run cannot start
  */
-public record Outcomes(Map<String, AgentAnswer<RunReport>> posts, Optional<Collection> collection) {
-    public static final Outcomes NONE = new Outcomes(Map.of(), Optional.empty());
+public record Outcomes(Map<String, AgentAnswer<RunReport>> posts, Optional<Collection> collection, Optional<String> refused) {
+    public static final Outcomes NONE = new Outcomes(Map.of(), Optional.empty(), Optional.empty());
 
     public Outcomes {
         posts = Map.copyOf(posts);
     }
 
+    public Outcomes(Map<String, AgentAnswer<RunReport>> posts, Optional<Collection> collection) {
+        this(posts, collection, Optional.empty());
+    }
+
     public boolean isEmpty() {
-        return posts.isEmpty() && collection.isEmpty();
+        return posts.isEmpty() && collection.isEmpty() && refused.isEmpty();
     }
 
     /** What collecting gave: the histograms, infos and reports, or why they could not be had. */
@@ -40,6 +46,7 @@ public record Outcomes(Map<String, AgentAnswer<RunReport>> posts, Optional<Colle
     public static final class Builder {
         private final Map<String, AgentAnswer<RunReport>> posts = new LinkedHashMap<>();
         private Collection collection;
+        private String refused;
 
         public void posted(String client, AgentAnswer<RunReport> answer) {
             posts.put(client, answer);
@@ -49,8 +56,12 @@ public record Outcomes(Map<String, AgentAnswer<RunReport>> posts, Optional<Colle
             collection = result;
         }
 
+        public void refused(String why) {
+            refused = why;
+        }
+
         public Outcomes build() {
-            return new Outcomes(posts, Optional.ofNullable(collection));
+            return new Outcomes(posts, Optional.ofNullable(collection), Optional.ofNullable(refused));
         }
     }
 }

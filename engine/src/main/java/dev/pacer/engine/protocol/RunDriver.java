@@ -2,6 +2,7 @@ package dev.pacer.engine.protocol;
 
 import java.time.Clock;
 import java.util.List;
+import java.util.Optional;
 
 import dev.pacer.api.BenchmarkRunStatus;
 import dev.pacer.contract.RunReport;
@@ -13,7 +14,7 @@ import dev.pacer.engine.plan.RunPlan;
  * it once per reconcile, the CLI in a loop; neither holds a rule of the protocol.
  */
 public final class RunDriver {
-    /** Steps with outcomes in a row, at most: post → scheduled, collect → judged → cleaned up. */
+    /** Steps with outcomes in a row, at most: create → refused, post → scheduled, collect → judged. */
     static final int MAX_STEPS = 4;
 
     private RunDriver() {
@@ -21,9 +22,11 @@ public final class RunDriver {
 
     /** What a platform does for the protocol. Each method is idempotent. */
     public interface Effects {
-        void createServer();
+        /** @return why the platform refused to create it, if it did (a pod the API server finds invalid) */
+        Optional<String> createServer();
 
-        void createClients(List<String> names);
+        /** @return why the platform refused to create one, if it did */
+        Optional<String> createClients(List<String> names);
 
         AgentAnswer<RunReport> postRun(Action.PostRun post);
 
@@ -50,8 +53,16 @@ public final class RunDriver {
             boolean answered = false;
             for (Action action : decision.actions()) {
                 switch (action) {
-                    case Action.CreateServer ignored -> effects.createServer();
-                    case Action.CreateClients create -> effects.createClients(create.names());
+                    case Action.CreateServer ignored -> {
+                        Optional<String> refused = effects.createServer();
+                        refused.ifPresent(produced::refused);
+                        answered |= refused.isPresent();
+                    }
+                    case Action.CreateClients create -> {
+                        Optional<String> refused = effects.createClients(create.names());
+                        refused.ifPresent(produced::refused);
+                        answered |= refused.isPresent();
+                    }
                     case Action.PostRun post -> {
                         produced.posted(post.client(), effects.postRun(post));
                         answered = true;
@@ -65,7 +76,9 @@ public final class RunDriver {
                     case Action.DeleteRun delete -> effects.deleteRun(delete);
                 }
             }
-            if (!answered && !(decision.finished() && decision.recheckAfter() != null && decision.recheckAfter().isZero())) {
+            // a step that ended the run ends the drive too: the platform keeps the final status before anything is
+            // cleaned up, so that a step reading a stale status never sees its pods being deleted
+            if (!answered || decision.finished()) {
                 return decision;
             }
             outcomes = produced.build();

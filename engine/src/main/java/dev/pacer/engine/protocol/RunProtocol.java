@@ -123,6 +123,9 @@ public final class RunProtocol {
         }
 
         Decision starting(RunPlan plan, Observations seen, Outcomes outcomes, Instant started) {
+            if (outcomes.refused().isPresent()) {
+                return fail(RunConditions.PODS_READY, "PodRejected", outcomes.refused().get());
+            }
             RoleObservation server = seen.server();
             if (server.is(ABSENT)) {
                 return fail(RunConditions.PODS_READY, "PodDeleted", "server " + server.name() + " was deleted before the run started");

@@ -446,6 +446,16 @@ class RunProtocolTest {
     }
 
     @Test
+    void aPodThePlatformRefusesFailsTheRunAtOnce() {
+        FakeRun run = new FakeRun();
+        RecordingEffects effects = new RecordingEffects(run);
+        effects.refuse = "the API server refused Pod fake-server (422): spec.containers[0].resources.limits.memory: Invalid value: \"lots\"";
+        Decision d = RunDriver.drive(run.plan, run.status, run, effects, java.time.Clock.fixed(run.now, java.time.ZoneOffset.UTC));
+        assertFailed(d, RunConditions.PODS_READY, "PodRejected", "fake-server", "limits.memory");
+        assertThat(effects.done).containsExactly("createServer");
+    }
+
+    @Test
     void theDriverPostsAndMovesOnInOneStep() {
         FakeRun run = startAtWritten();
         RecordingEffects effects = new RecordingEffects(run);
@@ -456,13 +466,16 @@ class RunProtocolTest {
     }
 
     @Test
-    void theDriverCollectsJudgesAndCleansUpInOneStep() {
+    void theDriverCollectsAndJudgesInOneStepAndCleansUpOnlyOnceTheFinalStatusIsKept() {
         FakeRun run = toCollecting(new FakeRun());
         RecordingEffects effects = new RecordingEffects(run);
-        Decision d = RunDriver.drive(run.plan, run.status, run, effects, java.time.Clock.fixed(run.now, java.time.ZoneOffset.UTC));
-        assertThat(effects.done).containsExactly("collect", "publish", "cleanUp");
+        java.time.Clock clock = java.time.Clock.fixed(run.now, java.time.ZoneOffset.UTC);
+        Decision d = RunDriver.drive(run.plan, run.status, run, effects, clock);
+        assertThat(effects.done).containsExactly("collect", "publish");
         assertThat(d.status().phase).isEqualTo(Phase.Succeeded);
-        assertThat(d.finished()).isTrue();
+        assertThat(d.recheckAfter()).isEqualTo(Duration.ZERO);
+        RunDriver.drive(run.plan, d.status(), run, effects, clock);
+        assertThat(effects.done).containsExactly("collect", "publish", "cleanUp");
     }
 
     /** The run failed: the condition has the reason, and the Failed condition's message names what it should. */
@@ -535,14 +548,18 @@ class RunProtocolTest {
             this.run = run;
         }
 
+        String refuse;
+
         @Override
-        public void createServer() {
+        public java.util.Optional<String> createServer() {
             done.add("createServer");
+            return java.util.Optional.ofNullable(refuse);
         }
 
         @Override
-        public void createClients(List<String> names) {
+        public java.util.Optional<String> createClients(List<String> names) {
             done.add("createClients " + names);
+            return java.util.Optional.empty();
         }
 
         @Override

@@ -17,7 +17,8 @@ import org.mortbay.jetty.load.generator.Resource;
  * CPU time is this process's user + system time during the measured load only: a first generator runs
  * {@code WARMUP_SECONDS} at the same rate so that the JIT has compiled the hot paths, then the measured one runs.
  * The achieved rate counts the responses completed within {@code SECONDS} of the measured generator's start, as
- * pacer's load generator counts its window (a backlog drained afterwards does not count).
+ * pacer's load generator counts its window (a backlog drained afterwards does not count); the p99 is of those
+ * responses, from their actual send time (the library has no intended time).
  *
  * <p>Usage: {@code PlainLoadGeneratorBench HOST PORT PATH RATE SECONDS CONNECTIONS WARMUP_SECONDS}
  */
@@ -40,9 +41,11 @@ public final class PlainLoadGeneratorBench {
         LongAdder inWindow = new LongAdder();
         long[] windowEndNanos = {Long.MAX_VALUE};
         LoadGenerator generator = newGenerator(host, port, path, rate, seconds, connections, responses);
+        org.HdrHistogram.Recorder latencies = new org.HdrHistogram.Recorder(3);
         generator.getConfig().getResourceListeners().add((Resource.NodeListener) info -> {
             if (info.getStatus() == 200 && info.getResponseTime() <= windowEndNanos[0]) {
                 inWindow.increment();
+                latencies.recordValue(Math.max(0, info.getResponseTime() - info.getRequestTime()));
             }
         });
         double cpuBefore = processCpuSeconds();
@@ -51,8 +54,10 @@ public final class PlainLoadGeneratorBench {
         generator.begin().get(seconds * 3L + 30, TimeUnit.SECONDS);
         double cpu = processCpuSeconds() - cpuBefore;
         long total = responses.sum();
-        System.out.printf(Locale.ROOT, "plain-jetty-load-generator requested=%d responses=%d achieved=%.1f/s cpuSeconds=%.3f cpuSecondsPer1000=%.4f%n",
-                (long) rate * seconds, total, inWindow.sum() / (double) seconds, cpu, cpu * 1000 / Math.max(1, total));
+        org.HdrHistogram.Histogram measured = latencies.getIntervalHistogram();
+        System.out.printf(Locale.ROOT, "plain-jetty-load-generator requested=%d responses=%d achieved=%.1f/s cpuSeconds=%.3f cpuSecondsPer1000=%.4f p99Ms=%.3f%n",
+                (long) rate * seconds, total, inWindow.sum() / (double) seconds, cpu, cpu * 1000 / Math.max(1, total),
+                measured.getTotalCount() == 0 ? 0 : measured.getValueAtPercentile(99) / 1e6);
     }
 
     private static LoadGenerator newGenerator(String host, int port, String path, int rate, int seconds, int connections,

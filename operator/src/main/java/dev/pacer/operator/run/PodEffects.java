@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.contract.AgentContract;
@@ -53,14 +54,19 @@ public final class PodEffects implements RunDriver.Effects {
     }
 
     @Override
-    public void createServer() {
-        createIfAbsent(ServiceFactory.serverService(run, plan));
-        createIfAbsent(PodFactory.serverPod(run, plan));
+    public Optional<String> createServer() {
+        return createIfAbsent(ServiceFactory.serverService(run, plan)).or(() -> createIfAbsent(PodFactory.serverPod(run, plan)));
     }
 
     @Override
-    public void createClients(List<String> names) {
-        names.forEach(name -> createIfAbsent(PodFactory.clientPod(run, plan, plan.client(name))));
+    public Optional<String> createClients(List<String> names) {
+        for (String name : names) {
+            Optional<String> refused = createIfAbsent(PodFactory.clientPod(run, plan, plan.client(name)));
+            if (refused.isPresent()) {
+                return refused;
+            }
+        }
+        return Optional.empty();
     }
 
     @Override
@@ -116,13 +122,25 @@ public final class PodEffects implements RunDriver.Effects {
         }
     }
 
-    private void createIfAbsent(HasMetadata resource) {
+    /**
+     * Creates the object unless a previous reconcile did (409). The API server refusing it (4xx: an invalid pod, a
+     * quota, a policy) is final: the answer says why, and the run fails with it instead of retrying forever. Other
+     * errors (5xx, no connection) are thrown: the reconcile is retried.
+     */
+    private Optional<String> createIfAbsent(HasMetadata resource) {
         try {
             client.resource(resource).create();
+            return Optional.empty();
         } catch (KubernetesClientException e) {
-            if (e.getCode() != 409) {
-                throw e;
+            if (e.getCode() == 409) {
+                return Optional.empty();
             }
+            if (e.getCode() >= 400 && e.getCode() < 500) {
+                String why = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage();
+                return Optional.of("the API server refused " + resource.getKind() + " " + resource.getMetadata().getName()
+                        + " (" + e.getCode() + "): " + why);
+            }
+            throw e;
         }
     }
 }

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# Client benchmark (prints figures; not a test): is pacer's load generator ever the bottleneck? nginx (Debian
+# nginx-light, one worker answering "ok") pinned to CPU 0, each client in turn pinned to CPU 1, 16 connections, in the
+# same run: pacer's load generator, vegeta (open loop, Go) and the plain jetty-load-generator, at each rate. Each
+# client warms up WARMUP_SECONDS at the rate, then MEASURED_SECONDS are measured: its CPU (utime + stime of the
+# process) per response, the rate it achieved (held: within 1 % of the rate offered) and its p99 response time.
+# Ratios are to vegeta. Then a JFR profile of pacer's client at the highest rate says where its CPU goes.
+# Usage: scripts/bench-client.sh [RATE...]   (default 5000 10000 20000 40000)
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+"$PACER_HOME/scripts/install-bench-tools.sh"
+VEGETA="${PACER_CACHE:-$HOME/.cache/pacer}/tools/bin/vegeta"
+RATES=("$@"); (( ${#RATES[@]} )) || RATES=(5000 10000 20000 40000)
+WARMUP_SECONDS="${WARMUP_SECONDS:-10}"
+MEASURED_SECONDS="${MEASURED_SECONDS:-15}"
+CONNECTIONS=16
+LOADGEN_JVM=(-XX:+UseSerialGC -Xms512m -Xmx512m -XX:+AlwaysPreTouch)   # the client image's defaults, for 1 CPU
+work="$(mktemp -d)"
+trap 'stop_started; [[ -f $work/nginx.pid ]] && kill "$(cat "$work/nginx.pid")" 2>/dev/null; rm -rf "$work"' EXIT
+now_ms() { date +%s%3N; }
+wait_until_ms() { while (( $(now_ms) < $1 )); do sleep 0.005; done; }
+
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+mkdir -p "$work/nginx"
+cat >"$work/nginx.conf" <<CONF
+daemon off;
+master_process off;
+worker_processes 1;
+pid $work/nginx.pid;
+error_log $work/nginx/error.log;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  keepalive_requests 100000000;
+  keepalive_timeout 300s;
+  client_body_temp_path $work/nginx/body;
+  server { listen 127.0.0.1:$PORT; location / { return 200 "ok"; } }
+}
+CONF
+taskset -c 0 nginx -c "$work/nginx.conf" -p "$work/nginx" &
+STARTED_PIDS+=($!)
+for _ in $(seq 50); do curl -sf "http://127.0.0.1:$PORT/" >/dev/null && break; sleep 0.1; done
+TARGET="http://127.0.0.1:$PORT/"
+taskset -c 1 wrk -t1 -c16 -d2s "$TARGET" >/dev/null   # nginx warm
+
+# each prints: "responsesInWindow achievedPerSecond cpuSecondsInWindow p99Ms"
+pacer_client() {
+  local rate="$1" extra_jvm=("${@:2}")
+  local ready="$work/loadgen.ready"; rm -f "$ready"
+  PACER_ADMIN_PORT=0 PACER_READY_FILE="$ready" taskset -c 1 "$JAVA" "${LOADGEN_JVM[@]}" "${extra_jvm[@]}" \
+    -cp "$PACER_HOME/loadgen-image/target/app/lib/*" dev.pacer.loadgen.LoadGeneratorAgent >"$work/loadgen.log" 2>&1 &
+  local pid=$!; STARTED_PIDS+=("$pid")
+  while [[ ! -s $ready ]]; do sleep 0.05; done
+  local admin; admin=$(sed -n 's/.*"adminPort":\([0-9]*\).*/\1/p' "$ready")
+  local start_at=$(( ($(now_ms) / 1000 + 2) * 1000 ))
+  local window_start=$(( start_at + WARMUP_SECONDS * 1000 )) window_end=$(( start_at + (WARMUP_SECONDS + MEASURED_SECONDS) * 1000 ))
+  curl -sf -XPOST "localhost:$admin/pacer/v1/run" -d "{\"targetUrl\":\"http://127.0.0.1:$PORT\",\"ratePerSecond\":$rate,\"connections\":$CONNECTIONS,\"request\":{\"path\":\"/\"},\"warmupMs\":$((WARMUP_SECONDS*1000)),\"durationMs\":$((MEASURED_SECONDS*1000)),\"startAtEpochMs\":$start_at}" >/dev/null
+  wait_until_ms "$window_start"; local cpu0; cpu0=$(cpu_seconds "$pid")
+  wait_until_ms "$window_end"; local cpu1; cpu1=$(cpu_seconds "$pid")
+  until curl -sf "localhost:$admin/pacer/v1/run" | grep -q '"state" : "done"'; do sleep 0.2; done
+  local report; report=$(curl -sf "localhost:$admin/pacer/v1/run")
+  curl -sf "localhost:$admin/pacer/v1/histograms?series=responseTime" >"$work/rt.hlog"
+  kill "$pid"; wait "$pid" 2>/dev/null || true
+  local done achieved p99
+  done=$(echo "$report" | sed -n 's/.*"completedInWindow" : \([0-9]*\).*/\1/p')
+  achieved=$(echo "$report" | sed -n 's/.*"achievedRate" : \([0-9.E]*\).*/\1/p')
+  read -r _ _ p99 _ < <("$JAVA" -cp "$PACER_HOME/loadgen-image/target/app/lib/*" dev.pacer.loadgen.bench.WindowPercentiles "$work/rt.hlog" "$window_start" "$window_end")
+  echo "$done $achieved $(echo "$cpu1 - $cpu0" | bc -l) $(echo "scale=3; $p99 / 1000" | bc -l)"
+}
+
+vegeta_client() {
+  local rate="$1"
+  local start; start=$(now_ms)
+  echo "GET $TARGET" | taskset -c 1 "$VEGETA" attack -rate="$rate/s" -duration="$((WARMUP_SECONDS + MEASURED_SECONDS))s" \
+    -connections="$CONNECTIONS" -max-connections="$CONNECTIONS" -keepalive=true -http2=false >"$work/vegeta.bin" &
+  local pid=$!; STARTED_PIDS+=("$pid")
+  wait_until_ms $(( start + WARMUP_SECONDS * 1000 )); local cpu0; cpu0=$(cpu_seconds "$pid")
+  wait_until_ms $(( start + (WARMUP_SECONDS + MEASURED_SECONDS) * 1000 )); local cpu1; cpu1=$(cpu_seconds "$pid")
+  wait "$pid" || true
+  # results: timestamp (send, ns), code, latency (ns); the window by send time, as vegeta measures
+  "$VEGETA" encode -to csv "$work/vegeta.bin" | awk -F, -v from=$(( (start + WARMUP_SECONDS * 1000) * 1000000 )) \
+    -v to=$(( (start + (WARMUP_SECONDS + MEASURED_SECONDS) * 1000) * 1000000 )) '$1 >= from && $1 < to && $2 == 200 { print $3 }' \
+    | sort -n >"$work/vegeta.lat"
+  local n; n=$(wc -l <"$work/vegeta.lat")
+  local p99; p99=$(awk -v n="$n" 'NR == int(n * 0.99 + 0.5) { printf "%.3f", $1 / 1e6 }' "$work/vegeta.lat")
+  echo "$n $(echo "scale=1; $n / $MEASURED_SECONDS" | bc -l) $(echo "$cpu1 - $cpu0" | bc -l) ${p99:-0}"
+}
+
+plain_client() {
+  local rate="$1"
+  local line; line=$(taskset -c 1 "$JAVA" "${LOADGEN_JVM[@]}" -cp "$PACER_HOME/loadgen-image/target/app/lib/*" \
+    dev.pacer.loadgen.bench.PlainLoadGeneratorBench 127.0.0.1 "$PORT" / "$rate" "$MEASURED_SECONDS" "$CONNECTIONS" "$WARMUP_SECONDS" 2>/dev/null \
+    | grep plain-jetty-load-generator)
+  local responses achieved cpu p99
+  responses=$(echo "$line" | sed -n 's/.* responses=\([0-9]*\).*/\1/p')
+  achieved=$(echo "$line" | sed -n 's/.*achieved=\([0-9.]*\).*/\1/p')
+  cpu=$(echo "$line" | sed -n 's/.*cpuSeconds=\([0-9.]*\).*/\1/p')
+  p99=$(echo "$line" | sed -n 's/.*p99Ms=\([0-9.]*\).*/\1/p')
+  echo "$responses $achieved $cpu $p99"
+}
+
+printf "nginx (1 worker) on CPU 0, each client on CPU 1, %d connections, %d s warm-up, %d s measured\n\n" "$CONNECTIONS" "$WARMUP_SECONDS" "$MEASURED_SECONDS"
+printf "%8s  %-22s %12s %10s %12s %10s %14s %14s\n" "offered" "client" "µs CPU/req" "held" "achieved/s" "p99 ms" "CPU vs vegeta" "p99 vs vegeta"
+for rate in "${RATES[@]}"; do
+  declare -A cpu_per=() p99_of=()
+  for client in vegeta pacer plain; do
+    read -r n achieved cpu p99 < <("${client}_client" "$rate")
+    per=$(echo "scale=2; $cpu * 1000000 / ($n + 0.000001)" | bc -l)
+    held=$(echo "$achieved >= $rate * 0.99 && $achieved <= $rate * 1.01" | bc -l)
+    cpu_per[$client]=$per; p99_of[$client]=$p99
+    name=$client; [[ $client == pacer ]] && name="pacer loadgen"; [[ $client == plain ]] && name="jetty-load-generator"
+    [[ $client == vegeta ]] && name="vegeta (Go)"
+    cpu_ratio=$(echo "scale=2; $per / (${cpu_per[vegeta]} + 0.000001)" | bc -l)
+    p99_ratio=$(echo "scale=2; $p99 / (${p99_of[vegeta]} + 0.000001)" | bc -l)
+    printf "%8d  %-22s %12.1f %10s %12.1f %10.3f %14.2f %14.2f\n" "$rate" "$name" "$per" "$([[ $held == 1 ]] && echo yes || echo no)" \
+      "$achieved" "$p99" "$cpu_ratio" "$p99_ratio"
+  done
+done
+
+top="${RATES[-1]}"
+echo
+echo "== where pacer's client CPU goes at $top req/s (JFR execution samples, the measured run)"
+pacer_client "$top" -XX:StartFlightRecording=filename="$work/client.jfr",settings=profile >/dev/null
+"$JAVA_HOME/bin/jfr" view --width 160 hot-methods "$work/client.jfr" 2>/dev/null | head -30 || echo "(jfr view not available in this JDK)"
