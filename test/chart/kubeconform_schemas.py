@@ -35,6 +35,8 @@ def strict(node):
     for key, value in node.items():
         if key in ("properties", "patternProperties", "definitions") and isinstance(value, dict):
             result[key] = {name: strict(schema) for name, schema in value.items()}
+        elif key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum") and isinstance(value, str):
+            result[key] = float(value)   # the CRD generator writes large bounds as 3.1536E7, which YAML 1.1 reads as text
         else:
             result[key] = strict(value)
     if "properties" in result and "additionalProperties" not in result and result.get("x-kubernetes-preserve-unknown-fields") is not True:

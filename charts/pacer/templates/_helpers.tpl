@@ -1,11 +1,15 @@
-{{- define "pacer.name" -}}pacer{{- end -}}
+{{- define "pacer.name" -}}{{ default "pacer" .Values.nameOverride | trunc 63 | trimSuffix "-" }}{{- end -}}
 
 {{- define "pacer.fullname" -}}
-{{- if contains "pacer" .Release.Name -}}{{ .Release.Name | trunc 63 | trimSuffix "-" }}{{- else -}}{{ printf "%s-pacer" .Release.Name | trunc 63 | trimSuffix "-" }}{{- end -}}
+{{- if .Values.fullnameOverride -}}{{ .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else -}}
+{{- $name := include "pacer.name" . -}}
+{{- if contains $name .Release.Name -}}{{ .Release.Name | trunc 63 | trimSuffix "-" }}{{- else -}}{{ printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}{{- end -}}
+{{- end -}}
 {{- end -}}
 
 {{- define "pacer.labels" -}}
-app.kubernetes.io/name: pacer
+app.kubernetes.io/name: {{ include "pacer.name" . }}
 app.kubernetes.io/instance: {{ .Release.Name }}
 app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
 app.kubernetes.io/managed-by: {{ .Release.Service }}
@@ -13,7 +17,7 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 {{- end -}}
 
 {{- define "pacer.selectorLabels" -}}
-app.kubernetes.io/name: pacer
+app.kubernetes.io/name: {{ include "pacer.name" . }}
 app.kubernetes.io/instance: {{ .Release.Name }}
 app.kubernetes.io/component: operator
 {{- end -}}
@@ -22,8 +26,22 @@ app.kubernetes.io/component: operator
 {{- if .Values.serviceAccount.create -}}{{ default (include "pacer.fullname" .) .Values.serviceAccount.name }}{{- else -}}{{ default "default" .Values.serviceAccount.name }}{{- end -}}
 {{- end -}}
 
+{{/* <registry>/<repository>:<tag>, or @<digest>; global.imageRegistry wins over image.registry (umbrella charts). */}}
 {{- define "pacer.image" -}}
-{{ printf "%s/%s:%s" .root.Values.image.registry .name (default .root.Chart.AppVersion .root.Values.image.tag) }}
+{{- $values := .root.Values -}}
+{{- $component := get $values.image .name | default dict -}}
+{{- $registry := default $values.image.registry (($values.global | default dict).imageRegistry) -}}
+{{- $repository := default .name $component.repository -}}
+{{- if $component.digest -}}
+{{ printf "%s/%s@%s" $registry $repository $component.digest }}
+{{- else -}}
+{{ printf "%s/%s:%s" $registry $repository (default .root.Chart.AppVersion $values.image.tag) }}
+{{- end -}}
+{{- end -}}
+
+{{- define "pacer.pullSecrets" -}}
+{{- $global := (.Values.global | default dict).imagePullSecrets -}}
+{{- default .Values.image.pullSecrets $global | toYaml -}}
 {{- end -}}
 
 {{/* The rules the operator needs, nothing more: see docs/installing.md for why each is there. */}}

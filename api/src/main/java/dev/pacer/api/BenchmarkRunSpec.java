@@ -164,8 +164,8 @@ public class BenchmarkRunSpec {
         @JsonPropertyDescription("http/1.1 or h2c.")
         public String httpVersion = "http/1.1";
 
-        @JsonPropertyDescription("Image of the load generator.")
-        public String image = "pacer/loadgen:0.1.0";
+        @JsonPropertyDescription("Image of the load generator; unset: the operator's default, the chart's load generator from the chart's registry (locally: ignored).")
+        public String image;
 
         @SchemaFrom(type = IntOrString.class)
         @ValidationRule(value = CEL_CPUS, message = CPUS_MESSAGE)

@@ -54,6 +54,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final AgentAccess access;
+    private final String defaultClientImage;
     private final Clock clock;
     private volatile IndexedResourceCache<BenchmarkRun> runs;
 
@@ -62,11 +63,13 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     }
 
     public BenchmarkRunReconciler(AgentAccess access) {
-        this(access, Clock.systemUTC());
+        this(access, RunPlanner.DEFAULT_CLIENT_IMAGE, Clock.systemUTC());
     }
 
-    public BenchmarkRunReconciler(AgentAccess access, Clock clock) {
+    /** @param defaultClientImage the client image of a run that names none */
+    public BenchmarkRunReconciler(AgentAccess access, String defaultClientImage, Clock clock) {
         this.access = access;
+        this.defaultClientImage = defaultClientImage;
         this.clock = clock;
     }
 
@@ -94,7 +97,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         RunEvents events = new RunEvents(context.getClient());
         Decision decision;
         try {
-            RunPlan plan = RunPlanner.plan(run);
+            RunPlan plan = RunPlanner.plan(run, defaultClientImage);
             PodObservations seen = new PodObservations(run, plan, context.getClient(), context.getSecondaryResources(Pod.class), access);
             PodEffects effects = new PodEffects(run, plan, context.getClient(), seen, events);
             decision = RunDriver.drive(plan, status, seen, effects, clock);

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import dev.pacer.engine.plan.RunPlanner;
 import dev.pacer.operator.access.AgentAccess;
 
 /**
@@ -12,12 +13,19 @@ import dev.pacer.operator.access.AgentAccess;
  * <ul>
  *   <li>{@code PACER_AGENT_ACCESS}: {@code podIP} (default, operator inside the cluster) or {@code apiServerProxy};</li>
  *   <li>{@code PACER_WATCH_NAMESPACES}: comma-separated namespaces to watch; unset or empty: all namespaces;</li>
- *   <li>{@code PACER_METRICS_PORT}: the port of {@code /metrics} and {@code /-/healthy} (default 8080; 0 picks a free one).</li>
+ *   <li>{@code PACER_METRICS_PORT}: the port of {@code /metrics} and {@code /-/healthy} (default 8080; 0 picks a free one);</li>
+ *   <li>{@code PACER_DEFAULT_CLIENT_IMAGE}: the client image of a run that names none (the chart sets its own load
+ *       generator, from its registry; default {@value RunPlanner#DEFAULT_CLIENT_IMAGE}).</li>
  * </ul>
  *
- * @param watchNamespaces empty: every namespace
+ * @param watchNamespaces    empty: every namespace
+ * @param defaultClientImage the client image of a run that names none
  */
-public record OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespaces, int metricsPort) {
+public record OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespaces, int metricsPort, String defaultClientImage) {
+
+    public OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespaces, int metricsPort) {
+        this(agentAccess, watchNamespaces, metricsPort, RunPlanner.DEFAULT_CLIENT_IMAGE);
+    }
 
     public static OperatorSettings fromEnvironment(Map<String, String> env) {
         AgentAccess access = AgentAccess.parse(env.get("PACER_AGENT_ACCESS"));
@@ -34,6 +42,7 @@ public record OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespa
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("PACER_METRICS_PORT must lie in [0, 65535], was " + port);
         }
-        return new OperatorSettings(access, watch, port);
+        String clientImage = env.getOrDefault("PACER_DEFAULT_CLIENT_IMAGE", "").strip();
+        return new OperatorSettings(access, watch, port, clientImage.isEmpty() ? RunPlanner.DEFAULT_CLIENT_IMAGE : clientImage);
     }
 }

@@ -16,15 +16,18 @@ class OperatorSettingsTest {
         assertThat(settings.agentAccess()).isEqualTo(AgentAccess.POD_IP);
         assertThat(settings.watchNamespaces()).isEmpty();
         assertThat(settings.metricsPort()).isEqualTo(8080);
+        assertThat(settings.defaultClientImage()).isEqualTo("pacer/loadgen:0.1.0");
     }
 
     @Test
     void readsEverySetting() {
         OperatorSettings settings = OperatorSettings.fromEnvironment(Map.of("PACER_AGENT_ACCESS", "apiserverproxy",
-                "PACER_WATCH_NAMESPACES", " bench, perf ,", "PACER_METRICS_PORT", "9400"));
+                "PACER_WATCH_NAMESPACES", " bench, perf ,", "PACER_METRICS_PORT", "9400",
+                "PACER_DEFAULT_CLIENT_IMAGE", "registry.example.com/perf/loadgen:0.2.0"));
         assertThat(settings.agentAccess()).isEqualTo(AgentAccess.API_SERVER_PROXY);
         assertThat(settings.watchNamespaces()).containsExactly("bench", "perf");
         assertThat(settings.metricsPort()).isEqualTo(9400);
+        assertThat(settings.defaultClientImage()).isEqualTo("registry.example.com/perf/loadgen:0.2.0");
     }
 
     @Test

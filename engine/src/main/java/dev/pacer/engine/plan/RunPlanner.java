@@ -33,7 +33,15 @@ public final class RunPlanner {
         }
     }
 
+    /** The client image of a run that names none, when the orchestrator has no default of its own. */
+    public static final String DEFAULT_CLIENT_IMAGE = "pacer/loadgen:0.1.0";
+
     public static RunPlan plan(BenchmarkRun run) {
+        return plan(run, DEFAULT_CLIENT_IMAGE);
+    }
+
+    /** @param defaultClientImage the client image of a run that names none (the operator's, from its chart) */
+    public static RunPlan plan(BenchmarkRun run, String defaultClientImage) {
         BenchmarkRunSpec spec = run.getSpec();
         List<FieldProblem> problems = BenchmarkRunValidation.validate(spec);
         if (!problems.isEmpty()) {
@@ -49,7 +57,7 @@ public final class RunPlanner {
         for (int i = 0; i < c.count; i++) {
             clients.add(new RunPlan.ClientRole("client-" + i, rate, c.connections == null ? 16 : c.connections,
                     c.senderThreads == null ? 0 : c.senderThreads, c.httpVersion == null ? "http/1.1" : c.httpVersion,
-                    c.image, Quantities.parseCpuMillis(c.cpus), c.memory, List.copyOf(c.jvmOptions == null ? List.of() : c.jvmOptions)));
+                    c.image == null || c.image.isBlank() ? defaultClientImage : c.image, Quantities.parseCpuMillis(c.cpus), c.memory, List.copyOf(c.jvmOptions == null ? List.of() : c.jvmOptions)));
         }
         BenchmarkRunSpec.Criteria criteria = spec.criteria == null ? new BenchmarkRunSpec.Criteria() : spec.criteria;
         AnalysisInput.Criteria parsedCriteria = new AnalysisInput.Criteria(
