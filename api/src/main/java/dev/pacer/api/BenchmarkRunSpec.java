@@ -133,6 +133,9 @@ public class BenchmarkRunSpec {
 
         @JsonPropertyDescription("Labels copied onto the result metrics; dashboards compare servers by `server` and `variant`.")
         public Map<String, String> labels = new LinkedHashMap<>();
+
+        @JsonPropertyDescription("Settings of the server's pod: pull secrets and policy, environment, annotations, priority class, affinity.")
+        public PodSettings pod = new PodSettings();
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -179,6 +182,9 @@ public class BenchmarkRunSpec {
 
         @JsonPropertyDescription("JVM options of the load generator.")
         public List<String> jvmOptions = new ArrayList<>();
+
+        @JsonPropertyDescription("Settings of every client's pod: pull secrets and policy, environment, annotations, priority class, affinity.")
+        public PodSettings pod = new PodSettings();
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -222,6 +228,7 @@ public class BenchmarkRunSpec {
         @JsonPropertyDescription("Node labels the pod requires.")
         public Map<String, String> nodeSelector = new LinkedHashMap<>();
 
+        @SchemaFrom(type = io.fabric8.kubernetes.api.model.AnyType.class)
         @JsonPropertyDescription("Tolerations, as in a pod spec.")
         public List<Map<String, Object>> tolerations = new ArrayList<>();
     }

@@ -31,6 +31,9 @@ public class BenchmarkRunStatus {
     @JsonPropertyDescription("The instant every client starts (epoch ms), the barrier posted to all of them; set before it is posted, so a restarted operator posts the same one.")
     public Long startAtEpochMs;
 
+    @JsonPropertyDescription("startAtEpochMs as RFC 3339.")
+    public String startAt;
+
     @JsonPropertyDescription("The measured window (epoch ms): from startAtEpochMs + warmup, for the duration.")
     public RunResult.Window window;
 
@@ -66,8 +69,11 @@ public class BenchmarkRunStatus {
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public static class PodStatus {
+        @JsonPropertyDescription("The pod's name.")
         public String name;
+        @JsonPropertyDescription("server, or the client's name (client-0, …).")
         public String role;
+        @JsonPropertyDescription("The node it ran on.")
         public String node;
         @JsonPropertyDescription("The CPUs the process may run on, from its /proc/self/status.")
         public String cpuset;

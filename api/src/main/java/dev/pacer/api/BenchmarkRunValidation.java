@@ -26,6 +26,21 @@ public final class BenchmarkRunValidation {
         }
     }
 
+    private static void podSettings(List<FieldProblem> problems, String field, PodSettings pod) {
+        if (pod == null || pod.env == null) {
+            return;
+        }
+        for (int i = 0; i < pod.env.size(); i++) {
+            Object name = pod.env.get(i).get("name");
+            if (!(name instanceof String text) || text.isBlank()) {
+                problems.add(new FieldProblem(field + ".env[" + i + "].name", "is required"));
+            } else if (PodSettings.RESERVED_ENV_PREFIXES.stream().anyMatch(text::startsWith)) {
+                problems.add(new FieldProblem(field + ".env[" + i + "].name", "'" + name
+                        + "' is pacer's own (PACER_*, JAVA_TOOL_OPTIONS): JVM options go in jvmOptions"));
+            }
+        }
+    }
+
     public static List<FieldProblem> validate(BenchmarkRunSpec spec) {
         List<FieldProblem> problems = new ArrayList<>();
         if (spec == null) {
@@ -44,6 +59,7 @@ public final class BenchmarkRunValidation {
                 problems.add(new FieldProblem("spec.server.port", "must not be " + ADMIN_PORT + ", the agents' admin port: use another, e.g. 8080"));
             }
             memory(problems, "spec.server.memory", spec.server.memory);
+            podSettings(problems, "spec.server.pod", spec.server.pod);
             Long cpuMillis = parse(problems, "spec.server.cpus", spec.server.cpus, Quantities::parseCpuMillis);
             if (cpuMillis != null && pinsServer(spec) && (cpuMillis % 1000 != 0 || cpuMillis == 0)) {
                 problems.add(new FieldProblem("spec.server.cpus", "must be a whole number of CPUs, at least 1, when the server is pinned (spec.placement.pinCpus or spec.placement.server.pinCpus), was '" + spec.server.cpus + "'"));
@@ -58,6 +74,7 @@ public final class BenchmarkRunValidation {
                 problems.add(new FieldProblem("spec.clients.count", "must be in [1, " + BenchmarkRunSpec.MAX_CLIENTS + "], was " + spec.clients.count));
             }
             memory(problems, "spec.clients.memory", spec.clients.memory);
+            podSettings(problems, "spec.clients.pod", spec.clients.pod);
             Long rate = parse(problems, "spec.clients.rate", spec.clients.rate, Quantities::parseRatePerSecond);
             if (rate != null && rate > Integer.MAX_VALUE) {
                 problems.add(new FieldProblem("spec.clients.rate", "is per client and must be below 2147M, was '" + spec.clients.rate + "'"));

@@ -9,8 +9,11 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 /** {@code status.result}: the figures of the measured window. Latencies in microseconds, as their names say. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class RunResult {
+    @JsonPropertyDescription("The server's own processing times over the window, from its agent or the kernel probe.")
     public ServerFigures server;
+    @JsonPropertyDescription("What the clients offered, achieved and saw.")
     public ClientFigures clients;
+    @JsonPropertyDescription("The measured window: warm-up and the partial periods at its edges excluded.")
     public Window window;
     @JsonPropertyDescription("Passed, Failed (a criterion not met) or Invalid (the measurement cannot be trusted).")
     public Verdict verdict;
@@ -23,7 +26,9 @@ public class RunResult {
     public static class ServerFigures {
         @JsonPropertyDescription("Whether the server exposed histograms; when false the other fields are absent.")
         public boolean histogramsAvailable;
+        @JsonPropertyDescription("Periods measured: the terms of the integrals.")
         public Integer samples;
+        @JsonPropertyDescription("Requests the server recorded in the window.")
         public Long requests;
         @JsonPropertyDescription("Sum over the periods of each period's 99th percentile.")
         public Long p99IntegralMicros;
@@ -31,10 +36,15 @@ public class RunResult {
         public Long maxIntegralMicros;
         @JsonPropertyDescription("p99IntegralMicros with at most 2 outlier periods (P99 > 2 x mean) replaced by the mean.")
         public Long p99IntegralCorrectedMicros;
+        @JsonPropertyDescription("Minimum over the window, microseconds.")
         public Long minMicros;
+        @JsonPropertyDescription("Median over the window, microseconds.")
         public Long p50Micros;
+        @JsonPropertyDescription("99th percentile over the window (all periods together), microseconds.")
         public Long p99Micros;
+        @JsonPropertyDescription("99.9th percentile over the window, microseconds.")
         public Long p999Micros;
+        @JsonPropertyDescription("Maximum over the window, microseconds.")
         public Long maxMicros;
         @JsonPropertyDescription("Each measured period's 99th percentile, in order: the terms of p99IntegralMicros (and of a rank test between runs).")
         public List<Long> periodP99Micros;
@@ -50,37 +60,56 @@ public class RunResult {
         public Double offeredRate;
         @JsonPropertyDescription("Responses per second inside the window, all clients.")
         public Double achievedRate;
+        @JsonPropertyDescription("Failed requests and error statuses, all clients, over the run.")
         public Long errors;
-        @JsonPropertyDescription("Response time from the intended send time (coordinated omission corrected).")
+        @JsonPropertyDescription("Response time from the intended send time (coordinated omission corrected), median, microseconds.")
         public Long p50Micros;
+        @JsonPropertyDescription("Response time from the intended send time, 99th percentile, microseconds.")
         public Long p99Micros;
         @JsonPropertyDescription("Response time P99 from the actual send time: what a tool without coordinated-omission correction reports.")
         public Long p99UncorrectedMicros;
+        @JsonPropertyDescription("Response time from the intended send time, maximum, microseconds.")
         public Long maxMicros;
         @JsonPropertyDescription("Worst client's send lag P99: how late requests left.")
         public Long sendLagP99Micros;
+        @JsonPropertyDescription("The same figures for each client.")
         public List<ClientFigure> perClient = new ArrayList<>();
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public static class ClientFigure {
+        @JsonPropertyDescription("The client, e.g. client-0.")
         public String name;
+        @JsonPropertyDescription("Responses completed inside the window.")
         public Long requests;
+        @JsonPropertyDescription("Requests per second it offered.")
         public Double offeredRate;
+        @JsonPropertyDescription("Responses per second inside the window.")
         public Double achievedRate;
+        @JsonPropertyDescription("Failed requests and error statuses over the run.")
         public Long errors;
+        @JsonPropertyDescription("Response time from the intended send time, 99th percentile, microseconds.")
         public Long p99Micros;
         @JsonPropertyDescription("Response time P99 from the actual send time (not corrected for coordinated omission).")
         public Long p99UncorrectedMicros;
+        @JsonPropertyDescription("Response time from the intended send time, maximum, microseconds.")
         public Long maxMicros;
+        @JsonPropertyDescription("How late its requests left, 99th percentile, microseconds.")
         public Long sendLagP99Micros;
+        @JsonPropertyDescription("How late its requests left, maximum, microseconds.")
         public Long sendLagMaxMicros;
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public static class Window {
+        @JsonPropertyDescription("Start of the window, epoch milliseconds.")
         public Long startEpochMs;
+        @JsonPropertyDescription("End of the window, epoch milliseconds.")
         public Long endEpochMs;
+        @JsonPropertyDescription("Start of the window (RFC 3339).")
+        public String start;
+        @JsonPropertyDescription("End of the window (RFC 3339).")
+        public String end;
 
         public Window() {
         }
@@ -88,6 +117,8 @@ public class RunResult {
         public Window(long startEpochMs, long endEpochMs) {
             this.startEpochMs = startEpochMs;
             this.endEpochMs = endEpochMs;
+            this.start = java.time.Instant.ofEpochMilli(startEpochMs).toString();
+            this.end = java.time.Instant.ofEpochMilli(endEpochMs).toString();
         }
     }
 }

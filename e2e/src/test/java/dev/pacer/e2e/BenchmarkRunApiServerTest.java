@@ -75,14 +75,23 @@ class BenchmarkRunApiServerTest {
     }
 
     @Test
-    void quantitiesAreTakenAsNumbersOrStrings() throws Exception {
+    void quantitiesAreTakenAsNumbersOrStringsAndPodSettingsAsInAPodSpec() throws Exception {
         io.fabric8.kubernetes.api.model.GenericKubernetesResource raw = io.fabric8.kubernetes.client.utils.Serialization.unmarshal("""
                 apiVersion: pacer.dev/v1alpha1
                 kind: BenchmarkRun
                 metadata: {name: plain-numbers, namespace: default}
                 spec:
                   server: {image: pacer/server-jetty12:0.1.0, cpus: 2, memory: 1073741824}
-                  clients: {count: 2, rate: 500, cpus: 1, memory: "1Gi"}
+                  clients:
+                    count: 2
+                    rate: 500
+                    cpus: 1
+                    memory: "1Gi"
+                    pod:
+                      imagePullSecrets: [registry-credentials]
+                      env: [{name: TZ, value: UTC}, {name: TOKEN, valueFrom: {secretKeyRef: {name: load, key: token}}}]
+                      affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [{key: pool, operator: In, values: [load]}]}]}}}
+                  placement: {clients: {tolerations: [{key: dedicated, operator: Equal, value: load, effect: NoSchedule}]}}
                   warmup: 2s
                   duration: 10s
                 """, io.fabric8.kubernetes.api.model.GenericKubernetesResource.class);
@@ -92,5 +101,9 @@ class BenchmarkRunApiServerTest {
         assertThat(stored.getSpec().server.memory).isEqualTo("1073741824");
         assertThat(stored.getSpec().clients.rate).isEqualTo("500");
         assertThat(dev.pacer.api.BenchmarkRunValidation.validate(stored.getSpec())).isEmpty();
+        assertThat(stored.getSpec().clients.pod.env).hasSize(2);
+        assertThat(stored.getSpec().clients.pod.affinity).containsKey("nodeAffinity");
+        assertThat(stored.getSpec().placement.clients.tolerations).singleElement()
+                .satisfies(t -> assertThat(t).containsEntry("value", "load"));
     }
 }

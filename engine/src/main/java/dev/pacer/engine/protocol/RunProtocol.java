@@ -229,6 +229,7 @@ public final class RunProtocol {
             long startAt = plan.startAtEpochMs(now.toEpochMilli(), plan.startLead());
             long windowStart = startAt + plan.warmup().toMillis();
             status.startAtEpochMs = startAt;
+            status.startAt = Instant.ofEpochMilli(startAt).toString();
             status.window = new RunResult.Window(windowStart, windowStart + plan.duration().toMillis());
             return decide(NEXT_STEP);   // startAt is kept before anyone is told of it
         }

@@ -99,6 +99,8 @@ class RunProtocolTest {
         long earliest = FakeRun.T0.toEpochMilli() + 3_500;
         assertThat(s.startAtEpochMs).isGreaterThanOrEqualTo(earliest).isLessThan(earliest + 1000);
         assertThat(s.startAtEpochMs % 1000).isZero();
+        assertThat(s.startAt).isEqualTo(java.time.Instant.ofEpochMilli(s.startAtEpochMs).toString());
+        assertThat(s.window.start).isEqualTo(java.time.Instant.ofEpochMilli(s.window.startEpochMs).toString());
         assertThat(s.window.startEpochMs).isEqualTo(s.startAtEpochMs + 5_000);
         assertThat(s.window.endEpochMs).isEqualTo(s.window.startEpochMs + 10_000);
 

@@ -8,12 +8,14 @@ import java.util.Map;
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.BenchmarkRunSpec;
 import dev.pacer.api.BenchmarkRunValidation;
+import dev.pacer.api.PodSettings;
 import dev.pacer.engine.plan.RunPlan;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -23,6 +25,7 @@ import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.TolerationBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
 
 /**
  * The desired Pods of a run, without I/O: one server, one per client. What every pod gets:
@@ -66,19 +69,19 @@ public final class PodFactory {
         BenchmarkRunSpec.Placement placement = placement(run);
         List<String> args = new ArrayList<>(plan.server().args());
         args.add("--port=" + plan.server().port());
-        Container container = container(ROLE_SERVER, plan.server().image(), args, plan.server().jvmOptions(),
+        Container container = container(ROLE_SERVER, pod(run.getSpec().server.pod), plan.server().image(), args, plan.server().jvmOptions(),
                 plan.server().cpuMillis(), plan.server().memory(), BenchmarkRunValidation.pinsServer(run.getSpec()), plan)
                 .addNewPort().withName("http").withContainerPort(plan.server().port()).endPort()
                 .build();
-        return pod(run, serverPodName(run), ROLE_SERVER, null, container, placement.server,
+        return pod(run, serverPodName(run), ROLE_SERVER, null, container, placement.server, pod(run.getSpec().server.pod),
                 Boolean.TRUE.equals(placement.separateNodes) ? antiAffinity(run, ROLE_CLIENT) : null);
     }
 
     public static Pod clientPod(BenchmarkRun run, RunPlan plan, RunPlan.ClientRole client) {
         BenchmarkRunSpec.Placement placement = placement(run);
-        Container container = container(ROLE_CLIENT, client.image(), List.of(), client.jvmOptions(), client.cpuMillis(),
+        Container container = container(ROLE_CLIENT, pod(run.getSpec().clients.pod), client.image(), List.of(), client.jvmOptions(), client.cpuMillis(),
                 client.memory(), BenchmarkRunValidation.pinsClients(run.getSpec()), plan).build();
-        return pod(run, clientPodName(run, client), ROLE_CLIENT, client.name(), container, placement.clients,
+        return pod(run, clientPodName(run, client), ROLE_CLIENT, client.name(), container, placement.clients, pod(run.getSpec().clients.pod),
                 Boolean.TRUE.equals(placement.separateNodes) ? antiAffinity(run, ROLE_SERVER) : null);
     }
 
@@ -105,7 +108,11 @@ public final class PodFactory {
         return effective;
     }
 
-    private static ContainerBuilder container(String name, String image, List<String> args, List<String> jvmOptions,
+    private static PodSettings pod(PodSettings given) {
+        return given == null ? new PodSettings() : given;
+    }
+
+    private static ContainerBuilder container(String name, PodSettings settings, String image, List<String> args, List<String> jvmOptions,
                                               long cpuMillis, String memory, boolean pinCpus, RunPlan plan) {
         List<String> javaOptions = new ArrayList<>();
         if (pinCpus) {
@@ -121,9 +128,11 @@ public final class PodFactory {
         return new ContainerBuilder()
                 .withName(name)
                 .withImage(image)
-                .withImagePullPolicy("IfNotPresent")
+                .withImagePullPolicy(settings.imagePullPolicy == null ? "IfNotPresent" : settings.imagePullPolicy)
                 .withArgs(args)
                 .withEnv(env)
+                .addAllToEnv(settings.env == null ? List.of() : settings.env.stream()
+                        .map(e -> Serialization.jsonMapper().convertValue(e, EnvVar.class)).toList())
                 .addNewPort().withName("admin").withContainerPort(ADMIN_PORT).endPort()
                 .withNewReadinessProbe().withNewHttpGet().withPath("/healthz").withNewPort("admin").endHttpGet()
                 .withPeriodSeconds(1).withFailureThreshold(3).endReadinessProbe()
@@ -151,6 +160,23 @@ public final class PodFactory {
         return builder.withLimits(pinCpus ? new LinkedHashMap<>(amounts) : Map.of("memory", new Quantity(memory))).build();
     }
 
+    /** The user's affinity with the separation of the roles added to its required anti-affinity terms. */
+    static Affinity combined(Affinity separation, Affinity user) {
+        if (user == null) {
+            return separation;
+        }
+        AffinityBuilder builder = new AffinityBuilder(user);
+        if (separation != null) {
+            if (user.getPodAntiAffinity() == null) {
+                builder.withPodAntiAffinity(separation.getPodAntiAffinity());
+            } else {
+                builder.editPodAntiAffinity().addAllToRequiredDuringSchedulingIgnoredDuringExecution(
+                        separation.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution()).endPodAntiAffinity();
+            }
+        }
+        return builder.build();
+    }
+
     private static Affinity antiAffinity(BenchmarkRun run, String otherRole) {
         return new AffinityBuilder().withNewPodAntiAffinity()
                 .addNewRequiredDuringSchedulingIgnoredDuringExecution()
@@ -164,12 +190,13 @@ public final class PodFactory {
     }
 
     private static Pod pod(BenchmarkRun run, String name, String role, String clientName, Container container,
-                           BenchmarkRunSpec.RolePlacement placement, Affinity affinity) {
+                           BenchmarkRunSpec.RolePlacement placement, PodSettings settings, Affinity separation) {
         return new PodBuilder()
                 .withNewMetadata()
                 .withName(name)
                 .withNamespace(run.getMetadata().getNamespace())
                 .withLabels(labels(run, role, clientName))
+                .withAnnotations(settings.annotations == null || settings.annotations.isEmpty() ? null : new LinkedHashMap<>(settings.annotations))
                 .withOwnerReferences(ownerReference(run))
                 .endMetadata()
                 .withNewSpec()
@@ -182,7 +209,11 @@ public final class PodFactory {
                 .endSecurityContext()
                 .withNodeSelector(placement.nodeSelector == null || placement.nodeSelector.isEmpty() ? null : new LinkedHashMap<>(placement.nodeSelector))
                 .withTolerations(tolerations(placement))
-                .withAffinity(affinity)
+                .withAffinity(combined(separation, settings.affinity == null ? null
+                        : Serialization.jsonMapper().convertValue(settings.affinity, Affinity.class)))
+                .withPriorityClassName(settings.priorityClassName)
+                .withImagePullSecrets(settings.imagePullSecrets == null ? List.of()
+                        : settings.imagePullSecrets.stream().map(LocalObjectReference::new).toList())
                 .withContainers(container)
                 .addNewVolume().withName("tmp").withNewEmptyDir().withMedium("Memory").withSizeLimit(new Quantity("64Mi")).endEmptyDir().endVolume()
                 .endSpec()

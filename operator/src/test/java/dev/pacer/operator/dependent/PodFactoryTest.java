@@ -63,4 +63,48 @@ class PodFactoryTest {
                 .noneMatch(e -> e.getValue() != null && e.getValue().contains("ActiveProcessorCount"));
         assertThat(run.getSpec().placement.pinCpus).isFalse();
     }
+
+    @Test
+    void podSettingsOfARoleReachItsPodsAndNoOther() throws IOException {
+        BenchmarkRun run = BenchmarkRunYaml.read(new java.io.ByteArrayInputStream("""
+                apiVersion: pacer.dev/v1alpha1
+                kind: BenchmarkRun
+                metadata: {name: settings, namespace: bench, uid: 5e77c0de-0000-4000-8000-000000000001}
+                spec:
+                  server: {image: registry.example.com/chappe:1, cpus: 1}
+                  clients:
+                    count: 1
+                    rate: 500
+                    cpus: 1
+                    pod:
+                      imagePullSecrets: [registry-credentials]
+                      imagePullPolicy: Always
+                      env: [{name: TZ, value: UTC}, {name: TOKEN, valueFrom: {secretKeyRef: {name: load, key: token}}}]
+                      annotations: {sidecar.istio.io/inject: "false"}
+                      priorityClassName: benchmark
+                      affinity:
+                        nodeAffinity:
+                          requiredDuringSchedulingIgnoredDuringExecution:
+                            nodeSelectorTerms: [{matchExpressions: [{key: pool, operator: In, values: [load]}]}]
+                  duration: 10s
+                  warmup: 2s
+                """.getBytes(java.nio.charset.StandardCharsets.UTF_8)), "settings.yaml");
+        RunPlan plan = RunPlanner.plan(run);
+        Pod client = PodFactory.clientPod(run, plan, plan.clients().getFirst());
+        assertThat(client.getSpec().getImagePullSecrets()).extracting(r -> r.getName()).containsExactly("registry-credentials");
+        assertThat(client.getSpec().getContainers().getFirst().getImagePullPolicy()).isEqualTo("Always");
+        assertThat(client.getSpec().getContainers().getFirst().getEnv()).extracting(e -> e.getName())
+                .contains("PACER_ADMIN_PORT", "TZ", "TOKEN");
+        assertThat(client.getMetadata().getAnnotations()).containsEntry("sidecar.istio.io/inject", "false");
+        assertThat(client.getSpec().getPriorityClassName()).isEqualTo("benchmark");
+        assertThat(client.getSpec().getAffinity().getNodeAffinity()).isNotNull();
+        assertThat(client.getSpec().getAffinity().getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution())
+                .as("the roles still kept apart").singleElement()
+                .satisfies(t -> assertThat(t.getLabelSelector().getMatchLabels()).containsEntry(PodFactory.LABEL_ROLE, PodFactory.ROLE_SERVER));
+        Pod server = PodFactory.serverPod(run, plan);
+        assertThat(server.getSpec().getImagePullSecrets()).isEmpty();
+        assertThat(server.getSpec().getPriorityClassName()).isNull();
+        assertThat(server.getMetadata().getAnnotations()).isNullOrEmpty();
+        assertThat(dev.pacer.api.BenchmarkRunValidation.validate(run.getSpec())).isEmpty();
+    }
 }
