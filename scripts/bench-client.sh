@@ -5,7 +5,8 @@
 # client warms up WARMUP_SECONDS at the rate, then MEASURED_SECONDS are measured: its CPU (utime + stime of the
 # process) per response, the rate it achieved (held: within 1 % of the rate offered) and its p99 response time.
 # Ratios are to vegeta. Then a JFR profile of pacer's client at the highest rate says where its CPU goes.
-# Usage: scripts/bench-client.sh [RATE...]   (default 5000 10000 20000 40000)
+# Usage: scripts/bench-client.sh [RATE...]   (default 5000 10000 20000 40000); PROFILE_ONLY=1: only the profile
+# at the highest rate.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 "$PACER_HOME/scripts/install-bench-tools.sh"
@@ -88,9 +89,11 @@ vegeta_client() {
 
 plain_client() {
   local rate="$1"
-  local line; line=$(taskset -c 1 "$JAVA" "${LOADGEN_JVM[@]}" -cp "$PACER_HOME/loadgen-image/target/app/lib/*" \
+  # the library cannot stop a schedule it is behind: its run is bounded from outside
+  local line; line=$(timeout $(( 3 * (WARMUP_SECONDS + MEASURED_SECONDS) + 30 )) taskset -c 1 "$JAVA" "${LOADGEN_JVM[@]}" -cp "$PACER_HOME/loadgen-image/target/app/lib/*" \
     dev.pacer.loadgen.bench.PlainLoadGeneratorBench 127.0.0.1 "$PORT" / "$rate" "$MEASURED_SECONDS" "$CONNECTIONS" "$WARMUP_SECONDS" 2>/dev/null \
-    | grep plain-jetty-load-generator)
+    | grep plain-jetty-load-generator || true)
+  [[ -n $line ]] || { echo "0 0 0 0"; return; }   # it did not finish its schedule in time: nothing held
   local responses achieved cpu p99
   responses=$(echo "$line" | sed -n 's/.* responses=\([0-9]*\).*/\1/p')
   achieved=$(echo "$line" | sed -n 's/.*achieved=\([0-9.]*\).*/\1/p')
@@ -99,6 +102,7 @@ plain_client() {
   echo "$responses $achieved $cpu $p99"
 }
 
+if [[ -z ${PROFILE_ONLY:-} ]]; then
 printf "nginx (1 worker) on CPU 0, each client on CPU 1, %d connections, %d s warm-up, %d s measured\n\n" "$CONNECTIONS" "$WARMUP_SECONDS" "$MEASURED_SECONDS"
 printf "%8s  %-22s %12s %10s %12s %10s %14s %14s\n" "offered" "client" "µs CPU/req" "held" "achieved/s" "p99 ms" "CPU vs vegeta" "p99 vs vegeta"
 for rate in "${RATES[@]}"; do
@@ -106,6 +110,7 @@ for rate in "${RATES[@]}"; do
   for client in vegeta pacer plain; do
     read -r n achieved cpu p99 < <("${client}_client" "$rate")
     per=$(echo "scale=2; $cpu * 1000000 / ($n + 0.000001)" | bc -l)
+    (( n > 0 )) || per=0
     held=$(echo "$achieved >= $rate * 0.99 && $achieved <= $rate * 1.01" | bc -l)
     cpu_per[$client]=$per; p99_of[$client]=$p99
     name=$client; [[ $client == pacer ]] && name="pacer loadgen"; [[ $client == plain ]] && name="jetty-load-generator"
@@ -117,8 +122,13 @@ for rate in "${RATES[@]}"; do
   done
 done
 
+fi
+
 top="${RATES[-1]}"
 echo
 echo "== where pacer's client CPU goes at $top req/s (JFR execution samples, the measured run)"
-pacer_client "$top" -XX:StartFlightRecording=filename="$work/client.jfr",settings=profile >/dev/null
-"$JAVA_HOME/bin/jfr" view --width 160 hot-methods "$work/client.jfr" 2>/dev/null | head -30 || echo "(jfr view not available in this JDK)"
+jfr_file="${PACER_CACHE:-$HOME/.cache/pacer}/bench/client-$top.jfr"
+mkdir -p "$(dirname "$jfr_file")"
+pacer_client "$top" -XX:StartFlightRecording=filename="$jfr_file",settings=profile >/dev/null
+"$JAVA_HOME/bin/jfr" view --width 160 hot-methods "$jfr_file" 2>/dev/null | head -25 || echo "(jfr view not available in this JDK)"
+echo "(the recording: $jfr_file; its stacks: $JAVA_HOME/bin/jfr print --events jdk.ExecutionSample --stack-depth 12 $jfr_file)"

@@ -127,7 +127,7 @@ final class LocalProcesses implements RunDriver.Effects {
         ResultDocument document = publish.document().withNotes(notes);
         try {
             document.write(directory);
-            for (Map.Entry<String, String> log : publish.rawLogs().entrySet()) {
+            for (Map.Entry<String, String> log : publish.files().entrySet()) {
                 Files.writeString(directory.resolve(log.getKey()), log.getValue());
             }
             HtmlReport.write(document, directory);

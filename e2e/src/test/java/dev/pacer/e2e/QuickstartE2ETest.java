@@ -37,7 +37,19 @@ class QuickstartE2ETest {
         assertThat(doc.periods()).hasSize(5);
         assertThat(doc.agents()).containsKeys("server", "client-0", "client-1");
         assertThat(doc.agents().get("server").cpuset()).isNotNull();
-        for (String file : List.of("result.json", "report.html", "server.hlog", "client-0.responseTime.hlog", "client-1.sendLag.hlog")) {
+        // the percentile spectrum holds the result's own percentiles, and HdrHistogram's distribution is beside it
+        assertThat(doc.spectra().get("server")).anySatisfy(p -> {
+            assertThat(p.percentile()).isEqualTo(99.0);
+            assertThat(p.valueMicros()).isEqualTo(result.server.p99Micros);
+        });
+        assertThat(doc.spectra().get("server")).filteredOn(p -> p.percentile() == 50.0).singleElement()
+                .satisfies(p -> assertThat(p.valueMicros()).isEqualTo(result.server.p50Micros));
+        assertThat(doc.spectra().get("server")).filteredOn(p -> p.percentile() == 99.9).singleElement()
+                .satisfies(p -> assertThat(p.valueMicros()).isEqualTo(result.server.p999Micros));
+        assertThat(doc.spectra()).containsKeys("client-0", "client-1");
+        assertThat(outcome.directory().resolve("server.hgrm")).content().contains("Value     Percentile TotalCount 1/(1-Percentile)");
+        for (String file : List.of("result.json", "report.html", "server.hlog", "client-0.responseTime.hlog", "client-1.sendLag.hlog",
+                "client-0.responseTime.hgrm")) {
             assertThat(outcome.directory().resolve(file)).isNotEmptyFile();
         }
         String html = Files.readString(outcome.directory().resolve("report.html"));
@@ -51,7 +63,7 @@ class QuickstartE2ETest {
         while (drawn.find()) {
             lengths.put(drawn.group(1), Integer.parseInt(drawn.group(2)));
         }
-        assertThat(lengths).containsOnlyKeys("server-latency", "server-percentiles", "client-latency", "achieved-rate", "send-lag");
+        assertThat(lengths).containsOnlyKeys("spectrum", "server-latency", "server-percentiles", "client-latency", "achieved-rate", "send-lag");
         assertThat(lengths.values()).allSatisfy(length -> assertThat(length).isGreaterThan(100));
         Path png = outcome.directory().resolve("report.png");
         HeadlessChromium.screenshot(outcome.directory().resolve("report.html"), png, 1100, 1900);

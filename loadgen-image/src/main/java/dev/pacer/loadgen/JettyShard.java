@@ -56,6 +56,9 @@ final class JettyShard implements PacingLoop.Sender, AutoCloseable {
     private final long timeoutMs;
     private final Completions completions;
     private Destination destination;
+    private final int maxOutstanding;
+    private final java.util.concurrent.atomic.AtomicLong finished = new java.util.concurrent.atomic.AtomicLong();
+    private long handedOff;   // the pacing thread's alone
 
     JettyShard(int index, RunRequest spec, Resource resource, int connections, int maxQueued, Completions completions) {
         URI base = URI.create(spec.targetUrl());
@@ -64,6 +67,7 @@ final class JettyShard implements PacingLoop.Sender, AutoCloseable {
         this.body = spec.request() == null || spec.request().body() == null || spec.request().body().isEmpty() ? null : spec.request().body();
         this.timeoutMs = spec.effectiveRequestTimeoutMs();
         this.completions = completions;
+        this.maxOutstanding = maxQueued;
         HttpFields resourceHeaders = resource.getRequestHeaders();
         this.headers = new HttpField[resourceHeaders.size() + 1];
         int port = base.getPort() < 0 ? 80 : base.getPort();
@@ -117,6 +121,22 @@ final class JettyShard implements PacingLoop.Sender, AutoCloseable {
         destination.getConnectionPool().preCreateConnections(connections).get(timeoutMs, TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * Hands a request to Jetty, unless this client already holds {@code maxQueued} requests not yet answered: then it
+     * refuses it at once (it is never sent, and counted so). Jetty would refuse it too, but at the cost of a scan of
+     * its whole queue, which an overloaded client cannot afford.
+     *
+     * @return whether the request was handed over
+     */
+    boolean trySend(long index, long intendedNanos, long sentNanos) {
+        if (handedOff - finished.get() >= maxOutstanding) {
+            return false;
+        }
+        handedOff++;
+        send(index, intendedNanos, sentNanos);
+        return true;
+    }
+
     @Override
     public void send(long index, long intendedNanos, long sentNanos) {
         Request request = client.newRequest(target).method(method).timeout(timeoutMs, TimeUnit.MILLISECONDS)
@@ -157,6 +177,7 @@ final class JettyShard implements PacingLoop.Sender, AutoCloseable {
 
         @Override
         public void onComplete(Result result) {
+            finished.incrementAndGet();
             completions.completed(result, intendedNanos, begunNanos);
         }
     }

@@ -145,7 +145,9 @@ final class LoadRun {
             JettyShard shard = clients.get(k);
             PacingLoop loop = new PacingLoop(schedule, k, shards, MAX_BATCH, stopAtNanos, Ticker.SYSTEM, (n, intended, sentAt) -> {
                 sendLag.recordNanos(sentAt - intended);
-                shard.send(n, intended, sentAt);
+                if (!shard.trySend(n, intended, sentAt)) {
+                    refusedByQueue.increment();   // the client's queue is full: never sent, counted in unsent
+                }
             });
             loops.add(loop);
             threads.add(Thread.ofPlatform().name("pacer-pacing-" + k).unstarted(() -> results.add(loop.run())));

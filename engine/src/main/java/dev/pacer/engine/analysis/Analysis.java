@@ -207,7 +207,7 @@ public final class Analysis {
     }
 
     /** Full periods lying inside the window. */
-    static List<PeriodHistogram> inWindow(List<PeriodHistogram> periods, AnalysisInput input) {
+    public static List<PeriodHistogram> inWindow(List<PeriodHistogram> periods, AnalysisInput input) {
         List<PeriodHistogram> kept = new ArrayList<>();
         for (PeriodHistogram period : periods) {
             if (period.startEpochMs() >= input.windowStartEpochMs() && period.endEpochMs() <= input.windowEndEpochMs()

@@ -25,8 +25,13 @@ public sealed interface Action {
     record Collect(long windowStartEpochMs, long windowEndEpochMs) implements Action {
     }
 
-    /** Keep the result: write the results directory (locally), store the artifacts. */
-    record Publish(ResultDocument document, Map<String, String> rawLogs) implements Action {
+    /**
+     * Keep the result: write the results directory (locally), store the artifacts.
+     *
+     * @param files file name → text: every raw interval log ({@code .hlog}) and the window's percentile distributions
+     *              ({@code .hgrm})
+     */
+    record Publish(ResultDocument document, Map<String, String> files) implements Action {
     }
 
     /** Delete the run's pods (stop its processes). */

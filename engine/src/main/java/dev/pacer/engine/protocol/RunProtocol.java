@@ -342,7 +342,9 @@ public final class RunProtocol {
             condition(RunConditions.COMPLETE, TRUE, verdictReason, summary);
             condition(RunConditions.PASSED, result.verdict == Verdict.Passed ? TRUE : FALSE, verdictReason,
                     result.verdict == Verdict.Passed ? summary : String.join("; ", result.reasons));
-            actions.add(new Action.Publish(document, collection.collected().rawLogs()));
+            Map<String, String> files = new java.util.LinkedHashMap<>(collection.collected().rawLogs());
+            files.putAll(ResultDocument.percentileDistributions(collection.collected()));
+            actions.add(new Action.Publish(document, files));
             if (result.verdict == Verdict.Passed) {
                 notices.add(Notice.normal("Succeeded", summary));
             } else {

@@ -117,7 +117,16 @@ public final class HtmlReport {
                 lags.computeIfAbsent(name, k -> new ArrayList<>()).add(new double[] {x, c.sendLagP99Micros() / 1000.0});
             });
         }
-        StringBuilder out = new StringBuilder("<h2>Per period</h2>\n");
+        StringBuilder out = new StringBuilder();
+        if (doc.spectra() != null && !doc.spectra().isEmpty()) {
+            out.append("<h2>Percentile spectrum</h2>\n");
+            SvgLineChart spectrum = new SvgLineChart("spectrum", "Latency by percentile over the window (server processing; clients from intended send time)", "ms")
+                    .percentileAxis();
+            doc.spectra().forEach((role, points) -> spectrum.series(role,
+                    points.stream().map(p -> new double[] {p.percentile(), p.valueMicros() / 1000.0}).toList()));
+            out.append(spectrum.render());
+        }
+        out.append("<h2>Per period</h2>\n");
         if (!serverP99.isEmpty()) {
             out.append(new SvgLineChart("server-latency", "Server processing time per period: min, p99, max (Jetty's chart)", "ms")
                     .series("min", serverMin).series("p99", serverP99).series("max", serverMax).render());

@@ -16,6 +16,7 @@ import dev.pacer.contract.AgentInfo;
 import dev.pacer.contract.RunReport;
 import dev.pacer.engine.agents.RunCollector;
 import dev.pacer.engine.analysis.Analysis;
+import dev.pacer.engine.analysis.PercentileSpectrum;
 import dev.pacer.engine.analysis.PeriodPoint;
 import dev.pacer.engine.plan.RunPlan;
 
@@ -29,15 +30,17 @@ import dev.pacer.engine.plan.RunPlan;
  *   "window": {startEpochMs, endEpochMs},
  *   "periods": [ {startEpochMs, server: {count,minMicros,p50Micros,p99Micros,maxMicros},
  *                 clients: {client-0: {count,p50Micros,p99Micros,p999Micros,maxMicros,sendLagP99Micros}}} … ],
- *   "clientReports": {client-0: final GET /pacer/v1/run}, "agents": {server: info, client-0: info} }
+ *   "clientReports": {client-0: final GET /pacer/v1/run}, "agents": {server: info, client-0: info},
+ *   "spectra": {server: [{percentile, valueMicros} …], client-0: […]} }
  * </pre>
- * Beside it: every raw interval log ({@code *.hlog}), {@code report.html} and the processes' logs.
+ * Beside it: every raw interval log ({@code *.hlog}), the window's percentile distributions ({@code *.hgrm}),
+ * {@code report.html} and the processes' logs.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ResultDocument(String run, String load, Map<String, Object> server, long samplePeriodMs,
                              RunResult result, RunResult.Window window, List<PeriodPoint> periods,
                              Map<String, RunReport> clientReports, Map<String, AgentInfo> agents,
-                             List<String> notes) {
+                             List<String> notes, Map<String, List<PercentileSpectrum.Point>> spectra) {
     public static final String FILE_NAME = "result.json";
     public static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
@@ -52,15 +55,28 @@ public record ResultDocument(String run, String load, Map<String, Object> server
         if (serverInfo != null && serverInfo.cpuset() != null) {
             server.put("cpuset", serverInfo.cpuset());
         }
+        Map<String, List<PercentileSpectrum.Point>> spectra = new java.util.LinkedHashMap<>();
+        PercentileSpectrum.ofRun(collected.input()).forEach((role, s) -> spectra.put(role, s.points()));
         return new ResultDocument(plan.runName(), plan.load(), server, plan.samplePeriod().toMillis(), outcome.result(),
-                outcome.result().window, outcome.periods(), collected.reports(), collected.infos(), List.copyOf(notes));
+                outcome.result().window, outcome.periods(), collected.reports(), collected.infos(), List.copyOf(notes), spectra);
+    }
+
+    /**
+     * HdrHistogram's percentile distribution of every role over the window, by file name ({@code server.hgrm},
+     * {@code client-0.responseTime.hgrm}), values in microseconds: for HdrHistogram's own plotter and tools.
+     */
+    public static Map<String, String> percentileDistributions(RunCollector.Collected collected) {
+        Map<String, String> files = new java.util.LinkedHashMap<>();
+        PercentileSpectrum.ofRun(collected.input()).forEach((role, s) ->
+                files.put(role + ("server".equals(role) ? "" : "." + RunCollector.CLIENT_RESPONSE_TIME_SERIES) + ".hgrm", s.hgrm()));
+        return files;
     }
 
     /** The same document with these notes added. */
     public ResultDocument withNotes(List<String> more) {
         List<String> all = new java.util.ArrayList<>(notes == null ? List.of() : notes);
         all.addAll(more);
-        return new ResultDocument(run, load, server, samplePeriodMs, result, window, periods, clientReports, agents, List.copyOf(all));
+        return new ResultDocument(run, load, server, samplePeriodMs, result, window, periods, clientReports, agents, List.copyOf(all), spectra);
     }
 
     public void write(Path directory) throws IOException {
@@ -93,7 +109,8 @@ public record ResultDocument(String run, String load, Map<String, Object> server
         server.put("image", run.getSpec().server == null ? null : run.getSpec().server.image);
         server.put("labels", run.getSpec().server == null ? Map.of() : run.getSpec().server.labels);
         return new ResultDocument(run.getMetadata().getName(), run.getStatus().load, server, 0, result, result.window, periods,
-                Map.of(), Map.of(), List.of("from the status of BenchmarkRun " + run.getMetadata().getNamespace() + "/" + run.getMetadata().getName()));
+                Map.of(), Map.of(), List.of("from the status of BenchmarkRun " + run.getMetadata().getNamespace() + "/" + run.getMetadata().getName()),
+                Map.of());
     }
 
     public static ResultDocument read(Path directory) throws IOException {

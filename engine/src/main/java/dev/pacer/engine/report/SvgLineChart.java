@@ -6,7 +6,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A small self-contained SVG line chart: x in seconds, one polyline per series, axes with five ticks. Each chart
+ * A small self-contained SVG line chart: x in seconds (or percentiles on a log scale), one polyline per series, axes
+ * with five ticks. Each chart
  * carries {@code data-points} (the number of points drawn) so that a browser test can check that it drew data.
  */
 final class SvgLineChart {
@@ -22,6 +23,7 @@ final class SvgLineChart {
     private final String title;
     private final String yUnit;
     private final Map<String, List<double[]>> series = new LinkedHashMap<>();
+    private boolean percentileAxis;
 
     SvgLineChart(String id, String title, String yUnit) {
         this.id = id;
@@ -34,13 +36,26 @@ final class SvgLineChart {
         return this;
     }
 
+    /**
+     * x is a percentile (0–100), drawn on HdrHistogram's {@code 1/(1-p)} log scale: 90 %, 99 %, 99.9 % … equally
+     * spaced, so that the tail gets the room it deserves.
+     */
+    SvgLineChart percentileAxis() {
+        percentileAxis = true;
+        return this;
+    }
+
+    private double x(double value) {
+        return percentileAxis ? Math.log10(1 / (1 - Math.min(value, 99.9999) / 100)) : value;
+    }
+
     String render() {
         double maxX = 1;
         double maxY = 0;
         int points = 0;
         for (List<double[]> xy : series.values()) {
             for (double[] p : xy) {
-                maxX = Math.max(maxX, p[0]);
+                maxX = Math.max(maxX, x(p[0]));
                 maxY = Math.max(maxY, p[1]);
                 points++;
             }
@@ -59,9 +74,20 @@ final class SvgLineChart {
             double y = TOP + plotHeight - plotHeight * i / 4.0;
             svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>", LEFT, LEFT + plotWidth, y, y));
             svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" class=\"tick\" text-anchor=\"end\">%s</text>%n", LEFT - 6, y + 4, format(value)));
-            double xValue = maxX * i / 4;
-            double x = LEFT + plotWidth * i / 4.0;
-            svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" class=\"tick\" text-anchor=\"middle\">%s s</text>%n", x, TOP + plotHeight + 16, format(xValue)));
+            if (!percentileAxis) {
+                double xValue = maxX * i / 4;
+                double x = LEFT + plotWidth * i / 4.0;
+                svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" class=\"tick\" text-anchor=\"middle\">%s s</text>%n", x, TOP + plotHeight + 16, format(xValue)));
+            }
+        }
+        if (percentileAxis) {
+            String[] labels = {"0%", "90%", "99%", "99.9%", "99.99%", "99.999%", "99.9999%"};
+            maxX = Math.max(1, Math.ceil(maxX));
+            for (int decade = 0; decade <= maxX && decade < labels.length; decade++) {
+                double x = LEFT + plotWidth * decade / maxX;
+                svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" class=\"grid\"/>", x, x, TOP, TOP + plotHeight));
+                svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" class=\"tick\" text-anchor=\"middle\">%s</text>%n", x, TOP + plotHeight + 16, labels[decade]));
+            }
         }
         svg.append(String.format(Locale.ROOT, "<text x=\"12\" y=\"%d\" class=\"tick\" transform=\"rotate(-90 12 %d)\" text-anchor=\"middle\">%s</text>%n",
                 TOP + plotHeight / 2, TOP + plotHeight / 2, Html.escape(yUnit)));
@@ -70,7 +96,7 @@ final class SvgLineChart {
             String color = COLORS[index % COLORS.length];
             StringBuilder coordinates = new StringBuilder();
             for (double[] p : entry.getValue()) {
-                double x = LEFT + plotWidth * p[0] / maxX;
+                double x = LEFT + plotWidth * x(p[0]) / maxX;
                 double y = TOP + plotHeight - (maxY == 0 ? 0 : plotHeight * p[1] / maxY);
                 coordinates.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y));
             }

@@ -308,7 +308,7 @@ class RunProtocolTest {
         Action.Publish publish = (Action.Publish) d.actions().getFirst();
         assertThat(publish.document().result()).as("result.json and the status hold one result").isSameAs(s.result);
         assertThat(publish.document().periods()).hasSize(10);
-        assertThat(publish.rawLogs()).containsKey("server.hlog");
+        assertThat(publish.files()).containsKey("server.hlog");
         assertThat(d.recheckAfter()).isEqualTo(Duration.ZERO);
     }
 

@@ -94,8 +94,8 @@ public final class PodEffects implements RunDriver.Effects {
 
     @Override
     public void publish(Action.Publish publish) {
-        LOG.info("run {}/{}: {} ({} histogram logs collected)", run.getMetadata().getNamespace(), run.getMetadata().getName(),
-                publish.document().result().verdict, publish.rawLogs().size());
+        LOG.info("run {}/{}: {} ({} histogram files collected)", run.getMetadata().getNamespace(), run.getMetadata().getName(),
+                publish.document().result().verdict, publish.files().size());
     }
 
     @Override
