@@ -32,8 +32,10 @@ class ServersUnderLoadE2ETest {
 
         LocalRuns.Outcome idle = LocalRuns.run(work, "idle", LocalRuns.spec("idle", image, args, "200", "/plaintext", "2s", "3s"));
         RunResult result = idle.document().result();
+        // the server's own time is part of what the client sees; with pacer's own pacing loop the client adds little
+        // (ee10 at 200 req/s: server 329 µs, client 604 µs), so half the client's figure is no longer a safe bound
         assertThat(result.server.p50Micros).as("server p50 without work, vs client p50 %d µs", result.clients.p50Micros)
-                .isLessThan(result.clients.p50Micros / 2);
+                .isLessThan(result.clients.p50Micros);
         assertThat(result.server.p99IntegralMicros).isPositive();
     }
 
