@@ -16,16 +16,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pacer.api.Phase;
 import dev.pacer.contract.AgentContract;
-import dev.pacer.contract.AgentInfo;
 import dev.pacer.contract.CpuList;
 import dev.pacer.contract.RunReport;
 import dev.pacer.engine.agents.AgentClient;
-import dev.pacer.engine.agents.MetricsText;
 import dev.pacer.engine.agents.RunCollector;
 import dev.pacer.engine.plan.RunPlan;
 import dev.pacer.engine.protocol.Action;
 import dev.pacer.engine.protocol.AgentAnswer;
 import dev.pacer.engine.protocol.Notice;
+import dev.pacer.engine.protocol.AgentObservations;
 import dev.pacer.engine.protocol.Observations;
 import dev.pacer.engine.protocol.Outcomes;
 import dev.pacer.engine.protocol.RoleObservation;
@@ -106,7 +105,7 @@ final class LocalProcesses implements RunDriver.Effects {
 
     @Override
     public AgentAnswer<RunReport> postRun(Action.PostRun post) {
-        return ask(post.client(), agent -> agent.postRun(post.request()));
+        return AgentAnswer.ask(() -> agent(post.client()).postRun(post.request()));
     }
 
     @Override
@@ -198,20 +197,6 @@ final class LocalProcesses implements RunDriver.Effects {
         return new AgentClient(URI.create("http://127.0.0.1:" + known.admin()));
     }
 
-    private interface Call<T> {
-        T on(AgentClient agent) throws IOException;
-    }
-
-    private <T> AgentAnswer<T> ask(String role, Call<T> call) {
-        try {
-            return AgentAnswer.of(call.on(agent(role)));
-        } catch (AgentClient.AgentException e) {
-            return AgentAnswer.refused(e.statusCode(), e.getMessage());
-        } catch (IOException | IllegalStateException e) {
-            return AgentAnswer.unreachable(e.getMessage());
-        }
-    }
-
     private String cpusText(String role) {
         List<Integer> cpus = layout.cpusByRole().get(role);
         return cpus == null ? "(not pinned)" : CpuList.format(cpus);
@@ -222,7 +207,7 @@ final class LocalProcesses implements RunDriver.Effects {
     }
 
     /** One step's view of the processes. */
-    private final class Seen implements Observations {
+    private final class Seen extends AgentObservations {
         private final Map<String, RoleObservation> roles = new HashMap<>();
 
         @Override
@@ -236,22 +221,8 @@ final class LocalProcesses implements RunDriver.Effects {
         }
 
         @Override
-        public AgentAnswer<AgentInfo> info(String role) {
-            return ask(role, AgentClient::info);
-        }
-
-        @Override
-        public AgentAnswer<RunReport> report(String client) {
-            return ask(client, AgentClient::runStatus);
-        }
-
-        @Override
-        public Optional<Double> serverLastPeriodP99Seconds() {
-            try {
-                return MetricsText.value(agent(AgentContract.ROLE_SERVER).metricsText(), "pacer_period_latency_seconds", "stat", "p99");
-            } catch (IOException | IllegalStateException e) {
-                return Optional.empty();
-            }
+        protected AgentClient agent(String role) {
+            return LocalProcesses.this.agent(role);
         }
 
         private RoleObservation role(String role) {

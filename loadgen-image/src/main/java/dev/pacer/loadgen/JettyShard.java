@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import dev.pacer.contract.RunRequest;
-import dev.pacer.loadgen.pacing.PacingLoop;
 import org.eclipse.jetty.client.Destination;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.HttpClientTransport;
@@ -29,7 +28,7 @@ import org.mortbay.jetty.load.generator.Resource;
 
 /**
  * One shard of a client: a Jetty {@link HttpClient} of its own (one selector) with its connections, sending the
- * requests its {@link PacingLoop} hands it. What costs per request is kept to what Jetty must do:
+ * requests its pacing loop hands it. What costs per request is kept to what Jetty must do:
  * <ul>
  *   <li>the target URI, the Host header and the request's own headers are built once (pre-encoded);</li>
  *   <li>requests go to the {@link Destination} resolved once, not through the client's lookup by origin;</li>
@@ -39,7 +38,7 @@ import org.mortbay.jetty.load.generator.Resource;
  * </ul>
  * The request itself is described by the load generator library's {@link Resource} (method, path, headers).
  */
-final class JettyShard implements PacingLoop.Sender, AutoCloseable {
+final class JettyShard implements AutoCloseable {
     /** Told of every request as it goes to the wire and as it ends, on a selector thread or the pacing thread. */
     interface Completions {
         void begun();
@@ -128,17 +127,16 @@ final class JettyShard implements PacingLoop.Sender, AutoCloseable {
      *
      * @return whether the request was handed over
      */
-    boolean trySend(long index, long intendedNanos, long sentNanos) {
+    boolean trySend(long intendedNanos) {
         if (handedOff - finished.get() >= maxOutstanding) {
             return false;
         }
         handedOff++;
-        send(index, intendedNanos, sentNanos);
+        send(intendedNanos);
         return true;
     }
 
-    @Override
-    public void send(long index, long intendedNanos, long sentNanos) {
+    private void send(long intendedNanos) {
         Request request = client.newRequest(target).method(method).timeout(timeoutMs, TimeUnit.MILLISECONDS)
                 .headers(this::addHeaders);
         if (body != null) {

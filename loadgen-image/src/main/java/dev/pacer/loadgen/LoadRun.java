@@ -60,7 +60,7 @@ final class LoadRun {
     private final long windowStartEpochMs;
     private final long windowEndEpochMs;
     private final int shards;
-    private final List<PacingLoop> loops = new ArrayList<>();
+    private final List<PacingLoop> loops = new java.util.concurrent.CopyOnWriteArrayList<>();   // read by reports while filled
     private volatile boolean loadStarted;
     private volatile boolean done;
     private volatile String failure;
@@ -145,7 +145,7 @@ final class LoadRun {
             JettyShard shard = clients.get(k);
             PacingLoop loop = new PacingLoop(schedule, k, shards, MAX_BATCH, stopAtNanos, Ticker.SYSTEM, (n, intended, sentAt) -> {
                 sendLag.recordNanos(sentAt - intended);
-                if (!shard.trySend(n, intended, sentAt)) {
+                if (!shard.trySend(intended)) {
                     refusedByQueue.increment();   // the client's queue is full: never sent, counted in unsent
                 }
             });

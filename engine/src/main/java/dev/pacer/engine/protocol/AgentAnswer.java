@@ -1,5 +1,9 @@
 package dev.pacer.engine.protocol;
 
+import java.io.IOException;
+
+import dev.pacer.engine.agents.AgentClient;
+
 /**
  * An agent's answer to one call: a value, a refusal (an HTTP status other than the contract's), or nothing at all.
  *
@@ -8,6 +12,26 @@ package dev.pacer.engine.protocol;
  * @param error       why there is no value
  */
 public record AgentAnswer<T>(T value, int statusCode, String error) {
+
+    /** A call to an agent. */
+    @FunctionalInterface
+    public interface Call<T> {
+        T call() throws IOException;
+    }
+
+    /**
+     * The answer of a call: its value; a refusal when the agent answered outside the contract; unreachable when it
+     * did not answer, or when its pod or process is not there to ask ({@link IllegalStateException}).
+     */
+    public static <T> AgentAnswer<T> ask(Call<T> call) {
+        try {
+            return of(call.call());
+        } catch (AgentClient.AgentException e) {
+            return refused(e.statusCode(), e.getMessage());
+        } catch (IOException | IllegalStateException e) {
+            return unreachable(e.getMessage());
+        }
+    }
 
     public static <T> AgentAnswer<T> of(T value) {
         return new AgentAnswer<>(value, 0, null);

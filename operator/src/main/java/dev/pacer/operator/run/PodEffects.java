@@ -71,13 +71,7 @@ public final class PodEffects implements RunDriver.Effects {
 
     @Override
     public AgentAnswer<RunReport> postRun(Action.PostRun post) {
-        try {
-            return AgentAnswer.of(seen.agent(post.client()).postRun(post.request()));
-        } catch (AgentClient.AgentException e) {
-            return AgentAnswer.refused(e.statusCode(), e.getMessage());
-        } catch (IOException | IllegalStateException e) {
-            return AgentAnswer.unreachable(e.getMessage());
-        }
+        return AgentAnswer.ask(() -> seen.agent(post.client()).postRun(post.request()));
     }
 
     @Override

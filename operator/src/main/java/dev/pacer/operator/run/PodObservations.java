@@ -1,6 +1,5 @@
 package dev.pacer.operator.run;
 
-import java.io.IOException;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -10,13 +9,9 @@ import java.util.Set;
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.BenchmarkRunValidation;
 import dev.pacer.contract.AgentContract;
-import dev.pacer.contract.AgentInfo;
-import dev.pacer.contract.RunReport;
 import dev.pacer.engine.agents.AgentClient;
-import dev.pacer.engine.agents.MetricsText;
 import dev.pacer.engine.plan.RunPlan;
-import dev.pacer.engine.protocol.AgentAnswer;
-import dev.pacer.engine.protocol.Observations;
+import dev.pacer.engine.protocol.AgentObservations;
 import dev.pacer.engine.protocol.RoleObservation;
 import dev.pacer.operator.access.AgentAccess;
 import dev.pacer.operator.dependent.PodFactory;
@@ -29,7 +24,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
  * when the cache has not caught up with a create), and its agents by pod IP or the API server's proxy. Each pod and
  * agent answer is read once per reconcile.
  */
-public final class PodObservations implements Observations {
+public final class PodObservations extends AgentObservations {
     private final BenchmarkRun run;
     private final RunPlan plan;
     private final KubernetesClient client;
@@ -59,27 +54,9 @@ public final class PodObservations implements Observations {
         return observe(PodFactory.clientPodName(run, role), pinned, role.cpuMillis());
     }
 
-    @Override
-    public AgentAnswer<AgentInfo> info(String role) {
-        return ask(role, AgentClient::info);
-    }
-
-    @Override
-    public AgentAnswer<RunReport> report(String clientName) {
-        return ask(clientName, AgentClient::runStatus);
-    }
-
-    @Override
-    public Optional<Double> serverLastPeriodP99Seconds() {
-        try {
-            return MetricsText.value(agent(AgentContract.ROLE_SERVER).metricsText(), "pacer_period_latency_seconds", "stat", "p99");
-        } catch (IOException | IllegalStateException e) {
-            return Optional.empty();   // a server without the agent contract has no live figure; the run goes on
-        }
-    }
-
     /** The agent of a role ({@code server}, {@code client-0}); its pod must exist. */
-    AgentClient agent(String role) {
+    @Override
+    protected AgentClient agent(String role) {
         return agents.computeIfAbsent(role, r -> {
             String podName = AgentContract.ROLE_SERVER.equals(r) ? PodFactory.serverPodName(run) : PodFactory.clientPodName(run, plan.client(r));
             Pod pod = pod(podName).orElseThrow(() -> new IllegalStateException("pod " + podName + " is gone"));
@@ -119,19 +96,5 @@ public final class PodObservations implements Observations {
             return Optional.of(pod);
         }
         return read.computeIfAbsent(name, n -> Optional.ofNullable(client.pods().inNamespace(run.getMetadata().getNamespace()).withName(n).get()));
-    }
-
-    private interface Call<T> {
-        T on(AgentClient agent) throws IOException;
-    }
-
-    private <T> AgentAnswer<T> ask(String role, Call<T> call) {
-        try {
-            return AgentAnswer.of(call.on(agent(role)));
-        } catch (AgentClient.AgentException e) {
-            return AgentAnswer.refused(e.statusCode(), e.getMessage());
-        } catch (IOException | IllegalStateException e) {
-            return AgentAnswer.unreachable(e.getMessage());
-        }
     }
 }
