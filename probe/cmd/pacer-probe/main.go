@@ -1,0 +1,344 @@
+// pacer-probe measures one HTTP/1.1 server from the kernel and serves what it measured as pacer's agent contract, so
+// the engine treats it as the server's agent. It times every request of the server's accepted connections:
+//
+//	service:   first request byte read by the server → last response byte written
+//	residence: request bytes arrived in the socket  → last response byte written
+//
+// Usage (root, or CAP_BPF and CAP_PERFMON):
+//
+//	pacer-probe --listen=ADDR:PORT [--pid=N] [--netns=/proc/N/ns/net] [--admin-port=9090] [--sample-period-ms=1000]
+//
+// docs/probe.md explains what it measures, what it cannot, and its cost.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/cilium/ebpf/btf"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"dev.pacer/probe/internal/admin"
+	"dev.pacer/probe/internal/attach"
+	"dev.pacer/probe/internal/period"
+	"dev.pacer/probe/internal/target"
+)
+
+// Version is set at build time (-ldflags "-X main.Version=…").
+var Version = "dev"
+
+const (
+	seriesService   = "service"
+	seriesResidence = "residence"
+)
+
+func main() {
+	log.SetFlags(log.Ldate | log.Ltime | log.Lmicroseconds | log.LUTC)
+	log.SetPrefix("pacer-probe: ")
+	if err := run(); err != nil {
+		log.Print(err)
+		os.Exit(2)
+	}
+}
+
+type options struct {
+	listen       string
+	pid          int
+	netns        string
+	adminAddress string
+	adminPort    int
+	periodMs     int64
+	ringBytes    int
+	readyFile    string
+	listenWait   time.Duration
+}
+
+func parseOptions(args []string) (options, error) {
+	o := options{}
+	fs := flag.NewFlagSet("pacer-probe", flag.ContinueOnError)
+	fs.StringVar(&o.listen, "listen", "", "the server's listening ADDR:PORT (ADDR 0.0.0.0 or empty: any local address); required")
+	fs.IntVar(&o.pid, "pid", 0, "the server's process: its network namespace, CPUs and user are read, and its exit ends the probe")
+	fs.StringVar(&o.netns, "netns", "", "a network namespace file (/proc/N/ns/net, /run/netns/NAME) to which connections are limited")
+	fs.StringVar(&o.adminAddress, "admin-address", "", "address of the agent contract's HTTP server (default: every address)")
+	fs.IntVar(&o.adminPort, "admin-port", envInt("PACER_ADMIN_PORT", 9090), "port of the agent contract (env PACER_ADMIN_PORT; 0 picks a free one)")
+	fs.Int64Var(&o.periodMs, "sample-period-ms", int64(envInt("PACER_SAMPLE_PERIOD_MS", 1000)), "histogram period (env PACER_SAMPLE_PERIOD_MS)")
+	fs.IntVar(&o.ringBytes, "ring-bytes", 4<<20, "size of the kernel→probe ring buffer, a power of two (4 MiB holds ~130k requests)")
+	fs.StringVar(&o.readyFile, "ready-file", os.Getenv("PACER_READY_FILE"), "once ready, write {\"adminPort\":N,\"appPort\":M} here (env PACER_READY_FILE)")
+	fs.DurationVar(&o.listenWait, "listen-wait", 2*time.Minute, "how long to wait for the server to accept connections")
+	version := fs.Bool("version", false, "print the version and exit")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if *version {
+		fmt.Println(Version)
+		os.Exit(0)
+	}
+	if o.listen == "" {
+		return o, errors.New("--listen is required: the server's ADDR:PORT, e.g. --listen=0.0.0.0:8080")
+	}
+	if o.periodMs <= 0 {
+		return o, fmt.Errorf("--sample-period-ms (PACER_SAMPLE_PERIOD_MS) must be at least 1, was %d", o.periodMs)
+	}
+	if o.adminPort < 0 || o.adminPort > 65535 {
+		return o, fmt.Errorf("--admin-port (PACER_ADMIN_PORT) must be a port number (0 for a free one), was %d", o.adminPort)
+	}
+	return o, attach.ValidRingBytes(o.ringBytes)
+}
+
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(strings.TrimSpace(os.Getenv(name))); err == nil {
+		return v
+	}
+	return def
+}
+
+func run() error {
+	o, err := parseOptions(os.Args[1:])
+	if err != nil {
+		return err
+	}
+	tgt, err := target.Parse(o.listen)
+	if err != nil {
+		return err
+	}
+	var server *target.Process
+	if o.pid != 0 {
+		if server, err = target.ReadProcess(o.pid); err != nil {
+			return err
+		}
+		tgt.NetnsInode = server.NetnsInode
+	}
+	if o.netns != "" {
+		if tgt.NetnsInode, err = target.NetnsInode(o.netns); err != nil {
+			return err
+		}
+	}
+	if err := attach.CheckPrivileges(); err != nil {
+		return err
+	}
+	release := attach.KernelRelease()
+	kernel, err := btf.LoadKernelSpec()
+	if err != nil {
+		return fmt.Errorf("kernel %s has no BTF (/sys/kernel/btf/vmlinux): the probe needs Linux %s or later built with CONFIG_DEBUG_INFO_BTF: %w",
+			release, attach.MinimumKernel, err)
+	}
+	if err := attach.CheckKernel(kernel, release); err != nil {
+		return err
+	}
+	probe, err := attach.Attach(tgt, o.ringBytes)
+	if err != nil {
+		return err
+	}
+	defer probe.Close()
+	start := time.Now()
+	grace := o.periodMs / 5 // records of idle connections leave when their next request arrives
+	sampler := period.New([]string{seriesService, seriesResidence}, o.periodMs, grace, start.UnixMilli())
+	health := admin.NewHealth("probe attached; waiting for " + tgt.String() + " to accept connections")
+	m := &measured{target: tgt, server: server, probe: probe, sampler: sampler, start: start, kernel: release, periodMs: o.periodMs}
+
+	registry := prometheus.NewRegistry()
+	m.register(registry)
+	ln, err := net.Listen("tcp", net.JoinHostPort(o.adminAddress, strconv.Itoa(o.adminPort)))
+	if err != nil {
+		return fmt.Errorf("the agent contract's port: %w", err)
+	}
+	adminPort := ln.Addr().(*net.TCPAddr).Port
+	httpServer := &http.Server{Handler: admin.Handler(m, health, registry), ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = httpServer.Serve(ln) }()
+	log.Printf("attached to %s on kernel %s; agent contract on port %d", tgt, release, adminPort)
+
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	failed := make(chan error, 1)
+	go func() {
+		if err := target.WaitAccepting(ctx, tgt, o.listenWait, server); err != nil {
+			failed <- err
+			return
+		}
+		health.Ready()
+		log.Printf("%s accepts connections: ready", tgt)
+		if o.readyFile != "" {
+			body := fmt.Sprintf("{\"adminPort\":%d,\"appPort\":%d}\n", adminPort, tgt.Port)
+			if err := writeAtomically(o.readyFile, body); err != nil {
+				failed <- err
+				return
+			}
+		}
+		if server != nil {
+			failed <- target.WaitExit(ctx, server.Pid)
+		}
+	}()
+	readErr := make(chan error, 1)
+	go func() { readErr <- m.readLoop(ctx) }()
+
+	select {
+	case <-ctx.Done():
+		log.Print("stopping")
+	case err := <-failed:
+		if err != nil {
+			health.Fail(err.Error())
+			sampler.Close(time.Now().UnixMilli())
+			shutdown(httpServer)
+			return err
+		}
+	case err := <-readErr:
+		health.Fail("reading the ring buffer failed")
+		return fmt.Errorf("reading the ring buffer: %w", err)
+	}
+	sampler.Close(time.Now().UnixMilli())
+	shutdown(httpServer)
+	return nil
+}
+
+func shutdown(s *http.Server) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_ = s.Shutdown(ctx)
+}
+
+func writeAtomically(path, body string) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(body), 0o644); err != nil {
+		return fmt.Errorf("writing the ready file: %w", err)
+	}
+	return os.Rename(tmp, path)
+}
+
+// measured joins the probe, its sampler and what is known of the server.
+type measured struct {
+	target   attach.Target
+	server   *target.Process
+	probe    *attach.Probe
+	sampler  *period.Sampler
+	start    time.Time
+	kernel   string
+	periodMs int64
+}
+
+// readLoop moves records into the sampler and closes periods on time, with or without traffic.
+func (m *measured) readLoop(ctx context.Context) error {
+	var rec attach.Record
+	offset := time.Now().UnixNano() - attach.MonotonicNanos() // CLOCK_MONOTONIC → epoch, re-read every period
+	nextClose := time.Now()
+	for ctx.Err() == nil {
+		ok, err := m.probe.Read(nextClose, &rec)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		if ok {
+			m.sampler.Record(int64(rec.EndNs)+offset, int64(rec.ServiceNs), int64(rec.ResidenceNs))
+		}
+		if now := time.Now(); !now.Before(nextClose) {
+			offset = now.UnixNano() - attach.MonotonicNanos()
+			m.sampler.CloseDue(now.UnixMilli())
+			nextClose = now.Add(time.Duration(max(m.periodMs/20, 5)) * time.Millisecond)
+		}
+	}
+	return nil
+}
+
+func (m *measured) SeriesNames() []string { return []string{seriesService, seriesResidence} }
+
+func (m *measured) Log(series string) (string, bool) {
+	if series == "" {
+		series = seriesService
+	}
+	m.sampler.CloseDue(time.Now().UnixMilli())
+	return m.sampler.Log(series, fmt.Sprintf("pacer probe %s histograms of %s, values in nanoseconds, sample period %d ms",
+		series, m.target, m.periodMs))
+}
+
+// info is /pacer/v1/info (contract AgentInfo, golden agent-info-probe.json): the measured server's process when
+// known, the kernel, and what the probe lost.
+type info struct {
+	Role             string   `json:"role"`
+	Version          string   `json:"version"`
+	MeasuredBy       string   `json:"measuredBy"`
+	Pid              int      `json:"pid,omitempty"`
+	Hostname         string   `json:"hostname"`
+	UID              *int     `json:"uid,omitempty"`
+	Cpuset           string   `json:"cpuset,omitempty"`
+	CpusetSize       int      `json:"cpusetSize,omitempty"`
+	Kernel           string   `json:"kernel"`
+	StartTimeEpochMs int64    `json:"startTimeEpochMs"`
+	SamplePeriodMs   int64    `json:"samplePeriodMs"`
+	HistogramSeries  []string `json:"histogramSeries"`
+	Listen           string   `json:"listen"`
+	DroppedRecords   uint64   `json:"droppedRecords"`
+	LateRecords      int64    `json:"lateRecords"`
+	OrphanWrites     uint64   `json:"orphanWrites"`
+	Abandoned        uint64   `json:"abandonedRequests"`
+	ProbePid         int      `json:"probePid"`
+}
+
+func (m *measured) Info() any {
+	host, _ := os.Hostname()
+	c, _ := m.probe.Counters()
+	_, _, _, late := m.sampler.Totals()
+	i := info{Role: "server", Version: Version, MeasuredBy: "probe", Hostname: host, Kernel: m.kernel,
+		StartTimeEpochMs: m.start.UnixMilli(), SamplePeriodMs: m.periodMs, HistogramSeries: m.SeriesNames(),
+		Listen: m.target.String(), DroppedRecords: c.Lost(), LateRecords: late, OrphanWrites: c.OrphanWrites,
+		Abandoned: c.Abandoned, ProbePid: os.Getpid()}
+	if m.server != nil {
+		i.Pid, i.UID, i.Cpuset, i.CpusetSize = m.server.Pid, &m.server.UID, m.server.Cpuset, m.server.CpusetSize
+		i.StartTimeEpochMs = m.server.StartEpochMs
+	}
+	return i
+}
+
+// register adds the probe's metrics, read when scraped.
+func (m *measured) register(r *prometheus.Registry) {
+	server := prometheus.Labels{"role": "server"}
+	counters := func() attach.Counters { c, _ := m.probe.Counters(); return c }
+	r.MustRegister(
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "pacer_requests_total", ConstLabels: server,
+			Help: "Requests in closed sample periods."}, func() float64 { n, _, _, _ := m.sampler.Totals(); return float64(n) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "pacer_clamped_values_total", ConstLabels: server,
+			Help: "Values outside the histograms' range, clamped."}, func() float64 { _, _, c, _ := m.sampler.Totals(); return float64(c) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "pacer_probe_records_dropped_total",
+			Help: "Requests the kernel side could not pass on (ring full, no socket storage, recursion)."},
+			func() float64 { return float64(counters().Lost()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "pacer_probe_records_late_total",
+			Help: "Requests that reached user space after their period closed."},
+			func() float64 { _, _, _, l := m.sampler.Totals(); return float64(l) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "pacer_probe_orphan_writes_total",
+			Help: "Writes on a connection with no request being read (opened before the probe, or 100-continue)."},
+			func() float64 { return float64(counters().OrphanWrites) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "pacer_probe_abandoned_requests_total",
+			Help: "Requests read and never answered before the connection closed."},
+			func() float64 { return float64(counters().Abandoned) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "pacer_probe_bpf_run_seconds_total",
+			Help: "Time the kernel spent in the probe's BPF programs (when kernel.bpf_stats_enabled is on)."},
+			func() float64 { d, _ := m.probe.RunTime(); return d.Seconds() }),
+	)
+	for _, stat := range []string{"p50", "p99", "max"} {
+		for _, series := range m.SeriesNames() {
+			name := "pacer_period_latency_seconds"
+			labels := prometheus.Labels{"role": "server", "stat": stat}
+			if series != seriesService {
+				name = "pacer_probe_residence_seconds"
+			}
+			r.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, ConstLabels: labels,
+				Help: "The last closed sample period's latency (" + series + ")."}, func() float64 {
+				_, last, _, _ := m.sampler.Totals()
+				s := last[series]
+				v := map[string]int64{"p50": s.P50Nanos, "p99": s.P99Nanos, "max": s.Max}[stat]
+				return float64(v) / 1e9
+			}))
+		}
+	}
+}

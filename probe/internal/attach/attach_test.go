@@ -1,0 +1,187 @@
+package attach
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cilium/ebpf/btf"
+)
+
+// These tests load the probe into the running kernel: they need root (CI runs as root) and skip, saying so, without.
+func needKernel(t *testing.T) {
+	t.Helper()
+	if err := CheckPrivileges(); err != nil {
+		t.Skip("not privileged to load BPF programs: ", err)
+	}
+}
+
+// sleepServer answers on loopback after ?sleepMicros=N, like the pacer servers' workload parameter.
+func sleepServer(t *testing.T) (netip.AddrPort, func()) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if us, err := strconv.Atoi(r.URL.Query().Get("sleepMicros")); err == nil {
+			time.Sleep(time.Duration(us) * time.Microsecond)
+		}
+		io.WriteString(w, "ok")
+	})}
+	go srv.Serve(ln)
+	return netip.MustParseAddrPort(ln.Addr().String()), func() { srv.Close() }
+}
+
+// get sends n requests over keep-alive connections and reads every response.
+func get(t *testing.T, addr netip.AddrPort, path string, n int) {
+	t.Helper()
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
+	defer client.CloseIdleConnections()
+	for i := 0; i < n; i++ {
+		resp, err := client.Get(fmt.Sprintf("http://%s%s", addr, path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+}
+
+// drain reads every record until none arrives for a while.
+func drain(t *testing.T, p *Probe) []Record {
+	t.Helper()
+	var all []Record
+	for {
+		var r Record
+		ok, err := p.Read(time.Now().Add(300*time.Millisecond), &r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			return all
+		}
+		all = append(all, r)
+	}
+}
+
+func TestEveryRequestTimedWithResidenceAtLeastService(t *testing.T) {
+	needKernel(t)
+	addr, stop := sleepServer(t)
+	defer stop()
+	p, err := Attach(Target{Port: addr.Port(), Addr: addr.Addr()}, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+
+	get(t, addr, "/?sleepMicros=2000", 200)
+	stop() // closes the connections: the last response of each is complete too
+	records := drain(t, p)
+
+	if len(records) != 200 {
+		t.Fatalf("%d records for 200 requests", len(records))
+	}
+	var service []int64
+	for _, r := range records {
+		if r.ResidenceNs < r.ServiceNs {
+			t.Fatalf("residence %d < service %d", r.ResidenceNs, r.ServiceNs)
+		}
+		service = append(service, int64(r.ServiceNs))
+	}
+	sort.Slice(service, func(i, j int) bool { return service[i] < service[j] })
+	p50 := time.Duration(service[len(service)/2])
+	if p50 < 2*time.Millisecond || p50 > 3*time.Millisecond {
+		t.Fatalf("service p50 %s for a 2 ms handler, want within [2 ms, 3 ms]", p50)
+	}
+	c, err := p.Counters()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Emitted != 200 || c.Lost() != 0 {
+		t.Fatalf("counters %+v, want 200 emitted and none lost", c)
+	}
+}
+
+func TestOtherPortsAndAddressesAreNotSeen(t *testing.T) {
+	needKernel(t)
+	measured, stop := sleepServer(t)
+	defer stop()
+	other, stopOther := sleepServer(t)
+	defer stopOther()
+	// The measured server's port on another address: nothing of it may count either.
+	p, err := Attach(Target{Port: measured.Port(), Addr: netip.MustParseAddr("127.0.0.2")}, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	get(t, measured, "/", 20)
+	get(t, other, "/", 20)
+	if records := drain(t, p); len(records) != 0 {
+		t.Fatalf("%d records from servers the probe does not target", len(records))
+	}
+}
+
+func TestAFullRingIsCountedNeverHidden(t *testing.T) {
+	needKernel(t)
+	addr, stop := sleepServer(t)
+	defer stop()
+	p, err := Attach(Target{Port: addr.Port()}, os.Getpagesize()) // 4 KiB: about 128 records
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	get(t, addr, "/", 1000) // nobody reads the ring meanwhile
+	stop()
+	time.Sleep(200 * time.Millisecond)
+	read := len(drain(t, p))
+	c, _ := p.Counters()
+	if c.Dropped == 0 || uint64(read) != c.Emitted || c.Emitted+c.Dropped != 1000 {
+		t.Fatalf("read %d, counters %+v: want some dropped and emitted + dropped = 1000", read, c)
+	}
+}
+
+func TestAKernelWithoutTheHooksIsRefusedByName(t *testing.T) {
+	b, err := btf.NewBuilder([]btf.Type{&btf.Int{Name: "int", Size: 4, Encoding: btf.Signed}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := b.Marshal(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := btf.LoadSpecFromReader(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = CheckKernel(old, "5.10.0-old")
+	if err == nil || !strings.Contains(err.Error(), "kernel 5.10.0-old lacks the tracepoint(s) sk_data_ready, sock_recv_length") ||
+		!strings.Contains(err.Error(), "Linux 6.3 or later") {
+		t.Fatalf("error %v", err)
+	}
+	if kernel, err := btf.LoadKernelSpec(); err == nil {
+		if err := CheckKernel(kernel, KernelRelease()); err != nil {
+			t.Fatalf("this kernel has the hooks, yet: %v", err)
+		}
+	}
+}
+
+func TestRingSizeMustSuitTheKernel(t *testing.T) {
+	for _, n := range []int{0, 1000, 3 << 20} {
+		if err := ValidRingBytes(n); err == nil || !strings.Contains(err.Error(), "--ring-bytes") {
+			t.Errorf("%d: %v", n, err)
+		}
+	}
+	if err := ValidRingBytes(1 << 22); err != nil {
+		t.Error(err)
+	}
+}
