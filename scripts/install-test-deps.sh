@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Installs what the test suite needs beyond the JDK, idempotently: Debian's chromium (the HTML report is checked in a
-# real browser) and fonts for its screenshots. Root is needed for apt-get; without it, the missing packages are named.
+# Installs what the test suite needs beyond the JDK and Go, idempotently: Debian's chromium (the HTML report is checked
+# in a real browser) and fonts for its screenshots; nginx (a peer server the kernel probe measures); clang-14 and
+# libbpf-dev (to check that the committed BPF object of the probe matches its source). Root is needed for apt-get; without it, the missing packages are named.
 set -euo pipefail
 missing=()
 command -v chromium >/dev/null || missing+=(chromium)
 [[ -d /usr/share/fonts/truetype/dejavu ]] || missing+=(fonts-dejavu-core)
 command -v taskset >/dev/null || missing+=(util-linux)
+command -v nginx >/dev/null || missing+=(nginx-light)
+command -v clang-14 >/dev/null || missing+=(clang-14)
+[[ -f /usr/include/bpf/bpf_helpers.h ]] || missing+=(libbpf-dev)
 if (( ${#missing[@]} == 0 )); then exit 0; fi
 if [[ $(id -u) -ne 0 ]]; then
   echo "pacer tests need: ${missing[*]} (apt-get install ${missing[*]}, as root)" >&2

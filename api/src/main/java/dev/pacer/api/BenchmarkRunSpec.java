@@ -136,7 +136,29 @@ public class BenchmarkRunSpec {
 
         @JsonPropertyDescription("Settings of the server's pod: pull secrets and policy, environment, annotations, priority class, affinity.")
         public PodSettings pod = new PodSettings();
+
+        @Pattern("^(agent|probe|both|none)$")
+        @Default("agent")
+        @JsonPropertyDescription("What measures the server: agent (pacer's agent in the server, its /healthz on port 9090), probe "
+                + "(the kernel probe times every request at the socket: service and residence, for any server; needs Linux >= 6.3), "
+                + "both (the agent's figures, the probe's beside them), none (no server histograms: the verdict rests on the clients).")
+        public String measure = MEASURE_AGENT;
+
+        @Pattern("^/.*")
+        @JsonPropertyDescription("Without the agent (measure probe or none), the server is ready when this path of its port answers 2xx; "
+                + "unset: when its port accepts TCP connections.")
+        public String readinessPath;
+
+        @JsonPropertyDescription("The server's command, replacing the image's entrypoint (the container's command). Locally: any program "
+                + "to start instead of a pacer server, e.g. [nginx, -c, /etc/pacer/nginx.conf]; ${PORT} is replaced by spec.server.port, "
+                + "${RUN_DIR} by the results directory and ${SPEC_DIR} by the spec's directory.")
+        public List<String> command;
     }
+
+    public static final String MEASURE_AGENT = "agent";
+    public static final String MEASURE_PROBE = "probe";
+    public static final String MEASURE_BOTH = "both";
+    public static final String MEASURE_NONE = "none";
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public static class Clients {

@@ -60,6 +60,17 @@ public final class BenchmarkRunValidation {
             }
             memory(problems, "spec.server.memory", spec.server.memory);
             podSettings(problems, "spec.server.pod", spec.server.pod);
+            if (spec.server.measure != null && !List.of(BenchmarkRunSpec.MEASURE_AGENT, BenchmarkRunSpec.MEASURE_PROBE,
+                    BenchmarkRunSpec.MEASURE_BOTH, BenchmarkRunSpec.MEASURE_NONE).contains(spec.server.measure)) {
+                problems.add(new FieldProblem("spec.server.measure", "must be agent, probe, both or none, was '" + spec.server.measure + "'"));
+            }
+            if (spec.server.readinessPath != null && !spec.server.readinessPath.startsWith("/")) {
+                problems.add(new FieldProblem("spec.server.readinessPath", "must be a path starting with /, e.g. /health, was '" + spec.server.readinessPath + "'"));
+            }
+            if (spec.server.command != null && (spec.server.command.isEmpty() || spec.server.command.getFirst() == null
+                    || spec.server.command.getFirst().isBlank())) {
+                problems.add(new FieldProblem("spec.server.command", "must name a program first, e.g. [nginx, -c, nginx.conf]; leave it unset for the image's entrypoint"));
+            }
             Long cpuMillis = parse(problems, "spec.server.cpus", spec.server.cpus, Quantities::parseCpuMillis);
             if (cpuMillis != null && pinsServer(spec) && (cpuMillis % 1000 != 0 || cpuMillis == 0)) {
                 problems.add(new FieldProblem("spec.server.cpus", "must be a whole number of CPUs, at least 1, when the server is pinned (spec.placement.pinCpus or spec.placement.server.pinCpus), was '" + spec.server.cpus + "'"));

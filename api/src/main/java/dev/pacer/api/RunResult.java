@@ -50,6 +50,28 @@ public class RunResult {
         public List<Long> periodP99Micros;
         @JsonPropertyDescription("Each measured period's maximum, in order: the terms of maxIntegralMicros.")
         public List<Long> periodMaxMicros;
+        @JsonPropertyDescription("What measured the server (spec.server.measure): agent, probe, both or none.")
+        public String measuredBy;
+        @JsonPropertyDescription("The series these figures are of: processing (the agent: first byte parsed to response completed) or service (the kernel probe: first byte read to last byte written).")
+        public String series;
+        @JsonPropertyDescription("The server's other series over the same window: the probe's residence (bytes arrived to last byte written), and with measure both the probe's service and residence beside the agent's.")
+        public List<SeriesFigures> otherSeries;
+    }
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class SeriesFigures {
+        @JsonPropertyDescription("The series: residence, probe.service or probe.residence.")
+        public String name;
+        @JsonPropertyDescription("Requests in the window.")
+        public Long requests;
+        @JsonPropertyDescription("Median over the window, microseconds.")
+        public Long p50Micros;
+        @JsonPropertyDescription("99th percentile over the window, microseconds.")
+        public Long p99Micros;
+        @JsonPropertyDescription("Maximum over the window, microseconds.")
+        public Long maxMicros;
+        @JsonPropertyDescription("Sum over the periods of each period's 99th percentile, microseconds.")
+        public Long p99IntegralMicros;
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -70,6 +70,19 @@ public record CpuLayout(Map<String, List<Integer>> cpusByRole, List<String> warn
         return new CpuLayout(byRole, warnings);
     }
 
+    /**
+     * The CPUs a helper of a role may use without touching that role's (the kernel probe beside the server): every
+     * CPU but the role's; {@code null} (not pinned) when the role is not pinned or holds them all.
+     */
+    public List<Integer> cpusOutside(String role) {
+        List<Integer> taken = cpusByRole.get(role);
+        if (taken == null) {
+            return null;
+        }
+        List<Integer> rest = availableCpus().stream().filter(cpu -> !taken.contains(cpu)).toList();
+        return rest.isEmpty() ? null : rest;
+    }
+
     /** The CPUs this process may run on: its {@code Cpus_allowed_list}, else 0…availableProcessors-1. */
     public static List<Integer> availableCpus() {
         try {

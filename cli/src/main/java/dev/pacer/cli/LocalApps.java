@@ -7,6 +7,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.pacer.api.FieldProblem;
+import dev.pacer.engine.plan.RunPlan;
+
 /**
  * The applications the local orchestrator starts, by name, and where their jars are: {@code <module>/target/app/lib}
  * under the pacer home ({@code -Dpacer.home}, set by the {@code ./pacer} launcher, else the working directory).
@@ -33,6 +36,48 @@ public final class LocalApps {
         }
         String lower = image.toLowerCase(Locale.ROOT);
         return SERVERS.stream().filter(app -> lower.contains(app.name())).findFirst();
+    }
+
+    /** The kernel probe, built by the probe module ({@code probe/build.sh}). */
+    public static Path probeBinary() {
+        return home().resolve("probe/target/pacer-probe");
+    }
+
+    /**
+     * What keeps a plan from running on this machine: an unknown server without a command, a probe that is not
+     * built or cannot load without root. Each names its field and the fix.
+     */
+    public static List<FieldProblem> problems(RunPlan plan) {
+        List<FieldProblem> problems = new java.util.ArrayList<>();
+        RunPlan.ServerRole server = plan.server();
+        if (server.command() == null && serverFor(server.image()).isEmpty()) {
+            problems.add(new FieldProblem("spec.server.image", "unknown server '" + server.image()
+                    + "' for a local run; use one of " + knownServers() + " (or an image whose name contains one), "
+                    + "or give spec.server.command to start any program"));
+        }
+        if (server.measure().probe()) {
+            if (!Files.isExecutable(probeBinary())) {
+                problems.add(new FieldProblem("spec.server.measure", "is " + server.measure().spec() + " but the kernel probe is not built ("
+                        + probeBinary() + "): run 'make build' (Go >= 1.26), or measure: none"));
+            } else if (!isRoot()) {
+                problems.add(new FieldProblem("spec.server.measure", "is " + server.measure().spec() + ": the kernel probe loads a BPF "
+                        + "program and needs root (CAP_BPF and CAP_PERFMON); run pacer with sudo, or measure: none"));
+            }
+        }
+        return problems;
+    }
+
+    static boolean isRoot() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("Uid:")) {
+                    return line.split("\\s+")[2].equals("0");   // effective uid
+                }
+            }
+        } catch (java.io.IOException e) {
+            return false;
+        }
+        return false;
     }
 
     public static String knownServers() {

@@ -48,7 +48,13 @@ public final class LocalOrchestrator {
     }
 
     public LocalRun run(BenchmarkRun run, RunPlan plan, Path directory, Integer serverPort) throws IOException, InterruptedException {
-        LocalApps.App serverApp = LocalApps.serverFor(plan.server().image()).orElseThrow();
+        return run(run, plan, directory, serverPort, Path.of("").toAbsolutePath());
+    }
+
+    /** @param specDirectory where the spec is: {@code ${SPEC_DIR}} of a server command */
+    public LocalRun run(BenchmarkRun run, RunPlan plan, Path directory, Integer serverPort, Path specDirectory)
+            throws IOException, InterruptedException {
+        LocalApps.App serverApp = plan.server().command() != null ? null : LocalApps.serverFor(plan.server().image()).orElseThrow();
         List<String> notes = new ArrayList<>();
         CpuLayout layout = CpuLayout.plan(CpuLayout.availableCpus(), Math.max(1, (int) Math.ceil(plan.server().cpuMillis() / 1000.0)),
                 plan.clients().stream().map(RunPlan.ClientRole::name).toList(),
@@ -59,7 +65,7 @@ public final class LocalOrchestrator {
             notes.add(warning);
         }
         Files.createDirectories(directory);
-        processes = new LocalProcesses(plan, serverApp, layout, serverPort, directory, notes, this::println);
+        processes = new LocalProcesses(plan, serverApp, layout, serverPort, directory, specDirectory, notes, this::println);
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         try {
             BenchmarkRunStatus status = new BenchmarkRunStatus();

@@ -45,18 +45,27 @@ final class LocalProcesses implements RunDriver.Effects {
     private final CpuLayout layout;
     private final Integer serverPort;
     private final Path directory;
+    private final Path specDirectory;
     private final List<String> notes;
     private final Consumer<String> out;
     private final Map<String, ManagedProcess> processes = new LinkedHashMap<>();
     private final Map<String, Ports> ports = new HashMap<>();
     private ResultDocument published;
+    /** The probe beside the server ({@code measure: probe/both}), not a role of the protocol: part of the server. */
+    private ManagedProcess probe;
+    private Ports probePorts;
+    /** Roles seen ready once: an exit after that happened during the run. */
+    private final java.util.Set<String> ready = new java.util.HashSet<>();
+    /** The server's port when the CLI chose it (a server without the agent, or one the probe watches). */
+    private int fixedServerPort;
 
     private record Ports(int admin, int app) {
     }
 
     LocalProcesses(RunPlan plan, LocalApps.App serverApp, CpuLayout layout, Integer serverPort, Path directory,
-                   List<String> notes, Consumer<String> out) {
+                   Path specDirectory, List<String> notes, Consumer<String> out) {
         this.plan = plan;
+        this.specDirectory = specDirectory;
         this.serverApp = serverApp;
         this.layout = layout;
         this.serverPort = serverPort;
@@ -75,7 +84,11 @@ final class LocalProcesses implements RunDriver.Effects {
     }
 
     List<Long> pids() {
-        return processes.values().stream().map(ManagedProcess::pid).toList();
+        List<Long> pids = new ArrayList<>(processes.values().stream().map(ManagedProcess::pid).toList());
+        if (probe != null) {
+            pids.add(probe.pid());
+        }
+        return pids;
     }
 
     @Override
@@ -83,10 +96,49 @@ final class LocalProcesses implements RunDriver.Effects {
         if (processes.containsKey(AgentContract.ROLE_SERVER)) {
             return Optional.empty();
         }
-        List<String> args = new ArrayList<>(plan.server().args());
-        args.add("--port=" + (serverPort == null ? 0 : serverPort));
-        println(Phase.Starting + ": starting " + serverApp.name() + " on CPUs " + cpusText(AgentContract.ROLE_SERVER));
-        return start(AgentContract.ROLE_SERVER, serverApp, plan.server().jvmOptions(), args);
+        RunPlan.ServerRole server = plan.server();
+        Map<String, String> env = new LinkedHashMap<>(roleEnvironment());
+        // Without the agent nobody reports the port, and the probe needs it before the server listens: the CLI picks it.
+        boolean portKnownAhead = server.command() != null || server.measure().probe() || !server.measure().agent();
+        if (portKnownAhead) {
+            try {
+                fixedServerPort = serverPort != null ? serverPort : server.command() != null ? server.port() : LocalPorts.free();
+            } catch (IOException e) {
+                return Optional.of("cannot find a free port for the server: " + e.getMessage());
+            }
+            env.put("PORT", Integer.toString(fixedServerPort));
+        }
+        Optional<String> refused;
+        if (server.command() != null) {
+            List<String> command = LocalCommand.expand(server.command(), fixedServerPort, directory, specDirectory);
+            println(Phase.Starting + ": starting " + String.join(" ", command) + " on CPUs " + cpusText(AgentContract.ROLE_SERVER));
+            refused = start(AgentContract.ROLE_SERVER, () -> ManagedProcess.startCommand(AgentContract.ROLE_SERVER, command,
+                    layout.cpusByRole().get(AgentContract.ROLE_SERVER), env, directory));
+        } else {
+            List<String> args = new ArrayList<>(server.args());
+            args.add("--port=" + (portKnownAhead ? fixedServerPort : serverPort == null ? 0 : serverPort));
+            println(Phase.Starting + ": starting " + serverApp.name() + " on CPUs " + cpusText(AgentContract.ROLE_SERVER));
+            refused = start(AgentContract.ROLE_SERVER, () -> ManagedProcess.start(AgentContract.ROLE_SERVER, serverApp,
+                    layout.cpusByRole().get(AgentContract.ROLE_SERVER), server.jvmOptions(), args, env, directory));
+        }
+        if (refused.isPresent() || !server.measure().probe()) {
+            return refused;
+        }
+        return startProbe(processes.get(AgentContract.ROLE_SERVER).pid());
+    }
+
+    /** The kernel probe on the server's port and process, pinned away from the server's CPUs. */
+    private Optional<String> startProbe(long serverPid) {
+        List<String> command = List.of(LocalApps.probeBinary().toString(), "--listen=127.0.0.1:" + fixedServerPort,
+                "--pid=" + serverPid, "--admin-address=127.0.0.1");
+        println(Phase.Starting + ": attaching the kernel probe to the server (pid " + serverPid + ", port " + fixedServerPort + ")");
+        try {
+            probe = ManagedProcess.startCommand(RunCollector.PROBE_ROLE, command, layout.cpusOutside(AgentContract.ROLE_SERVER),
+                    roleEnvironment(), directory);
+            return Optional.empty();
+        } catch (IOException e) {
+            return Optional.of("cannot start the kernel probe " + LocalApps.probeBinary() + ": " + e.getMessage());
+        }
     }
 
     @Override
@@ -94,7 +146,8 @@ final class LocalProcesses implements RunDriver.Effects {
         for (String name : names) {
             if (!processes.containsKey(name)) {
                 println(Phase.Starting + ": starting " + name + " on CPUs " + cpusText(name));
-                Optional<String> refused = start(name, LocalApps.LOADGEN, plan.client(name).jvmOptions(), List.of());
+                Optional<String> refused = start(name, () -> ManagedProcess.start(name, LocalApps.LOADGEN,
+                        layout.cpusByRole().get(name), plan.client(name).jvmOptions(), List.of(), roleEnvironment(), directory));
                 if (refused.isPresent()) {
                     return refused;
                 }
@@ -114,8 +167,9 @@ final class LocalProcesses implements RunDriver.Effects {
         try {
             Map<String, AgentClient> clients = new LinkedHashMap<>();
             plan.clients().forEach(c -> clients.put(c.name(), agent(c.name())));
-            return Outcomes.Collection.of(RunCollector.collect(plan, agent(AgentContract.ROLE_SERVER), clients,
-                    collect.windowStartEpochMs(), collect.windowEndEpochMs()));
+            RunPlan.Measure measure = plan.server().measure();
+            return Outcomes.Collection.of(RunCollector.collect(plan, measure.measured() ? agent(AgentContract.ROLE_SERVER) : null,
+                    measure == RunPlan.Measure.BOTH ? probeAgent() : null, clients, collect.windowStartEpochMs(), collect.windowEndEpochMs()));
         } catch (IOException e) {
             return Outcomes.Collection.failed(e.getMessage());
         }
@@ -158,14 +212,16 @@ final class LocalProcesses implements RunDriver.Effects {
     /** Stops every started process; safe to call twice (Ctrl-C during a stop). */
     synchronized void stopAll() {
         processes.values().forEach(ManagedProcess::close);
+        if (probe != null) {
+            probe.close();
+        }
     }
 
     /** Starts a role's process; a process that cannot be started at all (no such program) is a refusal. */
-    private Optional<String> start(String role, LocalApps.App app, List<String> jvmOptions, List<String> args) {
-        Map<String, String> env = Map.of(AgentContract.SAMPLE_PERIOD_ENV, Long.toString(plan.samplePeriod().toMillis()));
+    private Optional<String> start(String role, ProcessStart start) {
         try {
             synchronized (this) {
-                processes.put(role, ManagedProcess.start(role, app, layout.cpusByRole().get(role), jvmOptions, args, env, directory));
+                processes.put(role, start.start());
             }
             return Optional.empty();
         } catch (IOException e) {
@@ -173,20 +229,34 @@ final class LocalProcesses implements RunDriver.Effects {
         }
     }
 
+    private interface ProcessStart {
+        ManagedProcess start() throws IOException;
+    }
+
+    private Map<String, String> roleEnvironment() {
+        return Map.of(AgentContract.SAMPLE_PERIOD_ENV, Long.toString(plan.samplePeriod().toMillis()));
+    }
+
+    /** A role's agent ports: for a server the probe measures, the probe's admin port and the server's port. */
     private Optional<Ports> ports(String role) {
         Ports known = ports.get(role);
         if (known != null) {
             return Optional.of(known);
         }
-        ManagedProcess process = processes.get(role);
-        if (process == null || !Files.exists(process.readyFile())) {
+        boolean probed = AgentContract.ROLE_SERVER.equals(role) && plan.server().measure() == RunPlan.Measure.PROBE;
+        ManagedProcess process = probed ? probe : processes.get(role);
+        Optional<Ports> read = process == null ? Optional.empty() : readyFile(process);
+        read.ifPresent(p -> ports.put(role, p));
+        return read;
+    }
+
+    private static Optional<Ports> readyFile(ManagedProcess process) {
+        if (!Files.exists(process.readyFile())) {
             return Optional.empty();
         }
         try {
             JsonNode node = JSON.readTree(process.readyFile().toFile());
-            Ports read = new Ports(node.path("adminPort").asInt(), node.path("appPort").asInt());
-            ports.put(role, read);
-            return Optional.of(read);
+            return Optional.of(new Ports(node.path("adminPort").asInt(), node.path("appPort").asInt()));
         } catch (IOException e) {
             return Optional.empty();   // being written
         }
@@ -195,6 +265,14 @@ final class LocalProcesses implements RunDriver.Effects {
     private AgentClient agent(String role) {
         Ports known = ports(role).orElseThrow(() -> new IllegalStateException(role + " is not ready"));
         return new AgentClient(URI.create("http://127.0.0.1:" + known.admin()));
+    }
+
+    /** The probe beside the agent ({@code measure: both}). */
+    private AgentClient probeAgent() {
+        if (probePorts == null) {
+            probePorts = readyFile(probe).orElseThrow(() -> new IllegalStateException("the kernel probe is not ready"));
+        }
+        return new AgentClient(URI.create("http://127.0.0.1:" + probePorts.admin()));
     }
 
     private String cpusText(String role) {
@@ -235,17 +313,48 @@ final class LocalProcesses implements RunDriver.Effects {
                 return RoleObservation.absent(role);
             }
             String cpus = cpusText(role);
-            Optional<Ports> known = ports(role);
+            boolean server = AgentContract.ROLE_SERVER.equals(role);
             if (!process.isAlive()) {
                 return new RoleObservation(RoleObservation.Presence.FAILED, role, "localhost", null, null, null, cpus, "ProcessExited",
-                        role + " exited " + (known.isPresent() ? "during the run" : "before it was ready") + process.exitSummary()
+                        role + " exited " + (ready.contains(role) ? "during the run" : "before it was ready") + process.exitSummary()
                                 + ":\n" + process.logTail(15));
             }
-            if (known.isPresent() && new AgentClient(URI.create("http://127.0.0.1:" + known.get().admin())).isHealthy()) {
+            if (server && probe != null && !probe.isAlive()) {
+                return new RoleObservation(RoleObservation.Presence.FAILED, role, "localhost", null, null, null, cpus, "ProbeExited",
+                        "the kernel probe of the server exited " + (ready.contains(role) ? "during the run" : "before it was ready")
+                                + probe.exitSummary() + ":\n" + probe.logTail(15));
+            }
+            Optional<Integer> appPort = server ? serverReady() : agentReady(role);
+            if (appPort.isPresent()) {
+                ready.add(role);
                 return new RoleObservation(RoleObservation.Presence.READY, role, "localhost", "127.0.0.1",
-                        known.get().app() == 0 ? null : known.get().app(), null, cpus, null, null);
+                        appPort.get() == 0 ? null : appPort.get(), null, cpus, null, null);
             }
             return new RoleObservation(RoleObservation.Presence.STARTING, role, "localhost", null, null, null, cpus, null, null);
+        }
+
+        /** The role's app port once its agent answers {@code /healthz}. */
+        private Optional<Integer> agentReady(String role) {
+            Optional<Ports> known = ports(role);
+            return known.filter(p -> new AgentClient(URI.create("http://127.0.0.1:" + p.admin())).isHealthy()).map(Ports::app);
+        }
+
+        /** Per {@code measure}: the agent healthy, the probe healthy (it is once the server listens), the port or path answering. */
+        private Optional<Integer> serverReady() {
+            RunPlan.ServerRole server = plan.server();
+            if (server.measure().agent()) {
+                Optional<Integer> app = agentReady(AgentContract.ROLE_SERVER);
+                if (app.isEmpty() || server.measure() == RunPlan.Measure.AGENT) {
+                    return app;
+                }
+            }
+            if (server.measure().probe()) {
+                Optional<Ports> probeReady = readyFile(probe);
+                if (probeReady.isEmpty() || !new AgentClient(URI.create("http://127.0.0.1:" + probeReady.get().admin())).isHealthy()) {
+                    return Optional.empty();
+                }
+            }
+            return LocalPorts.answers(fixedServerPort, server.readinessPath()) ? Optional.of(fixedServerPort) : Optional.empty();
         }
     }
 }

@@ -31,6 +31,19 @@ final class ManagedProcess implements AutoCloseable {
 
     static ManagedProcess start(String role, LocalApps.App app, List<Integer> cpus, List<String> jvmOptions,
                                 List<String> args, Map<String, String> env, Path workDirectory) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        command.add("-cp");
+        command.add(LocalApps.libDirectory(app) + "/*");
+        command.add(app.mainClass());
+        command.addAll(args);
+        return startCommand(role, command, cpus, env, workDirectory);
+    }
+
+    /** Any program: a server's own command, the kernel probe. */
+    static ManagedProcess startCommand(String role, List<String> program, List<Integer> cpus, Map<String, String> env,
+                                       Path workDirectory) throws IOException {
         Path logFile = workDirectory.resolve("logs").resolve(role + ".log");
         Path readyFile = workDirectory.resolve("logs").resolve(role + ".ready");
         Files.createDirectories(logFile.getParent());
@@ -39,12 +52,7 @@ final class ManagedProcess implements AutoCloseable {
         if (cpus != null && !cpus.isEmpty()) {
             command.addAll(List.of("taskset", "-c", dev.pacer.contract.CpuList.format(cpus)));
         }
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(jvmOptions);
-        command.add("-cp");
-        command.add(LocalApps.libDirectory(app) + "/*");
-        command.add(app.mainClass());
-        command.addAll(args);
+        command.addAll(program);
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
         builder.environment().putAll(env);
@@ -67,7 +75,8 @@ final class ManagedProcess implements AutoCloseable {
         }
         try {
             List<String> causes = Files.readAllLines(logFile).stream()
-                    .filter(l -> l.contains(": cannot start: ") || l.startsWith("Exception in thread") || l.startsWith("Caused by:"))
+                    .filter(l -> l.contains(": cannot start: ") || l.startsWith("Exception in thread") || l.startsWith("Caused by:")
+                            || l.startsWith("pacer-probe: ") && !l.contains(" ready") && !l.contains("attached to "))
                     .map(String::trim).distinct().toList();
             if (!causes.isEmpty()) {
                 summary.append(": ").append(String.join(" / ", causes.subList(Math.max(0, causes.size() - 2), causes.size())));

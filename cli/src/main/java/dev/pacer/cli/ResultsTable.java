@@ -22,13 +22,20 @@ final class ResultsTable {
         }
         RunResult.ServerFigures s = r.server;
         if (s != null && s.histogramsAvailable) {
-            out.printf(Locale.ROOT, "%nserver  samples %d  requests %,d%n", s.samples, s.requests);
+            out.printf(Locale.ROOT, "%nserver  samples %d  requests %,d%s%n", s.samples, s.requests,
+                    s.measuredBy == null ? "" : "  (" + s.series + ", measured by the " + ("both".equals(s.measuredBy) ? "agent" : s.measuredBy) + ")");
             out.printf(Locale.ROOT, "  P99 integral %s ms  (corrected %s ms)   max integral %s ms%n",
                     ms(s.p99IntegralMicros), ms(s.p99IntegralCorrectedMicros), ms(s.maxIntegralMicros));
             out.printf(Locale.ROOT, "  min %s  p50 %s  p99 %s  p99.9 %s  max %s ms%n",
                     ms(s.minMicros), ms(s.p50Micros), ms(s.p99Micros), ms(s.p999Micros), ms(s.maxMicros));
+            if (s.otherSeries != null) {
+                for (RunResult.SeriesFigures o : s.otherSeries) {
+                    out.printf(Locale.ROOT, "  %-16s p50 %s  p99 %s  max %s ms   P99 integral %s ms  requests %,d%n", o.name,
+                            ms(o.p50Micros), ms(o.p99Micros), ms(o.maxMicros), ms(o.p99IntegralMicros), o.requests);
+                }
+            }
         } else {
-            out.println("\nserver  histograms unavailable");
+            out.println("\nserver  histograms unavailable" + ("none".equals(s == null ? null : s.measuredBy) ? " (not measured: measure none)" : ""));
         }
         out.printf(Locale.ROOT, "%n%-10s %12s %12s %10s %7s %10s %15s %10s %12s%n", "client", "offered/s", "achieved/s", "requests",
                 "errors", "p99 ms", "uncorr. p99 ms", "max ms", "lag p99 ms");

@@ -45,10 +45,7 @@ final class RunCommand implements Callable<Integer> {
             List<FieldProblem> problems = new ArrayList<>();
             try {
                 plan = RunPlanner.plan(run);
-                if (LocalApps.serverFor(plan.server().image()).isEmpty()) {
-                    problems.add(new FieldProblem("spec.server.image", "unknown server '" + plan.server().image()
-                            + "' for a local run; use one of " + LocalApps.knownServers() + " (or an image whose name contains one)"));
-                }
+                problems.addAll(LocalApps.problems(plan));
             } catch (RunPlanner.InvalidPlanException e) {
                 problems.addAll(e.problems());
                 plan = null;
@@ -69,7 +66,7 @@ final class RunCommand implements Callable<Integer> {
                 plan.server().image(), plan.warmup().toSeconds(), plan.duration().toSeconds(), directory);
         try {
             LocalOrchestrator.LocalRun result = new LocalOrchestrator(out, System.console() != null && System.getenv("CI") == null)
-                    .run(run, plan, directory, serverPort);
+                    .run(run, plan, directory, serverPort, file.toAbsolutePath().getParent());
             ResultsTable.print(result.document(), out);
             out.println("\nresults: " + directory.resolve("result.json") + "\nreport:  " + directory.resolve("report.html"));
             return result.document().result().verdict == Verdict.Passed ? PacerCommand.EXIT_OK : PacerCommand.EXIT_VERDICT_NOT_PASSED;

@@ -22,6 +22,8 @@ import dev.pacer.engine.plan.RunPlan;
 public final class RunCollector {
     public static final String CLIENT_RESPONSE_TIME_SERIES = AgentContract.SERIES_RESPONSE_TIME;
     public static final String CLIENT_SEND_LAG_SERIES = AgentContract.SERIES_SEND_LAG;
+    /** The probe beside the server's agent ({@code measure: both}), as infos and log files name it. */
+    public static final String PROBE_ROLE = "server-probe";
 
     private RunCollector() {
     }
@@ -37,21 +39,47 @@ public final class RunCollector {
                             Map<String, RunReport> reports) {
     }
 
+    /** The server's agent only ({@code measure: agent}). */
     public static Collected collect(RunPlan plan, AgentClient server, Map<String, AgentClient> clients,
                                     long windowStartEpochMs, long windowEndEpochMs) throws IOException {
+        return collect(plan, server, null, clients, windowStartEpochMs, windowEndEpochMs);
+    }
+
+    /**
+     * @param server the agent serving the server's histograms: pacer's agent, or the probe with {@code measure: probe};
+     *               {@code null} with {@code measure: none}
+     * @param probe  the probe beside the agent with {@code measure: both}, else {@code null}
+     */
+    public static Collected collect(RunPlan plan, AgentClient server, AgentClient probe, Map<String, AgentClient> clients,
+                                    long windowStartEpochMs, long windowEndEpochMs) throws IOException {
         long periodMs = plan.samplePeriod().toMillis();
+        RunPlan.Measure measure = plan.server().measure();
         Map<String, String> rawLogs = new LinkedHashMap<>();
         Map<String, AgentInfo> infos = new LinkedHashMap<>();
         Map<String, RunReport> reports = new LinkedHashMap<>();
         Optional<List<PeriodHistogram>> serverPeriods = Optional.empty();
+        Map<String, List<PeriodHistogram>> otherSeries = new LinkedHashMap<>();
         String unavailable = null;
-        try {
-            infos.put("server", server.info());
-            String log = server.histograms(null);
-            rawLogs.put("server.hlog", log);
-            serverPeriods = Optional.of(HistogramLogs.parse(log, periodMs));
-        } catch (IOException e) {
-            unavailable = e.getMessage();
+        if (server == null) {
+            unavailable = "the server is not measured (spec.server.measure: " + measure.spec() + ")";
+        } else {
+            try {
+                infos.put(AgentContract.ROLE_SERVER, server.info());
+                String log = server.histograms(null);
+                rawLogs.put("server.hlog", log);
+                serverPeriods = Optional.of(HistogramLogs.parse(log, periodMs));
+                if (measure == RunPlan.Measure.PROBE) {
+                    otherSeries.put(AgentContract.SERIES_RESIDENCE, series(server, "server", AgentContract.SERIES_RESIDENCE, periodMs, rawLogs));
+                }
+            } catch (IOException e) {
+                unavailable = e.getMessage();
+            }
+        }
+        if (probe != null) {
+            infos.put(PROBE_ROLE, probe.info());
+            for (String name : List.of(AgentContract.SERIES_SERVICE, AgentContract.SERIES_RESIDENCE)) {
+                otherSeries.put("probe." + name, series(probe, PROBE_ROLE, name, periodMs, rawLogs));
+            }
         }
         List<AnalysisInput.ClientInput> inputs = new ArrayList<>();
         for (Map.Entry<String, AgentClient> entry : clients.entrySet()) {
@@ -75,8 +103,17 @@ public final class RunCollector {
                     HistogramLogs.parse(responseLog, periodMs), HistogramLogs.parse(lagLog, periodMs),
                     report.errorsOrZero(), report.failure(), report.unsentOrZero(), uncorrected));
         }
+        String mainSeries = measure == RunPlan.Measure.PROBE ? AgentContract.SERIES_SERVICE : AgentContract.SERIES_PROCESSING;
         AnalysisInput input = new AnalysisInput(windowStartEpochMs, windowEndEpochMs, periodMs, serverPeriods, unavailable,
-                inputs, plan.criteria());
+                inputs, plan.criteria(), new AnalysisInput.ServerMeasure(measure.spec(), mainSeries, otherSeries));
         return new Collected(input, rawLogs, infos, reports);
+    }
+
+    /** One series of an agent, kept as {@code <role>.<series>.hlog}. */
+    private static List<PeriodHistogram> series(AgentClient agent, String role, String series, long periodMs,
+                                                Map<String, String> rawLogs) throws IOException {
+        String log = agent.histograms(series);
+        rawLogs.put(role + "." + series + ".hlog", log);
+        return HistogramLogs.parse(log, periodMs);
     }
 }

@@ -45,12 +45,18 @@ public final class Analysis {
         Map<Long, PeriodPoint.Stats> serverByPeriod = new TreeMap<>();
         RunResult.ServerFigures server = new RunResult.ServerFigures();
         result.server = server;
-        if (input.serverPeriods().isEmpty()) {
+        AnalysisInput.ServerMeasure measure = input.serverMeasure();
+        server.measuredBy = measure.measuredBy();
+        if (input.serverPeriods().isEmpty() && measure.none()) {
+            server.histogramsAvailable = false;
+            result.warnings.add("the server is not measured (spec.server.measure: none): no server histograms; the verdict rests on the clients");
+        } else if (input.serverPeriods().isEmpty()) {
             server.histogramsAvailable = false;
             invalid.add("server histograms unavailable" + (input.serverUnavailableReason() == null ? "" : ": " + input.serverUnavailableReason())
                     + "; the server-side figures cannot be computed");
         } else {
             server.histogramsAvailable = true;
+            server.series = measure.series();
             List<PeriodHistogram> periods = inWindow(input.serverPeriods().get(), input);
             Histogram total = newHistogram(periods);
             List<Long> p99s = new ArrayList<>();
@@ -62,9 +68,7 @@ public final class Analysis {
                 long max = h.getTotalCount() == 0 ? 0 : h.getMaxValue();
                 p99s.add(p99);
                 maxes.add(max);
-                serverByPeriod.put(period.startEpochMs(), new PeriodPoint.Stats(h.getTotalCount(),
-                        micros(h.getTotalCount() == 0 ? 0 : h.getMinValue()), micros(h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(50)),
-                        Integrals.toMicros(p99), Integrals.toMicros(max)));
+                serverByPeriod.put(period.startEpochMs(), stats(h));
             }
             server.samples = periods.size();
             server.requests = total.getTotalCount();
@@ -93,6 +97,29 @@ public final class Analysis {
                             total.getValueAtPercentile(99) / NANOS_PER_MILLI, limit.toNanos() / NANOS_PER_MILLI));
                 }
             });
+        }
+
+        Map<Long, Map<String, PeriodPoint.Stats>> otherByPeriod = new TreeMap<>();
+        for (Map.Entry<String, List<PeriodHistogram>> other : measure.otherSeries().entrySet()) {
+            List<PeriodHistogram> periods = inWindow(other.getValue(), input);
+            Histogram total = newHistogram(periods);
+            List<Long> p99s = new ArrayList<>();
+            for (PeriodHistogram period : periods) {
+                total.add(period.histogram());
+                p99s.add(percentile(period.histogram(), 99));
+                otherByPeriod.computeIfAbsent(period.startEpochMs(), k -> new LinkedHashMap<>()).put(other.getKey(), stats(period.histogram()));
+            }
+            RunResult.SeriesFigures figures = new RunResult.SeriesFigures();
+            figures.name = other.getKey();
+            figures.requests = total.getTotalCount();
+            figures.p50Micros = micros(percentile(total, 50));
+            figures.p99Micros = micros(percentile(total, 99));
+            figures.maxMicros = micros(total.getTotalCount() == 0 ? 0 : total.getMaxValue());
+            figures.p99IntegralMicros = Integrals.toMicros(Integrals.sumNanos(p99s));
+            if (server.otherSeries == null) {
+                server.otherSeries = new ArrayList<>();
+            }
+            server.otherSeries.add(figures);
         }
 
         RunResult.ClientFigures clients = new RunResult.ClientFigures();
@@ -200,8 +227,10 @@ public final class Analysis {
         TreeMap<Long, Boolean> starts = new TreeMap<>();
         serverByPeriod.keySet().forEach(k -> starts.put(k, true));
         clientsByPeriod.keySet().forEach(k -> starts.put(k, true));
+        otherByPeriod.keySet().forEach(k -> starts.put(k, true));
         for (long start : starts.keySet()) {
-            series.add(new PeriodPoint(start, serverByPeriod.get(start), clientsByPeriod.getOrDefault(start, Map.of())));
+            series.add(new PeriodPoint(start, serverByPeriod.get(start), clientsByPeriod.getOrDefault(start, Map.of()),
+                    otherByPeriod.get(start)));
         }
         return new Outcome(result, series);
     }
@@ -228,6 +257,13 @@ public final class Analysis {
         Histogram h = new Histogram(3);
         h.setAutoResize(true);
         return h;
+    }
+
+    /** One period of a server series, microseconds. */
+    private static PeriodPoint.Stats stats(Histogram h) {
+        boolean empty = h.getTotalCount() == 0;
+        return new PeriodPoint.Stats(h.getTotalCount(), micros(empty ? 0 : h.getMinValue()), micros(percentile(h, 50)),
+                micros(percentile(h, 99)), micros(empty ? 0 : h.getMaxValue()));
     }
 
     private static long percentile(Histogram h, double percentile) {

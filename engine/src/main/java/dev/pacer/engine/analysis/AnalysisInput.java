@@ -18,7 +18,30 @@ import java.util.Optional;
  */
 public record AnalysisInput(long windowStartEpochMs, long windowEndEpochMs, long samplePeriodMs,
                             Optional<List<PeriodHistogram>> serverPeriods, String serverUnavailableReason,
-                            List<ClientInput> clients, Criteria criteria) {
+                            List<ClientInput> clients, Criteria criteria, ServerMeasure serverMeasure) {
+
+    public AnalysisInput(long windowStartEpochMs, long windowEndEpochMs, long samplePeriodMs,
+                         Optional<List<PeriodHistogram>> serverPeriods, String serverUnavailableReason,
+                         List<ClientInput> clients, Criteria criteria) {
+        this(windowStartEpochMs, windowEndEpochMs, samplePeriodMs, serverPeriods, serverUnavailableReason, clients, criteria,
+                ServerMeasure.AGENT);
+    }
+
+    /**
+     * How the server was measured and its series beyond the main one.
+     *
+     * @param measuredBy  agent, probe, both or none ({@code spec.server.measure})
+     * @param series      the name of {@link #serverPeriods()}' series: processing (agent) or service (probe)
+     * @param otherSeries further series of the server by name ({@code residence}, {@code probe.service}, …), in order
+     */
+    public record ServerMeasure(String measuredBy, String series, java.util.Map<String, List<PeriodHistogram>> otherSeries) {
+        public static final ServerMeasure AGENT = new ServerMeasure("agent", "processing", java.util.Map.of());
+
+        /** Nobody measured the server: its histograms are missing by choice, not by failure. */
+        public boolean none() {
+            return "none".equals(measuredBy);
+        }
+    }
 
     /**
      * @param name                 e.g. {@code client-0}

@@ -70,6 +70,12 @@ public record PercentileSpectrum(List<Point> points, String hgrm) {
     public static Map<String, PercentileSpectrum> ofRun(AnalysisInput input) {
         Map<String, PercentileSpectrum> spectra = new LinkedHashMap<>();
         input.serverPeriods().map(periods -> of(periods, input)).ifPresent(s -> spectra.put("server", s));
+        input.serverMeasure().otherSeries().forEach((name, periods) -> {
+            PercentileSpectrum s = of(periods, input);
+            if (s != null) {
+                spectra.put("server." + name, s);   // server.residence, server.probe.service, …
+            }
+        });
         for (AnalysisInput.ClientInput client : input.clients()) {
             PercentileSpectrum s = of(client.responseTimePeriods(), input);
             if (s != null) {

@@ -58,9 +58,52 @@ public record RunPlan(String runName, ServerRole server, List<ClientRole> client
      * @param cpuMillis   CPUs asked, millicores
      * @param memory      memory, Kubernetes quantity
      * @param labels      result labels (server, variant)
+     * @param measure     what measures the server
+     * @param readinessPath without the agent: the HTTP path that says the server is ready; {@code null}: a TCP connect
+     * @param command     the server's command (the container's, or a local program); {@code null}: the image's
      */
     public record ServerRole(String image, List<String> args, List<String> jvmOptions, int port, long cpuMillis,
-                             String memory, Map<String, String> labels) {
+                             String memory, Map<String, String> labels, Measure measure, String readinessPath,
+                             List<String> command) {
+        public ServerRole(String image, List<String> args, List<String> jvmOptions, int port, long cpuMillis,
+                          String memory, Map<String, String> labels) {
+            this(image, args, jvmOptions, port, cpuMillis, memory, labels, Measure.AGENT, null, null);
+        }
+    }
+
+    /** {@code spec.server.measure}: who serves the server's histograms (docs/design.md, "Measuring the server"). */
+    public enum Measure {
+        /** pacer's agent in the server process. */
+        AGENT,
+        /** the kernel probe, the server's agent for the run. */
+        PROBE,
+        /** the agent; the probe on the same requests, its series beside. */
+        BOTH,
+        /** nothing: no server histograms, the verdict rests on the clients. */
+        NONE;
+
+        public static Measure of(String spec) {
+            return spec == null ? AGENT : valueOf(spec.toUpperCase(java.util.Locale.ROOT));
+        }
+
+        /** The server embeds the agent: its readiness and histograms come from port 9090. */
+        public boolean agent() {
+            return this == AGENT || this == BOTH;
+        }
+
+        /** The kernel probe runs beside the server. */
+        public boolean probe() {
+            return this == PROBE || this == BOTH;
+        }
+
+        /** Someone serves the server's histograms (the agent or the probe). */
+        public boolean measured() {
+            return this != NONE;
+        }
+
+        public String spec() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
     }
 
     /**

@@ -50,7 +50,8 @@ public final class RunPlanner {
         BenchmarkRunSpec.Server s = spec.server;
         RunPlan.ServerRole server = new RunPlan.ServerRole(s.image, List.copyOf(s.args == null ? List.of() : s.args),
                 List.copyOf(s.jvmOptions == null ? List.of() : s.jvmOptions), s.port == null ? 8080 : s.port,
-                Quantities.parseCpuMillis(s.cpus), s.memory, new LinkedHashMap<>(s.labels == null ? java.util.Map.of() : s.labels));
+                Quantities.parseCpuMillis(s.cpus), s.memory, new LinkedHashMap<>(s.labels == null ? java.util.Map.of() : s.labels),
+                RunPlan.Measure.of(s.measure), s.readinessPath, s.command == null ? null : List.copyOf(s.command));
         BenchmarkRunSpec.Clients c = spec.clients;
         int rate = Math.toIntExact(Quantities.parseRatePerSecond(c.rate));
         List<RunPlan.ClientRole> clients = new ArrayList<>();

@@ -166,7 +166,7 @@ public final class RunProtocol {
                         : ready + " of " + plan.clients().size() + " clients ready");
             }
             condition(RunConditions.PODS_READY, TRUE, "PodsReady", "server and " + clients.size() + " clients ready");
-            if (status.pods.isEmpty() || status.pods.stream().anyMatch(p -> p.cpuset == null)) {
+            if (status.pods.isEmpty() || status.pods.stream().anyMatch(p -> p.cpuset == null && !"none".equals(p.measuredBy))) {
                 List<BenchmarkRunStatus.PodStatus> pods = new ArrayList<>();
                 List<String> roleNames = new ArrayList<>();
                 roleNames.add(AgentContract.ROLE_SERVER);
@@ -174,6 +174,10 @@ public final class RunProtocol {
                 for (int i = 0; i < present.size(); i++) {
                     RoleObservation role = present.get(i);
                     String roleName = roleNames.get(i);
+                    if (i == 0 && !plan.server().measure().measured()) {
+                        pods.add(podStatus(role, roleName, null));   // nobody to ask: the server runs without agent or probe
+                        continue;
+                    }
                     AgentAnswer<AgentInfo> info = seen.info(roleName);
                     if (!info.answered()) {
                         return unreachable(roleName, info.error(), POLL);
@@ -441,7 +445,16 @@ public final class RunProtocol {
             return "http://" + server.address() + ":" + (server.port() != null ? server.port() : plan.server().port());
         }
 
+        /** A role's pod; {@code info} is {@code null} for a server nobody measures. */
         private BenchmarkRunStatus.PodStatus podStatus(RoleObservation role, String roleName, AgentInfo info) {
+            if (info == null) {
+                BenchmarkRunStatus.PodStatus pod = new BenchmarkRunStatus.PodStatus(role.name(), roleName, role.node(), null);
+                pod.podIP = role.address();
+                pod.cpusRequested = role.cpusRequested();
+                pod.exclusiveCpus = role.askedExclusiveCpus();
+                pod.measuredBy = "none";
+                return pod;
+            }
             BenchmarkRunStatus.PodStatus pod = new BenchmarkRunStatus.PodStatus(role.name(), roleName, role.node(), info.cpuset());
             pod.podIP = role.address();
             pod.cpusRequested = role.cpusRequested();
@@ -454,7 +467,9 @@ public final class RunProtocol {
         }
 
         private List<String> pinningProblems() {
+            // a server nobody measures cannot report its cpuset: its pinning is the platform's word (taskset, the kubelet)
             List<Pinning.Asked> asked = status.pods.stream().filter(p -> p.exclusiveCpus != null)
+                    .filter(p -> p.cpuset != null || !"none".equals(p.measuredBy))
                     .map(p -> new Pinning.Asked(p.name, p.exclusiveCpus, p.cpuset)).toList();
             return Pinning.problems(asked);
         }

@@ -60,16 +60,30 @@ public final class HtmlReport {
             r.warnings.forEach(w -> html.append("<li>").append(Html.escape(w)).append("</li>"));
             html.append("</ul>\n");
         }
-        html.append("<h2>Server processing time</h2>\n");
         RunResult.ServerFigures s = r.server;
+        html.append("<h2>Server ").append(s == null || s.series == null ? "processing" : Html.escape(s.series)).append(" time</h2>\n");
+        if (s != null && s.measuredBy != null) {
+            html.append("<p id=\"measured-by\">Measured by ").append(Html.escape(MEASURED_BY.getOrDefault(s.measuredBy, s.measuredBy)))
+                    .append(".</p>\n");
+        }
         if (s != null && s.histogramsAvailable) {
             html.append("<table id=\"server-figures\"><tr><th>samples</th><th>requests</th><th>P99 integral</th><th>P99 integral (corrected)</th>")
                     .append("<th>max integral</th><th>min</th><th>p50</th><th>p99</th><th>p99.9</th><th>max</th></tr><tr>")
                     .append(td(s.samples)).append(td(s.requests)).append(td(ms(s.p99IntegralMicros))).append(td(ms(s.p99IntegralCorrectedMicros)))
                     .append(td(ms(s.maxIntegralMicros))).append(td(ms(s.minMicros))).append(td(ms(s.p50Micros))).append(td(ms(s.p99Micros)))
                     .append(td(ms(s.p999Micros))).append(td(ms(s.maxMicros))).append("</tr></table>\n<p><small>Latencies in ms; integrals are sums over the periods.</small></p>\n");
+            if (s.otherSeries != null && !s.otherSeries.isEmpty()) {
+                html.append("<table id=\"server-series\"><tr><th>series</th><th>requests</th><th>P99 integral</th><th>p50</th><th>p99</th><th>max</th></tr>\n");
+                for (RunResult.SeriesFigures o : s.otherSeries) {
+                    html.append("<tr><td>").append(Html.escape(o.name)).append("</td>").append(td(o.requests)).append(td(ms(o.p99IntegralMicros)))
+                            .append(td(ms(o.p50Micros))).append(td(ms(o.p99Micros))).append(td(ms(o.maxMicros))).append("</tr>\n");
+                }
+                html.append("</table>\n<p><small>service: first request byte read → last response byte written; residence: request bytes "
+                        + "arrived in the socket → last response byte written, so it adds the wait before the server read (kernel probe).</small></p>\n");
+            }
         } else {
-            html.append("<p>Server histograms unavailable.</p>\n");
+            html.append("<p>Server histograms unavailable").append(s != null && "none".equals(s.measuredBy) ? ": the server is not measured (measure: none)" : "")
+                    .append(".</p>\n");
         }
         html.append("<h2>Clients</h2>\n<table id=\"client-figures\"><tr><th>client</th><th>offered req/s</th><th>achieved req/s</th><th>requests</th>")
                 .append("<th>errors</th><th>p99 ms</th><th>max ms</th><th>send lag p99 ms</th><th>send lag max ms</th></tr>\n");
@@ -117,6 +131,15 @@ public final class HtmlReport {
                 lags.computeIfAbsent(name, k -> new ArrayList<>()).add(new double[] {x, c.sendLagP99Micros() / 1000.0});
             });
         }
+        Map<String, List<double[]>> seriesP99 = new LinkedHashMap<>();
+        for (PeriodPoint p : doc.periods()) {
+            double x = (p.startEpochMs() - start) / 1000.0 + periodSeconds;
+            if (p.server() != null && p.serverSeries() != null) {
+                seriesP99.computeIfAbsent("p99", k -> new ArrayList<>()).add(new double[] {x, p.server().p99Micros() / 1000.0});
+                p.serverSeries().forEach((name, stats) -> seriesP99.computeIfAbsent(name + " p99", k -> new ArrayList<>())
+                        .add(new double[] {x, stats.p99Micros() / 1000.0}));
+            }
+        }
         StringBuilder out = new StringBuilder();
         if (doc.spectra() != null && !doc.spectra().isEmpty()) {
             out.append("<h2>Percentile spectrum</h2>\n");
@@ -134,6 +157,11 @@ public final class HtmlReport {
             out.append(new SvgLineChart("server-percentiles", "Server processing time per period: min, p50, p99", "ms")
                     .series("min", serverMin).series("p50", serverP50).series("p99", serverP99).render());
         }
+        if (!seriesP99.isEmpty()) {
+            SvgLineChart series = new SvgLineChart("server-series", "Server series per period: p99 of each", "ms");
+            seriesP99.forEach(series::series);
+            out.append(series.render());
+        }
         SvgLineChart clientChart = new SvgLineChart("client-latency", "Client response time per period (from intended send time)", "ms");
         for (String name : clientNames) {
             clientChart.series(name + " p50", clientP50.get(name)).series(name + " p99", clientP99.get(name)).series(name + " max", clientMax.get(name));
@@ -147,6 +175,12 @@ public final class HtmlReport {
         out.append(lagChart.render());
         return out.toString();
     }
+
+    private static final Map<String, String> MEASURED_BY = Map.of(
+            "agent", "pacer's agent in the server (first request byte parsed → response completed)",
+            "probe", "the kernel probe (first request byte read → last response byte written), no agent in the server",
+            "both", "pacer's agent in the server; the kernel probe's series beside it",
+            "none", "nothing: the server is not measured, the verdict rests on the clients");
 
     private static String seconds(RunResult.Window window) {
         return window == null ? "?" : String.format(Locale.ROOT, "%.0f", (window.endEpochMs - window.startEpochMs) / 1000.0);

@@ -68,7 +68,7 @@ public record ResultDocument(String run, String load, Map<String, Object> server
     public static Map<String, String> percentileDistributions(RunCollector.Collected collected) {
         Map<String, String> files = new java.util.LinkedHashMap<>();
         PercentileSpectrum.ofRun(collected.input()).forEach((role, s) ->
-                files.put(role + ("server".equals(role) ? "" : "." + RunCollector.CLIENT_RESPONSE_TIME_SERIES) + ".hgrm", s.hgrm()));
+                files.put(role + (role.startsWith("server") ? "" : "." + RunCollector.CLIENT_RESPONSE_TIME_SERIES) + ".hgrm", s.hgrm()));
         return files;
     }
 

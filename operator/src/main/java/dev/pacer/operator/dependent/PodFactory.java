@@ -20,6 +20,8 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.ProbeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
@@ -40,7 +42,8 @@ import io.fabric8.kubernetes.client.utils.Serialization;
  *       manager gives it exclusive cores; {@code -XX:ActiveProcessorCount} matches them;</li>
  *   <li>with {@code placement.separateNodes}: required anti-affinity between the server and the clients;</li>
  *   <li>the role's node selector and tolerations; {@code restartPolicy: Never} (a restarted agent loses its
- *       histograms: the run fails instead); readiness on the agent's {@code /healthz}.</li>
+ *       histograms: the run fails instead); readiness on the agent's {@code /healthz}, or for a
+ *       server without the agent ({@code measure: probe/none}) on its port or {@code readinessPath}.</li>
  * </ul>
  */
 public final class PodFactory {
@@ -67,12 +70,22 @@ public final class PodFactory {
 
     public static Pod serverPod(BenchmarkRun run, RunPlan plan) {
         BenchmarkRunSpec.Placement placement = placement(run);
-        List<String> args = new ArrayList<>(plan.server().args());
-        args.add("--port=" + plan.server().port());
-        Container container = container(ROLE_SERVER, pod(run.getSpec().server.pod), plan.server().image(), args, plan.server().jvmOptions(),
-                plan.server().cpuMillis(), plan.server().memory(), BenchmarkRunValidation.pinsServer(run.getSpec()), plan)
-                .addNewPort().withName("http").withContainerPort(plan.server().port()).endPort()
-                .build();
+        RunPlan.ServerRole server = plan.server();
+        List<String> args = new ArrayList<>(server.args());
+        if (server.measure().agent()) {
+            args.add("--port=" + server.port());   // pacer's servers take their port so; any other server gets PORT only
+        }
+        ContainerBuilder builder = container(ROLE_SERVER, pod(run.getSpec().server.pod), server.image(), args, server.jvmOptions(),
+                server.cpuMillis(), server.memory(), BenchmarkRunValidation.pinsServer(run.getSpec()), plan)
+                .addNewPort().withName("http").withContainerPort(server.port()).endPort();
+        if (server.command() != null) {
+            builder.withCommand(server.command());
+        }
+        if (!server.measure().agent()) {
+            builder.withReadinessProbe(appReadiness(server))
+                    .addNewEnv().withName("PORT").withValue(Integer.toString(server.port())).endEnv();   // the common convention
+        }
+        Container container = builder.build();
         return pod(run, serverPodName(run), ROLE_SERVER, null, container, placement.server, pod(run.getSpec().server.pod),
                 Boolean.TRUE.equals(placement.separateNodes) ? antiAffinity(run, ROLE_CLIENT) : null);
     }
@@ -142,6 +155,17 @@ public final class PodFactory {
                 .withNewCapabilities().withDrop("ALL").endCapabilities()
                 .endSecurityContext()
                 .addNewVolumeMount().withName("tmp").withMountPath("/tmp").endVolumeMount();
+    }
+
+    /** A server without the agent is ready when its port accepts connections, or its readiness path answers 2xx. */
+    static Probe appReadiness(RunPlan.ServerRole server) {
+        ProbeBuilder probe = new ProbeBuilder().withPeriodSeconds(1).withFailureThreshold(3);
+        if (server.readinessPath() != null) {
+            probe.withNewHttpGet().withPath(server.readinessPath()).withNewPort("http").endHttpGet();
+        } else {
+            probe.withNewTcpSocket().withNewPort("http").endTcpSocket();
+        }
+        return probe.build();
     }
 
     /**

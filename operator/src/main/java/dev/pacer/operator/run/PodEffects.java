@@ -79,7 +79,8 @@ public final class PodEffects implements RunDriver.Effects {
         try {
             Map<String, AgentClient> clients = new LinkedHashMap<>();
             plan.clients().forEach(c -> clients.put(c.name(), seen.agent(c.name())));
-            return Outcomes.Collection.of(RunCollector.collect(plan, seen.agent(AgentContract.ROLE_SERVER), clients,
+            AgentClient server = plan.server().measure().measured() ? seen.agent(AgentContract.ROLE_SERVER) : null;
+            return Outcomes.Collection.of(RunCollector.collect(plan, server, null, clients,
                     collect.windowStartEpochMs(), collect.windowEndEpochMs()));
         } catch (IOException | IllegalStateException e) {
             return Outcomes.Collection.failed(e.getMessage());

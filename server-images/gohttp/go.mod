@@ -1,0 +1,3 @@
+module dev.pacer/server-gohttp
+
+go 1.26.0

@@ -1,0 +1,50 @@
+// pacer-gohttp: a peer server for pacer's comparisons, Go's net/http with nothing added. It has no pacer agent: the
+// kernel probe measures it (spec.server.measure: probe).
+//
+//	pacer-gohttp --port=8080
+//
+// GET /plaintext answers "Hello, World!"; any path takes ?sleepMicros=N (wait N µs before answering, as pacer's Java
+// servers do) and ?bytes=N (a body of N bytes).
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+func main() {
+	port := flag.Int("port", envPort(), "HTTP port (default: env PORT, else 8080)")
+	flag.Parse()
+	body := []byte("Hello, World!")
+	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		if us, err := strconv.Atoi(q.Get("sleepMicros")); err == nil && us > 0 {
+			time.Sleep(time.Duration(us) * time.Microsecond)
+		}
+		w.Header().Set("Content-Type", "text/plain")
+		if n, err := strconv.Atoi(q.Get("bytes")); err == nil && n >= 0 && n <= 1<<24 {
+			w.Write([]byte(strings.Repeat("x", n)))
+			return
+		}
+		w.Write(body)
+	})
+	addr := fmt.Sprintf(":%d", *port)
+	log.Printf("pacer-gohttp listening on %s", addr)
+	server := &http.Server{Addr: addr, Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	if err := server.ListenAndServe(); err != nil {
+		log.Fatalf("pacer-gohttp: cannot start: %v", err)
+	}
+}
+
+func envPort() int {
+	if p, err := strconv.Atoi(os.Getenv("PORT")); err == nil {
+		return p
+	}
+	return 8080
+}
