@@ -81,11 +81,26 @@ pacer_images() {
   for tar in "$REPO"/operator/target/image/*.tar "$REPO"/loadgen-image/target/image/*.tar "$REPO"/server-images/*/target/image/*.tar; do
     cp "$tar" "$IMAGES/pacer-$(basename "$tar")"
   done
+  probe_image
   local sock=$CLUSTER/node/containerd/containerd.sock
   if [[ -S $sock ]]; then
     for tar in "$IMAGES"/pacer-*.tar; do innet ctr -a "$sock" -n k8s.io images import "$tar" >/dev/null; done
     log "imported into the node: $(innet ctr -a "$sock" -n k8s.io images ls -q | grep -c pacer/) pacer images"
   fi
+}
+
+# The kernel probe: its static Go binary alone (probe/build.sh), no user set (the pod runs it as uid 0 with CAP_BPF
+# and CAP_PERFMON only). The same recipe builds it for a registry: skopeo copy oci:… docker://<registry>/probe:<tag>.
+probe_image() {
+  local version r=$PACER_K8S/rootfs/probe
+  version=$(cd "$REPO" && sed -n 's|^  <version>\(.*\)</version>|\1|p' pom.xml | head -1)
+  PACER_VERSION=$version "$REPO/probe/build.sh"
+  rm -rf "$r"; mkdir -p "$r"
+  cp "$REPO/probe/target/pacer-probe" "$r/pacer-probe"
+  mkimage probe "$r" --config.entrypoint /pacer-probe --config.exposedports 9090/tcp
+  rm -f "$IMAGES/pacer-probe.tar"
+  skopeo copy -q "oci:$OCI:probe" "docker-archive:$IMAGES/pacer-probe.tar:pacer/probe:$version"
+  rm -rf "$r"
 }
 
 case $WHAT in

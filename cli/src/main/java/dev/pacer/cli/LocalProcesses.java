@@ -142,6 +142,11 @@ final class LocalProcesses implements RunDriver.Effects {
     }
 
     @Override
+    public Optional<String> createProbe(Action.CreateProbe create) {
+        return Optional.empty();   // started with the server: it must be there before the server listens
+    }
+
+    @Override
     public Optional<String> createClients(List<String> names) {
         for (String name : names) {
             if (!processes.containsKey(name)) {
@@ -296,6 +301,21 @@ final class LocalProcesses implements RunDriver.Effects {
         @Override
         public RoleObservation client(String name) {
             return role(name);
+        }
+
+        @Override
+        public RoleObservation probe() {
+            if (probe == null) {
+                return RoleObservation.absent(RunCollector.PROBE_ROLE);
+            }
+            if (!probe.isAlive()) {
+                return new RoleObservation(RoleObservation.Presence.FAILED, RunCollector.PROBE_ROLE, "localhost", null, null, null,
+                        null, "ProbeExited", "the kernel probe exited" + probe.exitSummary() + ":\n" + probe.logTail(15));
+            }
+            Optional<Ports> known = readyFile(probe);
+            boolean healthy = known.isPresent() && new AgentClient(URI.create("http://127.0.0.1:" + known.get().admin())).isHealthy();
+            return new RoleObservation(healthy ? RoleObservation.Presence.READY : RoleObservation.Presence.STARTING,
+                    RunCollector.PROBE_ROLE, "localhost", healthy ? "127.0.0.1" : null, null, null, null, null, null);
         }
 
         @Override

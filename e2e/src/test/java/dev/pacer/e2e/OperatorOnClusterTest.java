@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.BenchmarkRunStatus;
+import dev.pacer.api.RunResult;
 import dev.pacer.api.BenchmarkRunYaml;
 import dev.pacer.api.Phase;
 import dev.pacer.operator.OperatorSettings;
@@ -28,6 +29,7 @@ import dev.pacer.operator.access.AgentAccess;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -53,6 +55,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class OperatorOnClusterTest {
     static final String NAMESPACE = "pacer-e2e";
+    /** The operator's namespace, where probe pods run: it admits privileged pods (no Pod Security label). */
+    static final String PROBE_NAMESPACE = "pacer-e2e-operator";
     static final Duration RUN_LIMIT = Duration.ofMinutes(4);
     static Path kubeconfig;
     static KubernetesClient client;
@@ -71,11 +75,15 @@ class OperatorOnClusterTest {
         client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE)
                 .addToLabels("pod-security.kubernetes.io/enforce", "restricted")
                 .addToLabels("pod-security.kubernetes.io/enforce-version", "latest").endMetadata().build()).serverSideApply();
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(PROBE_NAMESPACE).endMetadata().build())
+                .serverSideApply();
         operator = startOperator();
     }
 
     static PacerOperator startOperator() throws IOException {
-        return PacerOperator.start(client, new OperatorSettings(AgentAccess.API_SERVER_PROXY, Set.of(NAMESPACE), 0));
+        return PacerOperator.start(client, new OperatorSettings(AgentAccess.API_SERVER_PROXY, Set.of(NAMESPACE), 0,
+                dev.pacer.engine.plan.RunPlanner.DEFAULT_CLIENT_IMAGE,
+                new dev.pacer.operator.ProbeSettings(OperatorSettings.DEFAULT_PROBE_IMAGE, PROBE_NAMESPACE)));
     }
 
     @AfterEach
@@ -92,6 +100,7 @@ class OperatorOnClusterTest {
         }
         if (client != null) {
             client.namespaces().withName(NAMESPACE).delete();
+            client.namespaces().withName(PROBE_NAMESPACE).delete();
             client.close();
         }
     }
@@ -217,6 +226,42 @@ class OperatorOnClusterTest {
         });
         assertThat(status("no-image").phase).isEqualTo(Phase.Starting);
         assertThat(events("no-image")).anySatisfy(e -> assertThat(e.getReason()).isIn(pullReasons));
+    }
+
+    /** Jetty 12 without its agent's help: the kernel probe times its requests from the operator's namespace. */
+    @Test
+    @Order(5)
+    void aServerInARestrictedNamespaceIsMeasuredByTheKernelProbe() throws Exception {
+        BenchmarkRun run = clusterQuickstart("probed");
+        run.getSpec().server.measure = "probe";
+        run.getSpec().cleanup.pods = "Never";   // the pods are looked at after the run
+        client.resource(run).create();
+        await().atMost(RUN_LIMIT).pollInterval(Duration.ofSeconds(1)).until(() -> {
+            BenchmarkRunStatus status = status("probed");
+            return status != null && status.phase != null && status.phase.isFinal();
+        });
+        BenchmarkRunStatus status = status("probed");
+        assertThat(status.phase).as("conditions: %s", status.conditions).isEqualTo(Phase.Succeeded);
+        RunResult.ServerFigures server = status.result.server;
+        assertThat(server.measuredBy).isEqualTo("probe");
+        assertThat(server.series).isEqualTo("service");
+        assertThat(server.samples).isEqualTo(15);
+        assertThat(server.requests).isCloseTo(status.result.clients.requests, org.assertj.core.data.Percentage.withPercentage(2));
+        assertThat(server.otherSeries).extracting(s -> s.name).containsExactly("residence");
+        assertThat(server.otherSeries.getFirst().p99Micros).isGreaterThanOrEqualTo(server.p99Micros);
+        assertThat(status.pods.getFirst().measuredBy).isEqualTo("probe");
+
+        Pod probe = client.pods().inNamespace(PROBE_NAMESPACE).withLabel("pacer.dev/run", "probed").list().getItems().getFirst();
+        Pod serverPod = client.pods().inNamespace(NAMESPACE).withName("probed-server").get();
+        assertThat(probe.getSpec().getNodeName()).isEqualTo(serverPod.getSpec().getNodeName());
+        var security = probe.getSpec().getContainers().getFirst().getSecurityContext();
+        assertThat(security.getCapabilities().getAdd()).containsExactly("BPF", "PERFMON");
+        assertThat(security.getAllowPrivilegeEscalation()).isFalse();
+        assertThat(security.getReadOnlyRootFilesystem()).isTrue();
+        assertThat(serverPod.getSpec().getContainers().getFirst().getSecurityContext().getRunAsNonRoot()).isTrue();
+
+        client.resources(BenchmarkRun.class).inNamespace(NAMESPACE).withName("probed").delete();
+        client.pods().inNamespace(PROBE_NAMESPACE).withLabel("pacer.dev/run", "probed").delete();
     }
 
     static BenchmarkRun clusterQuickstart(String name) throws IOException {

@@ -55,6 +55,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
 
     private final AgentAccess access;
     private final String defaultClientImage;
+    private final ProbeSettings probe;
     private final Clock clock;
     private volatile IndexedResourceCache<BenchmarkRun> runs;
 
@@ -63,13 +64,18 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     }
 
     public BenchmarkRunReconciler(AgentAccess access) {
-        this(access, RunPlanner.DEFAULT_CLIENT_IMAGE, Clock.systemUTC());
+        this(access, RunPlanner.DEFAULT_CLIENT_IMAGE, new ProbeSettings(OperatorSettings.DEFAULT_PROBE_IMAGE,
+                OperatorSettings.DEFAULT_PROBE_NAMESPACE), Clock.systemUTC());
     }
 
-    /** @param defaultClientImage the client image of a run that names none */
-    public BenchmarkRunReconciler(AgentAccess access, String defaultClientImage, Clock clock) {
+    /**
+     * @param defaultClientImage the client image of a run that names none
+     * @param probe              the kernel probe's image and namespace
+     */
+    public BenchmarkRunReconciler(AgentAccess access, String defaultClientImage, ProbeSettings probe, Clock clock) {
         this.access = access;
         this.defaultClientImage = defaultClientImage;
+        this.probe = probe;
         this.clock = clock;
     }
 
@@ -98,8 +104,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         Decision decision;
         try {
             RunPlan plan = RunPlanner.plan(run, defaultClientImage);
-            PodObservations seen = new PodObservations(run, plan, context.getClient(), context.getSecondaryResources(Pod.class), access);
-            PodEffects effects = new PodEffects(run, plan, context.getClient(), seen, events);
+            PodObservations seen = new PodObservations(run, plan, context.getClient(), context.getSecondaryResources(Pod.class), access, probe);
+            PodEffects effects = new PodEffects(run, plan, context.getClient(), seen, events, probe);
             decision = RunDriver.drive(plan, status, seen, effects, clock);
             if (effects.runDeleted()) {
                 return UpdateControl.noUpdate();

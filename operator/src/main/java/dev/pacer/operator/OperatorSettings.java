@@ -16,15 +16,22 @@ import dev.pacer.operator.access.AgentAccess;
  *   <li>{@code PACER_METRICS_PORT}: the port of {@code /metrics} and {@code /-/healthy} (default 8080; 0 picks a free one);</li>
  *   <li>{@code PACER_DEFAULT_CLIENT_IMAGE}: the client image of a run that names none (the chart sets its own load
  *       generator, from its registry; default {@value RunPlanner#DEFAULT_CLIENT_IMAGE}).</li>
+ *   <li>{@code PACER_PROBE_IMAGE}: the kernel probe's image, for runs with {@code measure: probe/both} (default
+ *       {@value #DEFAULT_PROBE_IMAGE}); {@code PACER_PROBE_NAMESPACE}: where probe pods run, the operator's own
+ *       namespace (the chart sets it; default: {@code POD_NAMESPACE}, else {@value #DEFAULT_PROBE_NAMESPACE}).</li>
  * </ul>
  *
  * @param watchNamespaces    empty: every namespace
  * @param defaultClientImage the client image of a run that names none
  */
-public record OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespaces, int metricsPort, String defaultClientImage) {
+public record OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespaces, int metricsPort, String defaultClientImage,
+                               ProbeSettings probe) {
+    public static final String DEFAULT_PROBE_IMAGE = "pacer/probe:0.1.0";
+    public static final String DEFAULT_PROBE_NAMESPACE = "pacer-system";
 
     public OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespaces, int metricsPort) {
-        this(agentAccess, watchNamespaces, metricsPort, RunPlanner.DEFAULT_CLIENT_IMAGE);
+        this(agentAccess, watchNamespaces, metricsPort, RunPlanner.DEFAULT_CLIENT_IMAGE,
+                new ProbeSettings(DEFAULT_PROBE_IMAGE, DEFAULT_PROBE_NAMESPACE));
     }
 
     public static OperatorSettings fromEnvironment(Map<String, String> env) {
@@ -43,6 +50,10 @@ public record OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespa
             throw new IllegalArgumentException("PACER_METRICS_PORT must lie in [0, 65535], was " + port);
         }
         String clientImage = env.getOrDefault("PACER_DEFAULT_CLIENT_IMAGE", "").strip();
-        return new OperatorSettings(access, watch, port, clientImage.isEmpty() ? RunPlanner.DEFAULT_CLIENT_IMAGE : clientImage);
+        String probeImage = env.getOrDefault("PACER_PROBE_IMAGE", "").strip();
+        String probeNamespace = env.getOrDefault("PACER_PROBE_NAMESPACE", env.getOrDefault("POD_NAMESPACE", "")).strip();
+        return new OperatorSettings(access, watch, port, clientImage.isEmpty() ? RunPlanner.DEFAULT_CLIENT_IMAGE : clientImage,
+                new ProbeSettings(probeImage.isEmpty() ? DEFAULT_PROBE_IMAGE : probeImage,
+                        probeNamespace.isEmpty() ? DEFAULT_PROBE_NAMESPACE : probeNamespace));
     }
 }

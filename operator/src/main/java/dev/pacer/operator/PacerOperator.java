@@ -54,7 +54,8 @@ public final class PacerOperator implements AutoCloseable {
         ReconcileMetrics reconcileMetrics = new ReconcileMetrics(registry);
         Operator operator = new Operator(o -> o.withKubernetesClient(client).withMetrics(reconcileMetrics)
                 .withCloseClientOnStop(false));
-        BenchmarkRunReconciler reconciler = new BenchmarkRunReconciler(settings.agentAccess(), settings.defaultClientImage(), java.time.Clock.systemUTC());
+        BenchmarkRunReconciler reconciler = new BenchmarkRunReconciler(settings.agentAccess(), settings.defaultClientImage(),
+                settings.probe(), java.time.Clock.systemUTC());
         operator.register(reconciler, o -> {
             if (settings.watchNamespaces().isEmpty()) {
                 o.watchingAllNamespaces();

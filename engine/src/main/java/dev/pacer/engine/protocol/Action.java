@@ -13,6 +13,13 @@ public sealed interface Action {
     record CreateServer() implements Action {
     }
 
+    /**
+     * Attach the kernel probe to the ready server ({@code measure: probe/both}): on its node, watching its address and
+     * port (Kubernetes: a probe pod; locally the probe started with the server, nothing to do).
+     */
+    record CreateProbe(String serverNode, String serverAddress, int serverPort) implements Action {
+    }
+
     /** Create these clients (those not there yet). */
     record CreateClients(List<String> names) implements Action {
     }

@@ -14,6 +14,9 @@ public interface Observations {
     /** The server's pod or process. */
     RoleObservation server();
 
+    /** The kernel probe beside the server ({@code measure: probe/both}); absent until created. */
+    RoleObservation probe();
+
     /** A client's pod or process, by role name ({@code client-0}). */
     RoleObservation client(String name);
 

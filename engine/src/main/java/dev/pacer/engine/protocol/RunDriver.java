@@ -25,6 +25,9 @@ public final class RunDriver {
         /** @return why the platform refused to create it, if it did (a pod the API server finds invalid) */
         Optional<String> createServer();
 
+        /** @return why the platform refused to create it, if it did */
+        Optional<String> createProbe(Action.CreateProbe create);
+
         /** @return why the platform refused to create one, if it did */
         Optional<String> createClients(List<String> names);
 
@@ -55,6 +58,11 @@ public final class RunDriver {
                 switch (action) {
                     case Action.CreateServer ignored -> {
                         Optional<String> refused = effects.createServer();
+                        refused.ifPresent(produced::refused);
+                        answered |= refused.isPresent();
+                    }
+                    case Action.CreateProbe create -> {
+                        Optional<String> refused = effects.createProbe(create);
                         refused.ifPresent(produced::refused);
                         answered |= refused.isPresent();
                     }

@@ -130,6 +130,23 @@ public final class RunProtocol {
             if (server.is(ABSENT)) {
                 return fail(RunConditions.PODS_READY, "PodDeleted", "server " + server.name() + " was deleted before the run started");
             }
+            if (server.is(READY) && plan.server().measure().probe()) {
+                RoleObservation probe = seen.probe();
+                if (probe.is(FAILED)) {
+                    return fail(RunConditions.PODS_READY, probe.reason(), probe.message());
+                }
+                if (probe.is(ABSENT)) {
+                    actions.add(new Action.CreateProbe(server.node(), server.address(), plan.server().port()));
+                    notices.add(Notice.normal("Starting", "server ready; attaching the kernel probe on node " + server.node()));
+                }
+                if (!probe.is(READY)) {
+                    if (now.isAfter(started.plus(READY_LIMIT))) {
+                        return fail(RunConditions.PODS_READY, "NotReady", "the kernel probe " + probe.name() + " not ready "
+                                + READY_LIMIT.toMinutes() + " min after the run started" + (probe.hasProblem() ? ": " + probe.message() : ""));
+                    }
+                    return waitFor(List.of(probe), "waiting for the kernel probe " + probe.name() + " to attach to the server");
+                }
+            }
             List<RoleObservation> clients = new ArrayList<>();
             List<String> missing = new ArrayList<>();
             if (server.is(READY)) {
@@ -404,6 +421,9 @@ public final class RunProtocol {
         private Optional<Decision> failOnLostRoles(RunPlan plan, Observations seen) {
             List<RoleObservation> roles = new ArrayList<>();
             roles.add(seen.server());
+            if (plan.server().measure().probe()) {
+                roles.add(seen.probe());
+            }
             plan.clients().forEach(c -> roles.add(seen.client(c.name())));
             for (RoleObservation role : roles) {
                 if (role.is(ABSENT)) {

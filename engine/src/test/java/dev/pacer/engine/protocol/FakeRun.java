@@ -49,6 +49,7 @@ final class FakeRun implements Observations {
     BenchmarkRunStatus status = new BenchmarkRunStatus();
     Instant now = T0;
     RoleObservation server;
+    RoleObservation probe = RoleObservation.absent("fake-probe");
     final Map<String, RoleObservation> clients = new LinkedHashMap<>();
     final Map<String, AgentAnswer<AgentInfo>> infos = new HashMap<>();
     final Map<String, AgentAnswer<RunReport>> reports = new HashMap<>();
@@ -180,6 +181,12 @@ final class FakeRun implements Observations {
             periods.add(new PeriodHistogram(t, t + period, h));
         }
         return periods;
+    }
+
+    @Override
+    public RoleObservation probe() {
+        asked.add("probe");
+        return probe;
     }
 
     @Override

@@ -82,6 +82,51 @@ class RunProtocolTest {
     }
 
     @Test
+    void aProbedServerGetsItsProbeOnItsNodeBeforeAnyClient() {
+        FakeRun run = probedWithReadyServer("probe");
+        Decision attach = run.step();
+        assertThat(attach.actions()).containsExactly(new Action.CreateProbe("node-1", "10.0.0.1", 8080));
+        assertThat(condition(attach.status(), RunConditions.PODS_READY)).isEqualTo("False/Waiting");
+        run.probe = FakeRun.starting("fake-probe");
+        assertThat(run.step().actions()).as("created once, then awaited").isEmpty();
+        run.probe = FakeRun.ready("fake-probe", "10.0.0.9");
+        assertThat(run.step().actions()).containsExactly(new Action.CreateClients(List.of("client-0", "client-1")));
+    }
+
+    @Test
+    void aProbeThatFailsFailsTheRunWithItsReasonInAnyPhase() {
+        FakeRun run = probedWithReadyServer("both");
+        run.step();
+        run.probe = FakeRun.failed("fake-probe", "ProbeExited", "kernel 5.10 lacks the tracepoint(s) sk_data_ready");
+        Decision failed = run.step();
+        assertThat(failed.status().phase).isEqualTo(Phase.Failed);
+        assertThat(condition(failed.status(), RunConditions.PODS_READY)).isEqualTo("False/ProbeExited");
+    }
+
+    private static FakeRun probedWithReadyServer(String measure) {
+        FakeRun run = new FakeRun("""
+                server: {image: nginx, port: 8080, cpus: "1", measure: %s}
+                """.formatted(measure));
+        run.step();
+        run.server = FakeRun.ready("fake-server", "10.0.0.1");
+        return run;
+    }
+
+    @Test
+    void aServerNobodyMeasuresNeedsNoAgentAndNoProbe() {
+        FakeRun run = new FakeRun("""
+                server: {image: nginx, port: 8080, cpus: "1", measure: none}
+                """);
+        run.step();
+        run.allReady();
+        run.infos.remove("server");   // nothing answers for it
+        Decision scheduled = run.step();
+        assertThat(scheduled.status().pods).extracting(p -> p.measuredBy).first().isEqualTo("none");
+        assertThat(scheduled.status().startAtEpochMs).isNotNull();
+        assertThat(run.asked).doesNotContain("probe", "info:server");
+    }
+
+    @Test
     void everyRoleReadyRecordsThePodsThenWritesStartAtBeforePostingIt() {
         FakeRun run = new FakeRun();
         run.step();
@@ -556,6 +601,12 @@ class RunProtocolTest {
         public java.util.Optional<String> createServer() {
             done.add("createServer");
             return java.util.Optional.ofNullable(refuse);
+        }
+
+        @Override
+        public java.util.Optional<String> createProbe(Action.CreateProbe create) {
+            done.add("createProbe " + create.serverNode() + " " + create.serverAddress() + ":" + create.serverPort());
+            return java.util.Optional.empty();
         }
 
         @Override

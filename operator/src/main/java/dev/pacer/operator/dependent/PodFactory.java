@@ -10,6 +10,7 @@ import dev.pacer.api.BenchmarkRunSpec;
 import dev.pacer.api.BenchmarkRunValidation;
 import dev.pacer.api.PodSettings;
 import dev.pacer.engine.plan.RunPlan;
+import dev.pacer.operator.ProbeSettings;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.Container;
@@ -53,6 +54,9 @@ public final class PodFactory {
     public static final String LABEL_CLIENT = "pacer.dev/client";
     public static final String ROLE_SERVER = "server";
     public static final String ROLE_CLIENT = "client";
+    public static final String ROLE_PROBE = "probe";
+    /** On a probe pod, which lives outside its run's namespace. */
+    public static final String LABEL_RUN_NAMESPACE = "pacer.dev/run-namespace";
     public static final int ADMIN_PORT = 9090;
     public static final long NON_ROOT_UID = 65532;
     static final String HOSTNAME_TOPOLOGY = "kubernetes.io/hostname";
@@ -96,6 +100,63 @@ public final class PodFactory {
                 client.memory(), BenchmarkRunValidation.pinsClients(run.getSpec()), plan).build();
         return pod(run, clientPodName(run, client), ROLE_CLIENT, client.name(), container, placement.clients, pod(run.getSpec().clients.pod),
                 Boolean.TRUE.equals(placement.separateNodes) ? antiAffinity(run, ROLE_SERVER) : null);
+    }
+
+    /**
+     * The probe pod of a run, in the operator's namespace: its name holds the run's uid, so a run deleted and made
+     * again under the same name never finds its predecessor's probe (watching an old address), and the run's name.
+     */
+    public static String probePodName(BenchmarkRun run) {
+        String uid = run.getMetadata().getUid();
+        String name = "probe-" + (uid == null ? "" : uid.substring(0, Math.min(8, uid.length())) + "-") + run.getMetadata().getName();
+        return name.length() <= 63 ? name : name.substring(0, 63).replaceAll("[-.]+$", "");
+    }
+
+    /**
+     * The kernel probe of a run ({@code measure: probe/both}) beside its ready server: on the server's node, watching
+     * the server pod's address and port. It loads BPF programs, so it is the one pod of pacer's with privileges:
+     * uid 0 with only CAP_BPF and CAP_PERFMON, no privilege escalation, a read-only root, no host namespace and no
+     * token; the kernel's BTF comes from the container's read-only /sys. It runs in the operator's namespace, which
+     * admits it; the run's namespace keeps enforcing {@code restricted}. A pod in another namespace cannot be owned by
+     * the run: the cleanup deletes it, and its deadline (the run's timeout and ten minutes) ends it if the run is gone.
+     */
+    public static Pod probePod(BenchmarkRun run, RunPlan plan, ProbeSettings probe, String node, String serverAddress) {
+        Map<String, String> labels = labels(run, ROLE_PROBE, null);
+        labels.put(LABEL_RUN_NAMESPACE, run.getMetadata().getNamespace());
+        PodSettings settings = pod(run.getSpec().server.pod);
+        Container container = new ContainerBuilder()
+                .withName(ROLE_PROBE)
+                .withImage(probe.image())
+                .withImagePullPolicy(settings.imagePullPolicy == null ? "IfNotPresent" : settings.imagePullPolicy)
+                .withArgs("--listen=" + serverAddress + ":" + plan.server().port())
+                .addNewEnv().withName("PACER_ADMIN_PORT").withValue(Integer.toString(ADMIN_PORT)).endEnv()
+                .addNewEnv().withName("PACER_SAMPLE_PERIOD_MS").withValue(Long.toString(plan.samplePeriod().toMillis())).endEnv()
+                .addNewPort().withName("admin").withContainerPort(ADMIN_PORT).endPort()
+                .withNewReadinessProbe().withNewHttpGet().withPath("/healthz").withNewPort("admin").endHttpGet()
+                .withPeriodSeconds(1).withFailureThreshold(3).endReadinessProbe()
+                // no CPU request: on a node whose allocatable CPUs the pinned server holds, any request would keep it off
+                .withNewResources().addToRequests("memory", new Quantity("64Mi")).addToLimits("memory", new Quantity("128Mi")).endResources()
+                .withNewSecurityContext()
+                .withRunAsUser(0L).withRunAsNonRoot(false).withAllowPrivilegeEscalation(false).withReadOnlyRootFilesystem(true)
+                .withNewCapabilities().withDrop("ALL").withAdd("BPF", "PERFMON").endCapabilities()
+                .endSecurityContext()
+                .build();
+        return new PodBuilder()
+                .withNewMetadata().withName(probePodName(run)).withNamespace(probe.namespace()).withLabels(labels).endMetadata()
+                .withNewSpec()
+                .withNodeName(node)
+                .withRestartPolicy("Never")
+                .withActiveDeadlineSeconds(plan.timeout().toSeconds() + 600)
+                .withAutomountServiceAccountToken(false)
+                .withEnableServiceLinks(false)
+                .withNewSecurityContext().withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile().endSecurityContext()
+                .withPriorityClassName(settings.priorityClassName)
+                .withImagePullSecrets(settings.imagePullSecrets == null ? List.of()
+                        : settings.imagePullSecrets.stream().map(LocalObjectReference::new).toList())
+                .withTolerations(new TolerationBuilder().withOperator("Exists").build())   // wherever the server runs
+                .withContainers(container)
+                .endSpec()
+                .build();
     }
 
     public static Map<String, String> labels(BenchmarkRun run, String role, String clientName) {

@@ -18,6 +18,7 @@ import dev.pacer.engine.protocol.Notice;
 import dev.pacer.engine.protocol.Outcomes;
 import dev.pacer.engine.protocol.RunDriver;
 import dev.pacer.operator.RunEvents;
+import dev.pacer.operator.ProbeSettings;
 import dev.pacer.operator.dependent.PodFactory;
 import dev.pacer.operator.dependent.ServiceFactory;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -38,9 +39,12 @@ public final class PodEffects implements RunDriver.Effects {
     private final KubernetesClient client;
     private final PodObservations seen;
     private final RunEvents events;
+    private final ProbeSettings probe;
     private boolean runDeleted;
 
-    public PodEffects(BenchmarkRun run, RunPlan plan, KubernetesClient client, PodObservations seen, RunEvents events) {
+    public PodEffects(BenchmarkRun run, RunPlan plan, KubernetesClient client, PodObservations seen, RunEvents events,
+                      ProbeSettings probe) {
+        this.probe = probe;
         this.run = run;
         this.plan = plan;
         this.client = client;
@@ -56,6 +60,11 @@ public final class PodEffects implements RunDriver.Effects {
     @Override
     public Optional<String> createServer() {
         return createIfAbsent(ServiceFactory.serverService(run, plan)).or(() -> createIfAbsent(PodFactory.serverPod(run, plan)));
+    }
+
+    @Override
+    public Optional<String> createProbe(Action.CreateProbe create) {
+        return createIfAbsent(PodFactory.probePod(run, plan, probe, create.serverNode(), create.serverAddress()));
     }
 
     @Override
@@ -80,7 +89,8 @@ public final class PodEffects implements RunDriver.Effects {
             Map<String, AgentClient> clients = new LinkedHashMap<>();
             plan.clients().forEach(c -> clients.put(c.name(), seen.agent(c.name())));
             AgentClient server = plan.server().measure().measured() ? seen.agent(AgentContract.ROLE_SERVER) : null;
-            return Outcomes.Collection.of(RunCollector.collect(plan, server, null, clients,
+            AgentClient beside = plan.server().measure() == RunPlan.Measure.BOTH ? seen.probeAgent() : null;
+            return Outcomes.Collection.of(RunCollector.collect(plan, server, beside, clients,
                     collect.windowStartEpochMs(), collect.windowEndEpochMs()));
         } catch (IOException | IllegalStateException e) {
             return Outcomes.Collection.failed(e.getMessage());
@@ -98,6 +108,9 @@ public final class PodEffects implements RunDriver.Effects {
         String namespace = run.getMetadata().getNamespace();
         client.pods().inNamespace(namespace).withLabel(PodFactory.LABEL_RUN, run.getMetadata().getName()).delete();
         client.services().inNamespace(namespace).withName(ServiceFactory.serviceName(run)).delete();
+        if (plan.server().measure().probe()) {
+            client.pods().inNamespace(probe.namespace()).withName(PodFactory.probePodName(run)).delete();
+        }
     }
 
     @Override

@@ -14,6 +14,7 @@ import dev.pacer.engine.plan.RunPlan;
 import dev.pacer.engine.protocol.AgentObservations;
 import dev.pacer.engine.protocol.RoleObservation;
 import dev.pacer.operator.access.AgentAccess;
+import dev.pacer.operator.ProbeSettings;
 import dev.pacer.operator.dependent.PodFactory;
 import dev.pacer.operator.pods.PodProblem;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -29,15 +30,19 @@ public final class PodObservations extends AgentObservations {
     private final RunPlan plan;
     private final KubernetesClient client;
     private final AgentAccess access;
+    private final ProbeSettings probeSettings;
+    private Optional<Pod> probePod;
     private final Map<String, Pod> cached = new LinkedHashMap<>();
     private final Map<String, Optional<Pod>> read = new HashMap<>();
     private final Map<String, AgentClient> agents = new HashMap<>();
 
-    public PodObservations(BenchmarkRun run, RunPlan plan, KubernetesClient client, Set<Pod> cachedPods, AgentAccess access) {
+    public PodObservations(BenchmarkRun run, RunPlan plan, KubernetesClient client, Set<Pod> cachedPods, AgentAccess access,
+                           ProbeSettings probe) {
         this.run = run;
         this.plan = plan;
         this.client = client;
         this.access = access;
+        this.probeSettings = probe;
         cachedPods.forEach(p -> cached.put(p.getMetadata().getName(), p));
     }
 
@@ -54,14 +59,40 @@ public final class PodObservations extends AgentObservations {
         return observe(PodFactory.clientPodName(run, role), pinned, role.cpuMillis());
     }
 
-    /** The agent of a role ({@code server}, {@code client-0}); its pod must exist. */
+    /** The probe pod, read from the API server (it lives in the operator's namespace, outside the pod informer). */
+    @Override
+    public RoleObservation probe() {
+        Optional<Pod> found = probePod();
+        return found.isEmpty() ? RoleObservation.absent(PodFactory.probePodName(run)) : observe(found.get(), false, 0);
+    }
+
+    /**
+     * The agent of a role ({@code server}, {@code client-0}); its pod must exist. With {@code measure: probe} the
+     * server's agent is its probe.
+     */
     @Override
     protected AgentClient agent(String role) {
         return agents.computeIfAbsent(role, r -> {
+            if (AgentContract.ROLE_SERVER.equals(r) && plan.server().measure() == RunPlan.Measure.PROBE) {
+                return probeAgent();
+            }
             String podName = AgentContract.ROLE_SERVER.equals(r) ? PodFactory.serverPodName(run) : PodFactory.clientPodName(run, plan.client(r));
             Pod pod = pod(podName).orElseThrow(() -> new IllegalStateException("pod " + podName + " is gone"));
             return access.agent(client, pod, PodFactory.ADMIN_PORT);
         });
+    }
+
+    /** The probe's agent contract; its pod must exist. */
+    AgentClient probeAgent() {
+        Pod pod = probePod().orElseThrow(() -> new IllegalStateException("the probe pod " + PodFactory.probePodName(run) + " is gone"));
+        return access.agent(client, pod, PodFactory.ADMIN_PORT);
+    }
+
+    private Optional<Pod> probePod() {
+        if (probePod == null) {
+            probePod = Optional.ofNullable(client.pods().inNamespace(probeSettings.namespace()).withName(PodFactory.probePodName(run)).get());
+        }
+        return probePod;
     }
 
     /** Whether any pod of the run is left, in the cache. */
@@ -71,10 +102,11 @@ public final class PodObservations extends AgentObservations {
 
     private RoleObservation observe(String podName, boolean pinned, long cpuMillis) {
         Optional<Pod> found = pod(podName);
-        if (found.isEmpty()) {
-            return RoleObservation.absent(podName);
-        }
-        Pod pod = found.get();
+        return found.isEmpty() ? RoleObservation.absent(podName) : observe(found.get(), pinned, cpuMillis);
+    }
+
+    private RoleObservation observe(Pod pod, boolean pinned, long cpuMillis) {
+        String podName = pod.getMetadata().getName();
         Long exclusive = pinned ? cpuMillis / 1000 : null;
         String requested = pinned ? Long.toString(cpuMillis / 1000) : cpuMillis + "m";
         String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
