@@ -54,6 +54,7 @@ bench: build
 	scripts/bench-client.sh
 	scripts/bench-recording-overhead.sh
 	scripts/bench-sampler.sh
+	scripts/bench-probe.sh
 
 ## cluster-up: the single-node test Kubernetes (builds and caches what is missing under ~/.cache/pacer/k8s)
 cluster-up:

@@ -17,30 +17,12 @@ MEASURED_SECONDS="${MEASURED_SECONDS:-15}"
 CONNECTIONS=16
 LOADGEN_JVM=(-XX:+UseSerialGC -Xms512m -Xmx512m -XX:+AlwaysPreTouch)   # the client image's defaults, for 1 CPU
 work="$(mktemp -d)"
-trap 'stop_started; [[ -f $work/nginx.pid ]] && kill "$(cat "$work/nginx.pid")" 2>/dev/null; rm -rf "$work"' EXIT
+trap 'stop_started; rm -rf "$work"' EXIT
 now_ms() { date +%s%3N; }
 wait_until_ms() { while (( $(now_ms) < $1 )); do sleep 0.005; done; }
 
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-mkdir -p "$work/nginx"
-cat >"$work/nginx.conf" <<CONF
-daemon off;
-master_process off;
-worker_processes 1;
-pid $work/nginx.pid;
-error_log $work/nginx/error.log;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  keepalive_requests 100000000;
-  keepalive_timeout 300s;
-  client_body_temp_path $work/nginx/body;
-  server { listen 127.0.0.1:$PORT; location / { return 200 "ok"; } }
-}
-CONF
-taskset -c 0 nginx -c "$work/nginx.conf" -p "$work/nginx" &
-STARTED_PIDS+=($!)
-for _ in $(seq 50); do curl -sf "http://127.0.0.1:$PORT/" >/dev/null && break; sleep 0.1; done
+start_nginx "$work" 0
+PORT=$NGINX_PORT
 TARGET="http://127.0.0.1:$PORT/"
 taskset -c 1 wrk -t1 -c16 -d2s "$TARGET" >/dev/null   # nginx warm
 

@@ -19,3 +19,5 @@ echo "installing test dependencies: ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq >/dev/null
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# the nginx package starts a system nginx on port 80; the tests run their own
+systemctl disable --now nginx >/dev/null 2>&1 || nginx -s quit >/dev/null 2>&1 || true

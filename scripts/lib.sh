@@ -41,3 +41,32 @@ require_wrk() {
   echo "installing wrk (Debian package) for the comparison" >&2
   apt-get update -qq >/dev/null && apt-get install -y -qq wrk >/dev/null
 }
+
+# start_nginx WORKDIR [CPUS]: Debian's nginx, one worker answering "ok" on keep-alive connections of a free loopback
+# port, pinned to CPUS (default 0); sets NGINX_PORT and NGINX_PID, and waits until it answers.
+start_nginx() {
+  local work="$1" cpus="${2:-0}"
+  NGINX_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  mkdir -p "$work/nginx"
+  cat >"$work/nginx.conf" <<CONF
+daemon off;
+master_process off;
+worker_processes 1;
+pid $work/nginx.pid;
+error_log $work/nginx/error.log;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  keepalive_requests 100000000;
+  keepalive_timeout 300s;
+  client_body_temp_path $work/nginx/body;
+  server { listen 127.0.0.1:$NGINX_PORT; location / { return 200 "ok"; } }
+}
+CONF
+  taskset -c "$cpus" nginx -c "$work/nginx.conf" -p "$work/nginx" &
+  NGINX_PID=$!
+  STARTED_PIDS+=("$NGINX_PID")
+  local i
+  for i in $(seq 50); do curl -sf "http://127.0.0.1:$NGINX_PORT/" >/dev/null && return 0; sleep 0.1; done
+  echo "nginx did not answer on port $NGINX_PORT" >&2; return 1
+}

@@ -151,7 +151,7 @@ func Attach(target Target, ringBytes int) (*Probe, error) {
 		}
 	}
 	for name, value := range map[string]any{"target_port": target.Port, "target_addr4": addr4, "target_addr6": addr6,
-		"target_any_addr": anyAddr, "target_netns": target.NetnsInode} {
+		"target_any_addr": anyAddr, "target_netns": target.NetnsInode, "wakeup_bytes": uint64(ringBytes / 8)} {
 		if err := set(name, value); err != nil {
 			return nil, fmt.Errorf("setting %s: %w", name, err)
 		}

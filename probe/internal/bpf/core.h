@@ -22,6 +22,9 @@ enum bpf_map_type {
 enum {
 	BPF_F_NO_PREALLOC = 1,
 	BPF_SK_STORAGE_GET_F_CREATE = 1,
+	BPF_RB_NO_WAKEUP = 1,
+	BPF_RB_FORCE_WAKEUP = 2,
+	BPF_RB_AVAIL_DATA = 0,
 };
 
 struct ns_common {

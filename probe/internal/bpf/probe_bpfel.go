@@ -47,6 +47,7 @@ const (
 	ProbeVarTargetNetns   = "target_netns"
 	ProbeVarTargetPort    = "target_port"
 	ProbeVarUnusedRecord  = "unused_record"
+	ProbeVarWakeupBytes   = "wakeup_bytes"
 )
 
 // LoadProbe returns the embedded CollectionSpec for Probe.
@@ -116,6 +117,7 @@ type ProbeVariableSpecs struct {
 	TargetNetns   *ebpf.VariableSpec `ebpf:"target_netns"`
 	TargetPort    *ebpf.VariableSpec `ebpf:"target_port"`
 	UnusedRecord  *ebpf.VariableSpec `ebpf:"unused_record"`
+	WakeupBytes   *ebpf.VariableSpec `ebpf:"wakeup_bytes"`
 }
 
 // ProbeObjects contains all objects after they have been loaded into the kernel.
@@ -161,6 +163,7 @@ type ProbeVariables struct {
 	TargetNetns   *ebpf.Variable `ebpf:"target_netns"`
 	TargetPort    *ebpf.Variable `ebpf:"target_port"`
 	UnusedRecord  *ebpf.Variable `ebpf:"unused_record"`
+	WakeupBytes   *ebpf.Variable `ebpf:"wakeup_bytes"`
 }
 
 // ProbePrograms contains all programs after they have been loaded into the kernel.

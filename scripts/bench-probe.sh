@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Probe benchmark (prints figures; not a test): what the kernel probe costs the server it measures. nginx (one worker
+# answering "ok") pinned to CPU 0, the clients and the probe on CPU 1, in one run, without and with the probe in turn
+# (twice each, so a drift of the machine shows):
+#   1. at a fixed open-loop rate (vegeta, RATE req/s, 16 connections): nginx's CPU per request (utime + stime), and the
+#      time the kernel spent in the probe's BPF programs per request (kernel.bpf_stats_enabled, read from the probe);
+#   2. saturated (wrk, closed loop, 16 connections): nginx's throughput, and the ratio with the probe to without.
+# On loopback the arrival hook (sk_data_ready) runs in the sender's softirq, on the client's CPU: the BPF time per
+# request counts it, nginx's CPU does not.
+# Usage: scripts/bench-probe.sh [RATE]  (default 10000). Needs root (the probe loads BPF programs).
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+"$PACER_HOME/scripts/install-bench-tools.sh"
+[[ $(id -u) -eq 0 ]] || { echo "the probe benchmark loads the kernel probe: run it as root" >&2; exit 1; }
+VEGETA="${PACER_CACHE:-$HOME/.cache/pacer}/tools/bin/vegeta"
+PROBE="$PACER_HOME/probe/target/pacer-probe"
+[[ -x $PROBE ]] || PACER_VERSION=bench "$PACER_HOME/probe/build.sh"
+RATE="${1:-10000}"
+WARMUP_SECONDS="${WARMUP_SECONDS:-5}"
+MEASURED_SECONDS="${MEASURED_SECONDS:-15}"
+SATURATED_SECONDS="${SATURATED_SECONDS:-10}"
+work="$(mktemp -d)"
+trap 'stop_started; rm -rf "$work"' EXIT
+
+start_nginx "$work" 0
+TARGET="http://127.0.0.1:$NGINX_PORT/"
+taskset -c 1 wrk -t1 -c16 -d2s "$TARGET" >/dev/null   # nginx warm
+
+PROBE_PID="" PROBE_ADMIN=""
+attach() {
+  rm -f "$work/probe.ready"
+  PACER_READY_FILE="$work/probe.ready" taskset -c 1 "$PROBE" --listen="127.0.0.1:$NGINX_PORT" --pid="$NGINX_PID" \
+    --admin-address=127.0.0.1 --admin-port=0 >"$work/probe.log" 2>&1 &
+  PROBE_PID=$!
+  local i
+  for i in $(seq 100); do [[ -s $work/probe.ready ]] && break; sleep 0.1; done
+  [[ -s $work/probe.ready ]] || { echo "the probe did not become ready:" >&2; cat "$work/probe.log" >&2; exit 1; }
+  PROBE_ADMIN=$(sed -n 's/.*"adminPort":\([0-9]*\).*/\1/p' "$work/probe.ready")
+}
+detach() { kill "$PROBE_PID"; wait "$PROBE_PID" 2>/dev/null || true; PROBE_PID=""; }
+metric() { curl -sf "localhost:$PROBE_ADMIN/metrics" | awk -v m="$1" '$1 ~ "^"m { print $2 }' | head -1; }
+
+# fixed_rate: prints "nginxMicrosPerRequest bpfNanosPerRequest requests"
+fixed_rate() {
+  echo "GET $TARGET" | taskset -c 1 "$VEGETA" attack -rate="$RATE/s" -duration="$((WARMUP_SECONDS + MEASURED_SECONDS))s" \
+    -connections=16 -max-connections=16 -keepalive=true -http2=false >"$work/vegeta.bin" &
+  local pid=$! bpf0=0 bpf1=0
+  sleep "$WARMUP_SECONDS"
+  local cpu0; cpu0=$(cpu_seconds "$NGINX_PID")
+  [[ -n $PROBE_PID ]] && bpf0=$(metric pacer_probe_bpf_run_seconds_total)
+  sleep "$MEASURED_SECONDS"
+  local cpu1; cpu1=$(cpu_seconds "$NGINX_PID")
+  [[ -n $PROBE_PID ]] && bpf1=$(metric pacer_probe_bpf_run_seconds_total)
+  wait "$pid" || true
+  local requests=$(( RATE * MEASURED_SECONDS ))
+  printf "%.2f %.0f %d\n" "$(echo "($cpu1 - $cpu0) * 1000000 / $requests" | bc -l)" \
+    "$(echo "($bpf1 - $bpf0) * 1000000000 / $requests" | bc -l)" "$requests"
+}
+
+saturated() {
+  taskset -c 1 wrk -t1 -c16 -d"${SATURATED_SECONDS}s" "$TARGET" | awk '/Requests\/sec/ { print $2 }'
+}
+
+printf "nginx (1 worker) on CPU 0; vegeta, wrk and the probe on CPU 1; fixed rate %d req/s (%d s warm-up, %d s measured), saturated %d s\n\n" \
+  "$RATE" "$WARMUP_SECONDS" "$MEASURED_SECONDS" "$SATURATED_SECONDS"
+printf "%-8s %-8s %18s %22s %16s\n" "round" "probe" "nginx µs CPU/req" "BPF ns/req (kernel)" "saturated req/s"
+declare -a off_cpu=() on_cpu=() off_sat=() on_sat=() on_bpf=()
+for round in 1 2; do
+  for mode in off on; do
+    [[ $mode == on ]] && attach
+    read -r cpu bpf _ < <(fixed_rate)
+    sat=$(saturated)
+    if [[ $mode == on ]]; then
+      on_cpu+=("$cpu"); on_sat+=("$sat"); on_bpf+=("$bpf")
+      dropped=$(metric pacer_probe_records_dropped_total)
+      detach
+    else
+      off_cpu+=("$cpu"); off_sat+=("$sat"); bpf="–"
+    fi
+    printf "%-8s %-8s %18s %22s %16s\n" "$round" "$mode" "$cpu" "$bpf" "$sat"
+  done
+done
+mean() { echo "$@" | tr ' ' '\n' | awk '{ s += $1 } END { printf "%.2f", s / NR }'; }
+printf "\nmean: nginx CPU per request %s µs without, %s µs with the probe (+%s µs); BPF %s ns per request; saturated throughput ratio (with / without) %s; records dropped in the last round: %s\n" \
+  "$(mean "${off_cpu[@]}")" "$(mean "${on_cpu[@]}")" "$(echo "$(mean "${on_cpu[@]}") - $(mean "${off_cpu[@]}")" | bc -l | xargs printf '%.2f')" \
+  "$(mean "${on_bpf[@]}")" "$(echo "$(mean "${on_sat[@]}") / $(mean "${off_sat[@]}")" | bc -l | xargs printf '%.3f')" "${dropped:-?}"
