@@ -20,6 +20,7 @@ import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 /**
  * The {@code pacer_run_*} series of docs/design.md ("Metrics"), computed at scrape time from the runs the operator holds in its cache:
  * every finished run (Succeeded or Failed) still in the cluster, labelled {@code namespace, run, server, variant}
+ * (its info also {@code measured_by} and {@code series}: what the server's figures are)
  * ({@code server}/{@code variant} from {@code spec.server.labels}, empty when absent). A deleted run's series vanish
  * with it. Latencies in seconds, as Prometheus expects.
  */
@@ -48,10 +49,14 @@ public final class RunMetrics implements MultiCollector {
             }
             Labels labels = runLabels(run);
             RunResult result = status.result;
+            RunResult.ServerFigures measured = result == null ? null : result.server;
             info.dataPoint(InfoSnapshot.InfoDataPointSnapshot.builder().labels(labels.merge(Labels.of(
                     "phase", status.phase.name(),
                     "verdict", result == null || result.verdict == null ? "" : result.verdict.name(),
-                    "image", run.getSpec() == null || run.getSpec().server == null || run.getSpec().server.image == null ? "" : run.getSpec().server.image)))
+                    "image", run.getSpec() == null || run.getSpec().server == null || run.getSpec().server.image == null ? "" : run.getSpec().server.image,
+                    // what the server figures are: who measured them (agent, probe, both, none) and which series
+                    "measured_by", measured == null || measured.measuredBy == null ? "" : measured.measuredBy,
+                    "series", measured == null || measured.series == null ? "" : measured.series)))
                     .build());
             anyInfo = true;
             if (result == null) {

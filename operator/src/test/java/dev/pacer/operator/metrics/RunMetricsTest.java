@@ -62,6 +62,8 @@ class RunMetricsTest {
         result.clients.maxMicros = 15_000L;
         result.clients.sendLagP99Micros = 60L;
         result.window = new RunResult.Window(1_795_000_000_000L, 1_795_000_180_000L);
+        result.server.measuredBy = "probe";
+        result.server.series = "service";
         return result;
     }
 
@@ -82,7 +84,8 @@ class RunMetricsTest {
 
         assertThat(actual).doesNotContain("still-running");
         assertThat(actual).contains("pacer_run_p99_integral_seconds{namespace=\"bench\",run=\"jetty12-core\",server=\"jetty12\",variant=\"core\"} 0.012345");
-        assertThat(actual).contains("pacer_run_info{image=\"pacer/server-jetty12:0.1.0\",namespace=\"bench\",phase=\"Failed\",run=\"broken\",server=\"\",variant=\"\",verdict=\"\"} 1");
+        assertThat(actual).contains("pacer_run_info{image=\"pacer/server-jetty12:0.1.0\",measured_by=\"\",namespace=\"bench\",phase=\"Failed\",run=\"broken\",series=\"\",server=\"\",variant=\"\",verdict=\"\"} 1");
+        assertThat(actual).contains("measured_by=\"probe\",namespace=\"bench\",phase=\"Succeeded\",run=\"jetty12-core\",series=\"service\"");
         Golden.assertMatches(actual, "run-metrics.txt");
     }
 
