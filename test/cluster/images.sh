@@ -89,18 +89,12 @@ pacer_images() {
   fi
 }
 
-# The kernel probe: its static Go binary alone (probe/build.sh), no user set (the pod runs it as uid 0 with CAP_BPF
-# and CAP_PERFMON only). The same recipe builds it for a registry: skopeo copy oci:… docker://<registry>/probe:<tag>.
+# The kernel probe: its static Go binary alone, by the recipe a user runs to push it (probe/image.sh).
 probe_image() {
-  local version r=$PACER_K8S/rootfs/probe
-  version=$(cd "$REPO" && sed -n 's|^  <version>\(.*\)</version>|\1|p' pom.xml | head -1)
-  PACER_VERSION=$version "$REPO/probe/build.sh"
-  rm -rf "$r"; mkdir -p "$r"
-  cp "$REPO/probe/target/pacer-probe" "$r/pacer-probe"
-  mkimage probe "$r" --config.entrypoint /pacer-probe --config.exposedports 9090/tcp
+  local version
+  version=$(sed -n 's|^  <version>\(.*\)</version>|\1|p' "$REPO/pom.xml" | head -1)
   rm -f "$IMAGES/pacer-probe.tar"
-  skopeo copy -q "oci:$OCI:probe" "docker-archive:$IMAGES/pacer-probe.tar:pacer/probe:$version"
-  rm -rf "$r"
+  PACER_VERSION=$version "$REPO/probe/image.sh" "docker-archive:$IMAGES/pacer-probe.tar:pacer/probe:$version" >/dev/null
 }
 
 case $WHAT in

@@ -32,7 +32,7 @@ import (
 	"dev.pacer/probe/internal/admin"
 	"dev.pacer/probe/internal/attach"
 	"dev.pacer/probe/internal/period"
-	"dev.pacer/probe/internal/target"
+	"dev.pacer/probe/internal/server"
 )
 
 // Version is set at build time (-ldflags "-X main.Version=…").
@@ -108,19 +108,19 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	tgt, err := target.Parse(o.listen)
+	tgt, err := server.Parse(o.listen)
 	if err != nil {
 		return err
 	}
-	var server *target.Process
+	var proc *server.Process
 	if o.pid != 0 {
-		if server, err = target.ReadProcess(o.pid); err != nil {
+		if proc, err = server.ReadProcess(o.pid); err != nil {
 			return err
 		}
-		tgt.NetnsInode = server.NetnsInode
+		tgt.NetnsInode = proc.NetnsInode
 	}
 	if o.netns != "" {
-		if tgt.NetnsInode, err = target.NetnsInode(o.netns); err != nil {
+		if tgt.NetnsInode, err = server.NetnsInode(o.netns); err != nil {
 			return err
 		}
 	}
@@ -145,7 +145,7 @@ func run() error {
 	grace := o.periodMs / 5 // records of idle connections leave when their next request arrives
 	sampler := period.New([]string{seriesService, seriesResidence}, o.periodMs, grace, start.UnixMilli())
 	health := admin.NewHealth("probe attached; waiting for " + tgt.String() + " to accept connections")
-	m := &measured{target: tgt, server: server, probe: probe, sampler: sampler, start: start, kernel: release, periodMs: o.periodMs}
+	m := &measured{target: tgt, server: proc, probe: probe, sampler: sampler, start: start, kernel: release, periodMs: o.periodMs}
 
 	registry := prometheus.NewRegistry()
 	m.register(registry)
@@ -162,7 +162,7 @@ func run() error {
 	defer stop()
 	failed := make(chan error, 1)
 	go func() {
-		if err := target.WaitAccepting(ctx, tgt, o.listenWait, server); err != nil {
+		if err := server.WaitAccepting(ctx, tgt, o.listenWait, proc); err != nil {
 			failed <- err
 			return
 		}
@@ -175,8 +175,8 @@ func run() error {
 				return
 			}
 		}
-		if server != nil {
-			failed <- target.WaitExit(ctx, server.Pid)
+		if proc != nil {
+			failed <- server.WaitExit(ctx, proc.Pid)
 		}
 	}()
 	readErr := make(chan error, 1)
@@ -218,7 +218,7 @@ func writeAtomically(path, body string) error {
 // measured joins the probe, its sampler and what is known of the server.
 type measured struct {
 	target   attach.Target
-	server   *target.Process
+	server   *server.Process
 	probe    *attach.Probe
 	sampler  *period.Sampler
 	start    time.Time
