@@ -15,7 +15,7 @@ if [[ ! -f $SCHEMAS/deployment-apps-v1.json ]]; then
   po="$(cat "$CHART_TOOLS/prometheus-operator.dir")/example/prometheus-operator-crd"
   python3 "$DIR/kubeconform_schemas.py" "$SCHEMAS" --crd "$po/monitoring.coreos.com_servicemonitors.yaml" --crd "$po/monitoring.coreos.com_podmonitors.yaml" >/dev/null
 fi
-python3 "$DIR/kubeconform_schemas.py" "$SCHEMAS" --crd "$REPO/crds/benchmarkruns.pacer.dev-v1.yml" >/dev/null
+for crd in "$REPO"/crds/*.yml; do python3 "$DIR/kubeconform_schemas.py" "$SCHEMAS" --crd "$crd" >/dev/null; done
 
 diff -r "$REPO/crds" "$CHART/crds" >/dev/null || { echo "FAIL charts/pacer/crds differs from crds/: cp crds/* charts/pacer/crds/"; exit 1; }
 echo "ok   charts/pacer/crds is crds/"

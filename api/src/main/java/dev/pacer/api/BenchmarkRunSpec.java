@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.generator.annotation.Default;
@@ -34,7 +35,14 @@ import io.fabric8.kubernetes.api.model.IntOrString;
         fieldPath = ".clients.cpus", reason = "FieldValueInvalid")
 @ValidationRule(value = "self == oldSelf", message = "spec is immutable once created: delete the BenchmarkRun and create a new one",
         reason = "FieldValueForbidden")
-public class BenchmarkRunSpec {
+// the server's quantities are checked here rather than on its fields: a suite lists servers, and rules on the fields of
+// array items cost more than the API server's CEL budget allows
+@ValidationRule(value = "!has(self.server.cpus) || " + BenchmarkRunSpec.CEL_SERVER_CPUS,
+        message = BenchmarkRunSpec.CPUS_MESSAGE, fieldPath = ".server.cpus", reason = "FieldValueInvalid")
+@ValidationRule(value = "!has(self.server.memory) || " + BenchmarkRunSpec.CEL_SERVER_MEMORY,
+        message = BenchmarkRunSpec.MEMORY_MESSAGE, fieldPath = ".server.memory", reason = "FieldValueInvalid")
+@JsonPropertyOrder({"server", "clients", "request", "warmup", "duration", "samplePeriod", "placement", "criteria", "timeout", "cleanup"})
+public class BenchmarkRunSpec extends RunTemplate {
     /** CEL: placement.pinCpus (default true), unless the role's own pinCpus says otherwise. */
     static final String CEL_PIN_GLOBAL = "(!has(self.placement) || !has(self.placement.pinCpus) || self.placement.pinCpus)";
     static final String CEL_PIN_SERVER = "has(self.placement) && has(self.placement.server) && has(self.placement.server.pinCpus)"
@@ -59,48 +67,14 @@ public class BenchmarkRunSpec {
     static final String CEL_CPUS = "string(self).matches('^([0-9]+(\\\\.[0-9]+)?|[0-9]+m)$')";
     static final String CEL_MEMORY = "string(self).matches('^[0-9]+(\\\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$')";
     static final String CEL_RATE = "string(self).matches('^[0-9]+(\\\\.[0-9]+)?[kM]?$')";
+    static final String CEL_SERVER_CPUS = "string(self.server.cpus).matches('^([0-9]+(\\\\.[0-9]+)?|[0-9]+m)$')";
+    static final String CEL_SERVER_MEMORY = "string(self.server.memory).matches('^[0-9]+(\\\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$')";
     static final String CPUS_MESSAGE = "must be CPUs as Kubernetes writes them, e.g. 2, \"2\", 1.5 or 500m";
     static final String MEMORY_MESSAGE = "must be memory as Kubernetes writes it, e.g. 1Gi, 512Mi or 1073741824";
 
     @Required
     @JsonPropertyDescription("The server under test.")
     public Server server;
-
-    @Required
-    @JsonPropertyDescription("The load generators: each offers `rate` requests per second, open loop.")
-    public Clients clients;
-
-    @JsonPropertyDescription("The request every client sends.")
-    public HttpRequest request = new HttpRequest();
-
-    @Default("60s")
-    @Pattern(DURATION_PATTERN)
-    @JsonPropertyDescription("Load before the measured window, excluded from the figures, e.g. 60s.")
-    public String warmup = "60s";
-
-    @Required
-    @Pattern(DURATION_PATTERN)
-    @JsonPropertyDescription("Length of the measured window, e.g. 180s.")
-    public String duration;
-
-    @Default("1s")
-    @Pattern(DURATION_PATTERN)
-    @JsonPropertyDescription("Length of one histogram period, aligned to wall-clock multiples, e.g. 1s.")
-    public String samplePeriod = "1s";
-
-    @JsonPropertyDescription("Where the pods go and whether their CPUs are pinned.")
-    public Placement placement = new Placement();
-
-    @JsonPropertyDescription("Optional pass/fail criteria; without them the verdict only says whether the measurement is valid.")
-    public Criteria criteria = new Criteria();
-
-    @Default("30m")
-    @Pattern(DURATION_PATTERN)
-    @JsonPropertyDescription("The whole run fails after this, e.g. 30m.")
-    public String timeout = "30m";
-
-    @JsonPropertyDescription("What happens to pods and to the run after it finishes.")
-    public Cleanup cleanup = new Cleanup();
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public static class Server {
@@ -122,12 +96,10 @@ public class BenchmarkRunSpec {
 
         @Default("1")
         @SchemaFrom(type = IntOrString.class)
-        @ValidationRule(value = CEL_CPUS, message = CPUS_MESSAGE)
         @JsonPropertyDescription("CPUs of the server, a number or a string (2, \"1.5\", 500m); a whole number >= 1 when the server is pinned (Guaranteed QoS, exclusive cores).")
         public String cpus = "1";
 
         @SchemaFrom(type = IntOrString.class)
-        @ValidationRule(value = CEL_MEMORY, message = MEMORY_MESSAGE)
         @JsonPropertyDescription("Memory of the server (request and limit), e.g. 4Gi.")
         public String memory = "1Gi";
 

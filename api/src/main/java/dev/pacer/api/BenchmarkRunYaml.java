@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
-/** Reads a BenchmarkRun YAML file as the operator would see it; unknown fields are errors that name the field. */
+/** Reads a BenchmarkRun or BenchmarkSuite YAML file as the operator would see it; unknown fields are errors that name the field. */
 public final class BenchmarkRunYaml {
     public static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
@@ -26,15 +26,36 @@ public final class BenchmarkRunYaml {
     }
 
     public static BenchmarkRun read(InputStream in, String source) throws IOException {
+        return read(in, source, BenchmarkRun.class, BenchmarkRun.KIND);
+    }
+
+    public static BenchmarkSuite readSuite(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            return read(in, file.toString(), BenchmarkSuite.class, BenchmarkSuite.KIND);
+        }
+    }
+
+    /** The document's {@code kind}: BenchmarkRun (also when absent) or BenchmarkSuite. */
+    public static String kind(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            com.fasterxml.jackson.databind.JsonNode node = YAML.readTree(in);
+            return node == null || node.path("kind").isMissingNode() ? BenchmarkRun.KIND : node.path("kind").asText();
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new InvalidSpecException(file + ": not YAML: " + e.getOriginalMessage());
+        }
+    }
+
+    private static <T extends io.fabric8.kubernetes.client.CustomResource<?, ?>> T read(InputStream in, String source, Class<T> type,
+                                                                                       String kind) throws IOException {
         try {
-            BenchmarkRun run = YAML.readValue(in, BenchmarkRun.class);
-            if (run == null) {
+            T resource = YAML.readValue(in, type);
+            if (resource == null) {
                 throw new InvalidSpecException(source + ": empty document");
             }
-            if (run.getKind() != null && !BenchmarkRun.KIND.equals(run.getKind())) {
-                throw new InvalidSpecException(source + ": kind must be " + BenchmarkRun.KIND + ", was " + run.getKind());
+            if (resource.getKind() != null && !kind.equals(resource.getKind())) {
+                throw new InvalidSpecException(source + ": kind must be " + kind + ", was " + resource.getKind());
             }
-            return run;
+            return resource;
         } catch (UnrecognizedPropertyException e) {
             throw new InvalidSpecException(source + ": " + path(e) + ": unknown field; known fields: " + e.getKnownPropertyIds());
         } catch (JsonMappingException e) {

@@ -25,11 +25,15 @@ public final class PrinterColumnOrder {
     private PrinterColumnOrder() {
     }
 
+    /** Each argument a generated CRD file; the kind's class (by the file's plural) gives the order. */
     public static void main(String[] args) throws IOException {
-        Path crd = Path.of(args[0]);
-        List<String> order = Arrays.stream(BenchmarkRun.class.getAnnotationsByType(AdditionalPrinterColumn.class))
-                .map(AdditionalPrinterColumn::name).toList();
-        Files.writeString(crd, reorder(Files.readString(crd, StandardCharsets.UTF_8), order), StandardCharsets.UTF_8);
+        for (String arg : args) {
+            Path crd = Path.of(arg);
+            Class<?> kind = crd.getFileName().toString().startsWith(BenchmarkSuite.PLURAL + ".") ? BenchmarkSuite.class : BenchmarkRun.class;
+            List<String> order = Arrays.stream(kind.getAnnotationsByType(AdditionalPrinterColumn.class))
+                    .map(AdditionalPrinterColumn::name).toList();
+            Files.writeString(crd, reorder(Files.readString(crd, StandardCharsets.UTF_8), order), StandardCharsets.UTF_8);
+        }
     }
 
     static String reorder(String yaml, List<String> order) {

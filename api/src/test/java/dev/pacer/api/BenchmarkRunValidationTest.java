@@ -76,7 +76,11 @@ class BenchmarkRunValidationTest {
             List<Path> yamls = files.filter(f -> f.toString().endsWith(".yaml")).toList();
             assertThat(yamls).isNotEmpty();
             for (Path yaml : yamls) {
-                assertThat(BenchmarkRunValidation.validate(BenchmarkRunYaml.read(yaml).getSpec())).as(yaml.toString()).isEmpty();
+                if (BenchmarkSuite.KIND.equals(BenchmarkRunYaml.kind(yaml))) {
+                    assertThat(BenchmarkSuiteValidation.validate(BenchmarkRunYaml.readSuite(yaml).getSpec())).as(yaml.toString()).isEmpty();
+                } else {
+                    assertThat(BenchmarkRunValidation.validate(BenchmarkRunYaml.read(yaml).getSpec())).as(yaml.toString()).isEmpty();
+                }
             }
         }
     }

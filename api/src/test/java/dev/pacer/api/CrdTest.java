@@ -16,13 +16,32 @@ import org.junit.jupiter.api.Test;
 class CrdTest {
     static final String FILE = "benchmarkruns.pacer.dev-v1.yml";
 
-    @Test
-    void committedCrdIsNotStale() throws IOException {
-        String generated = Files.readString(Path.of("target/classes/META-INF/fabric8").resolve(FILE));
-        String committed = Files.readString(Path.of("../crds").resolve(FILE));
+    static final String SUITE_FILE = "benchmarksuites.pacer.dev-v1.yml";
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {FILE, SUITE_FILE})
+    void committedCrdIsNotStale(String file) throws IOException {
+        String generated = Files.readString(Path.of("target/classes/META-INF/fabric8").resolve(file));
+        String committed = Files.readString(Path.of("../crds").resolve(file));
         assertThat(committed)
-                .as("crds/%s is stale: copy api/target/classes/META-INF/fabric8/%s over it", FILE, FILE)
+                .as("crds/%s is stale: copy api/target/classes/META-INF/fabric8/%s over it", file, file)
                 .isEqualTo(generated);
+    }
+
+    @Test
+    void suiteCrdCarriesItsColumnsRulesAndDescriptions() throws IOException {
+        String crd = Files.readString(Path.of("../crds").resolve(SUITE_FILE));
+        assertThat(crd).contains("shortNames:\n    - \"bs\"").contains("- \"pacer\"").contains("status: {}")
+                .contains("name: \"PHASE\"").contains("name: \"RUNS\"").contains("name: \"CURRENT\"")
+                .contains("!(has(self.rates) && has(self.sweep))");
+        assertThat(crd.indexOf("name: \"AGE\"")).as("AGE last").isGreaterThan(crd.indexOf("name: \"CURRENT\""));
+        JsonNode spec = BenchmarkRunYaml.YAML.readTree(Path.of("../crds").resolve(SUITE_FILE).toFile())
+                .at("/spec/versions/0/schema/openAPIV3Schema/properties/spec");
+        List<String> undescribed = new ArrayList<>();
+        List<String> visited = new ArrayList<>();
+        walk("spec", spec, undescribed, visited);
+        assertThat(visited).contains("spec.template.clients.rate", "spec.servers[].name", "spec.servers[].measure", "spec.sweep.maxClientP99");
+        assertThat(undescribed).isEmpty();
     }
 
     @Test

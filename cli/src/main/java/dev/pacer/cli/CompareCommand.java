@@ -9,9 +9,9 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 
+import dev.pacer.engine.analysis.PeriodComparison;
 import dev.pacer.engine.analysis.PeriodPoint;
 import dev.pacer.engine.report.ResultDocument;
-import org.apache.commons.math3.stat.inference.MannWhitneyUTest;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -23,7 +23,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "compare", description = "Compare results directories or finished BenchmarkRuns: figures, differences and a rank test of the per-period P99s.")
 final class CompareCommand implements Callable<Integer> {
-    static final double SIGNIFICANCE = 0.05;
+    static final double SIGNIFICANCE = PeriodComparison.SIGNIFICANCE;
 
     @Parameters(arity = "2..*", paramLabel = "DIR|FILE", description = "Results directories, or BenchmarkRuns with their status"
             + " (kubectl get br NAME -o yaml > NAME.yaml); the first is the baseline.")
@@ -72,15 +72,13 @@ final class CompareCommand implements Callable<Integer> {
                 .append(" (Mann-Whitney U, two-sided, significant when p < ").append(SIGNIFICANCE).append("):\n");
         double[] baseline = p99s(runs.getFirst());
         for (ResultDocument run : runs.subList(1, runs.size())) {
-            double[] other = p99s(run);
-            if (baseline.length < 2 || other.length < 2) {
+            java.util.Optional<PeriodComparison> comparison = PeriodComparison.of(baseline, p99s(run));
+            if (comparison.isEmpty()) {
                 text.append(String.format(Locale.ROOT, "  %-26s not enough server periods to test%n", run.run()));
                 continue;
             }
-            double p = new MannWhitneyUTest().mannWhitneyUTest(baseline, other);
-            double medianChange = 100 * (median(other) - median(baseline)) / median(baseline);
-            text.append(String.format(Locale.ROOT, "  %-26s median %+.1f%%  p = %.4f  %s%n", run.run(), medianChange, p,
-                    p < SIGNIFICANCE ? "difference exceeds run-to-run noise" : "within run-to-run noise"));
+            PeriodComparison c = comparison.get();
+            text.append(String.format(Locale.ROOT, "  %-26s median %+.1f%%  p = %.4f  %s%n", run.run(), c.medianChange() * 100, c.p(), c.verdict()));
         }
         return text.toString();
     }
@@ -112,13 +110,6 @@ final class CompareCommand implements Callable<Integer> {
     static double[] p99s(ResultDocument run) {
         return run.periods().stream().map(PeriodPoint::server).filter(java.util.Objects::nonNull)
                 .mapToDouble(PeriodPoint.Stats::p99Micros).toArray();
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        java.util.Arrays.sort(sorted);
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 
     private static Double micros(Long micros) {

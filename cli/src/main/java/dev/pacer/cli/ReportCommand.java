@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code pacer report DIR}: renders report.html again from result.json. */
-@Command(name = "report", description = "Render report.html again from a results directory.")
+@Command(name = "report", description = "Render report.html again from a results directory (suite.html from a suite's).")
 final class ReportCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "DIR", description = "A results directory (holds result.json).")
     Path directory;
@@ -20,6 +20,11 @@ final class ReportCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         try {
+            if (java.nio.file.Files.isRegularFile(directory.resolve(dev.pacer.engine.suite.SuiteDocument.FILE_NAME))) {
+                Path file = dev.pacer.engine.report.SuiteReport.write(dev.pacer.engine.suite.SuiteDocument.read(directory), directory);
+                spec.commandLine().getOut().println("report: " + file);
+                return PacerCommand.EXIT_OK;
+            }
             ResultDocument document = ResultDocument.read(directory);
             Path file = HtmlReport.write(document, directory);
             spec.commandLine().getOut().println("report: " + file);

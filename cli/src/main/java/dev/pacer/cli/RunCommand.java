@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.BenchmarkRunYaml;
+import dev.pacer.api.BenchmarkSuite;
 import dev.pacer.api.FieldProblem;
 import dev.pacer.api.Verdict;
 import dev.pacer.engine.plan.RunPlan;
@@ -20,7 +21,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code pacer run FILE.yaml}: validate, run locally, print the results, write the results directory. */
-@Command(name = "run", description = "Run a BenchmarkRun YAML on this machine (processes pinned with taskset).")
+@Command(name = "run", description = "Run a BenchmarkRun or BenchmarkSuite YAML on this machine (processes pinned with taskset; a suite's runs one after the other).")
 final class RunCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE", description = "BenchmarkRun YAML, the same the operator takes.")
     Path file;
@@ -41,6 +42,9 @@ final class RunCommand implements Callable<Integer> {
         BenchmarkRun run;
         RunPlan plan;
         try {
+            if (BenchmarkSuite.KIND.equals(BenchmarkRunYaml.kind(file))) {
+                return LocalSuite.run(file, output, out, err);
+            }
             run = BenchmarkRunYaml.read(file);
             List<FieldProblem> problems = new ArrayList<>();
             try {

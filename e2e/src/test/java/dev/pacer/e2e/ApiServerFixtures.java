@@ -2,6 +2,7 @@ package dev.pacer.e2e;
 
 import java.io.InputStream;
 import java.nio.file.Files;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import dev.pacer.api.BenchmarkRun;
@@ -12,20 +13,24 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 /** What the tests on a kube-api-test API server share: the committed CRD applied, and runs made from the quickstart. */
 final class ApiServerFixtures {
     static final String CRD_NAME = "benchmarkruns.pacer.dev";
+    static final String SUITE_CRD_NAME = "benchmarksuites.pacer.dev";
 
     private ApiServerFixtures() {
     }
 
     /** Applies crds/ (taking its fields over from an earlier owner, such as a Helm release) and waits until it is served. */
+    /** Every committed CRD (BenchmarkRun, BenchmarkSuite), applied and established. */
     static void applyCommittedCrd(KubernetesClient client) throws Exception {
-        try (InputStream crd = Files.newInputStream(Processes.HOME.resolve("crds/" + CRD_NAME + "-v1.yml"))) {
-            CustomResourceDefinition definition = client.apiextensions().v1().customResourceDefinitions().load(crd).item();
-            client.apiextensions().v1().customResourceDefinitions().resource(definition).forceConflicts().serverSideApply();
+        for (String name : List.of(CRD_NAME, SUITE_CRD_NAME)) {
+            try (InputStream crd = Files.newInputStream(Processes.HOME.resolve("crds/" + name + "-v1.yml"))) {
+                CustomResourceDefinition definition = client.apiextensions().v1().customResourceDefinitions().load(crd).item();
+                client.apiextensions().v1().customResourceDefinitions().resource(definition).forceConflicts().serverSideApply();
+            }
+            client.apiextensions().v1().customResourceDefinitions().withName(name)
+                    .waitUntilCondition(c -> c != null && c.getStatus() != null && c.getStatus().getConditions() != null
+                            && c.getStatus().getConditions().stream()
+                            .anyMatch(cond -> "Established".equals(cond.getType()) && "True".equals(cond.getStatus())), 30, TimeUnit.SECONDS);
         }
-        client.apiextensions().v1().customResourceDefinitions().withName(CRD_NAME)
-                .waitUntilCondition(c -> c != null && c.getStatus() != null && c.getStatus().getConditions() != null
-                        && c.getStatus().getConditions().stream()
-                        .anyMatch(cond -> "Established".equals(cond.getType()) && "True".equals(cond.getStatus())), 30, TimeUnit.SECONDS);
     }
 
     /** examples/quickstart.yaml under another name, in the default namespace. */

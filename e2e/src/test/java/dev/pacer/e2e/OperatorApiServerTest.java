@@ -48,6 +48,7 @@ class OperatorApiServerTest {
         ApiServerFixtures.applyCommittedCrd(client);
         operator = new Operator(overrider -> overrider.withKubernetesClient(client));
         operator.register(new BenchmarkRunReconciler());
+        operator.register(new dev.pacer.operator.suite.BenchmarkSuiteReconciler());
         operator.start();
     }
 
@@ -153,7 +154,17 @@ class OperatorApiServerTest {
     }
 
     static MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> runs() {
-        return client.genericKubernetesResources("pacer.dev/v1alpha1", "BenchmarkRun");
+        return kind("BenchmarkRun");
+    }
+
+    static MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> kind(String kind) {
+        return client.genericKubernetesResources("pacer.dev/v1alpha1", kind);
+    }
+
+    /** "Kind/name" in the default namespace. */
+    static GenericKubernetesResource resource(String kindAndName) {
+        int slash = kindAndName.indexOf('/');
+        return kind(kindAndName.substring(0, slash)).inNamespace("default").withName(kindAndName.substring(slash + 1)).get();
     }
 
     @Test
@@ -173,17 +184,18 @@ class OperatorApiServerTest {
             run.getMetadata().setNamespace("default");
             String name = run.getMetadata().getName();
             try {
-                runs().inNamespace("default").resource(run).create();
-                failedByTheOperator.put(name, field);
+                kind(run.getKind()).inNamespace("default").resource(run).create();
+                failedByTheOperator.put(run.getKind() + "/" + name, field);
             } catch (KubernetesClientException e) {
                 assertThat(e.getMessage()).as("%s refused at admission", file.getFileName()).contains(field);
                 refused.add(name);
             }
         }
         for (Map.Entry<String, String> accepted : failedByTheOperator.entrySet()) {
-            String name = accepted.getKey();
+            String kind = accepted.getKey().substring(0, accepted.getKey().indexOf('/'));
+            String name = accepted.getKey().substring(kind.length() + 1);
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-                Map<String, Object> status = (Map<String, Object>) runs().inNamespace("default").withName(name).get()
+                Map<String, Object> status = (Map<String, Object>) kind(kind).inNamespace("default").withName(name).get()
                         .getAdditionalProperties().get("status");
                 assertThat(status).as("%s has a status", name).isNotNull();
                 assertThat(status.get("phase")).as("%s phase", name).isEqualTo("Failed");
@@ -193,13 +205,14 @@ class OperatorApiServerTest {
             });
             assertThat(client.pods().inNamespace("default").withLabel("pacer.dev/run", name).list().getItems())
                     .as("%s created no pod", name).isEmpty();
+            assertThat(runs().inNamespace("default").withLabel("pacer.dev/suite", name).list().getItems())
+                    .as("%s created no run", name).isEmpty();
         }
         Map<String, String> versions = new LinkedHashMap<>();
-        failedByTheOperator.keySet().forEach(n -> versions.put(n, runs().inNamespace("default").withName(n).get()
-                .getMetadata().getResourceVersion()));
+        failedByTheOperator.keySet().forEach(n -> versions.put(n, resource(n).getMetadata().getResourceVersion()));
         Thread.sleep(3_000);
-        failedByTheOperator.keySet().forEach(n -> assertThat(runs().inNamespace("default").withName(n).get()
-                .getMetadata().getResourceVersion()).as("%s is left alone once failed", n).isEqualTo(versions.get(n)));
+        failedByTheOperator.keySet().forEach(n -> assertThat(resource(n).getMetadata().getResourceVersion())
+                .as("%s is left alone once failed", n).isEqualTo(versions.get(n)));
         System.out.printf("bad runs: %d refused at admission, %d failed by the operator %s%n", refused.size(),
                 failedByTheOperator.size(), failedByTheOperator.keySet());
     }

@@ -264,6 +264,66 @@ class OperatorOnClusterTest {
         client.pods().inNamespace(PROBE_NAMESPACE).withLabel("pacer.dev/run", "probed").delete();
     }
 
+    /** Two servers twice each: one run at a time, aggregated, and an operator restart mid-suite loses nothing. */
+    @Test
+    @Order(6)
+    void aSuiteRunsOneRunAtATimeAggregatesAndSurvivesARestart() throws Exception {
+        BenchmarkRun shape = clusterQuickstart("shape");
+        shape.getSpec().warmup = "3s";
+        shape.getSpec().duration = "6s";
+        dev.pacer.api.BenchmarkSuite suite = new dev.pacer.api.BenchmarkSuite();
+        suite.getMetadata().setName("pair");
+        suite.getMetadata().setNamespace(NAMESPACE);
+        suite.setSpec(new dev.pacer.api.BenchmarkSuiteSpec());
+        suite.getSpec().template = io.fabric8.kubernetes.client.utils.Serialization.jsonMapper()
+                .convertValue(shape.getSpec(), dev.pacer.api.RunTemplate.class);
+        suite.getSpec().servers = List.of(server("jetty12", "pacer/server-jetty12:0.1.0", "--mode=core"),
+                server("loom", "pacer/server-loom:0.1.0", null));
+        suite.getSpec().repetitions = 2;
+        var suites = client.resources(dev.pacer.api.BenchmarkSuite.class).inNamespace(NAMESPACE);
+        suites.resource(suite).create();
+        await().atMost(RUN_LIMIT).pollInterval(Duration.ofSeconds(1)).until(() -> {
+            var status = suites.withName("pair").get().getStatus();
+            return status != null && status.runsDone != null && status.runsDone >= 1 && status.currentRun != null;
+        });
+        operator.close();
+        Thread.sleep(3000);   // the run under way goes on without an operator
+        operator = startOperator();
+        await().atMost(Duration.ofMinutes(8)).pollInterval(Duration.ofSeconds(2))
+                .until(() -> "Succeeded".equals(suites.withName("pair").get().getStatus().phase));
+        var status = suites.withName("pair").get().getStatus();
+        assertThat(status.runs).extracting(r -> r.name).containsExactly("pair-jetty12-200-1", "pair-loom-200-1", "pair-jetty12-200-2", "pair-loom-200-2");
+        assertThat(status.runs).allSatisfy(r -> assertThat(r.phase).as(r.name + ": " + r.reason).isEqualTo("Succeeded"));
+        assertThat(status.servers).extracting(x -> x.name).containsExactly("jetty12", "loom");
+        assertThat(status.servers).allSatisfy(x -> {
+            assertThat(x.repetitions).isEqualTo(2);
+            assertThat(x.p99IntegralMedianMicros).isPositive();
+            assertThat(x.p99IntegralLowMicros).isLessThanOrEqualTo(x.p99IntegralMedianMicros);
+            assertThat(x.p99IntegralHighMicros).isGreaterThanOrEqualTo(x.p99IntegralMedianMicros);
+        });
+        assertThat(status.comparisons).singleElement().asString().startsWith("at 200 req/s per client: loom is");
+        long previousEnd = 0;
+        for (var line : status.runs) {
+            BenchmarkRunStatus run = status(line.name);
+            assertThat(run.startAtEpochMs).as("%s starts after the previous run's window", line.name).isGreaterThan(previousEnd);
+            previousEnd = run.window.endEpochMs;
+        }
+        suites.withName("pair").delete();
+        await().atMost(Duration.ofMinutes(1)).until(() -> client.resources(BenchmarkRun.class).inNamespace(NAMESPACE)
+                .withLabel("pacer.dev/suite", "pair").list().getItems().isEmpty());
+    }
+
+    private static dev.pacer.api.BenchmarkSuiteSpec.SuiteServer server(String name, String image, String arg) {
+        var server = new dev.pacer.api.BenchmarkSuiteSpec.SuiteServer();
+        server.name = name;
+        server.image = image;
+        server.args = arg == null ? new java.util.ArrayList<>() : new java.util.ArrayList<>(List.of(arg));
+        server.cpus = "1";
+        server.memory = "512Mi";
+        server.labels = new java.util.LinkedHashMap<>(java.util.Map.of("server", name));
+        return server;
+    }
+
     static BenchmarkRun clusterQuickstart(String name) throws IOException {
         BenchmarkRun run = BenchmarkRunYaml.read(Processes.HOME.resolve("examples/cluster-quickstart.yaml"));
         run.getMetadata().setName(name);

@@ -63,6 +63,13 @@ public final class PacerOperator implements AutoCloseable {
                 o.settingNamespaces(settings.watchNamespaces());
             }
         });
+        operator.register(new dev.pacer.operator.suite.BenchmarkSuiteReconciler(), o -> {
+            if (settings.watchNamespaces().isEmpty()) {
+                o.watchingAllNamespaces();
+            } else {
+                o.settingNamespaces(settings.watchNamespaces());
+            }
+        });
         registry.register(new RunMetrics(reconciler::heldRuns));
         HTTPServer metricsServer = HTTPServer.builder().port(settings.metricsPort()).registry(registry).buildAndStart();
         operator.start();

@@ -36,15 +36,7 @@ public final class HtmlReport {
     public static String render(ResultDocument doc) {
         RunResult r = doc.result();
         StringBuilder html = new StringBuilder();
-        html.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>pacer · ")
-                .append(Html.escape(doc.run())).append("</title>\n<style>\n")
-                .append("body{font-family:system-ui,sans-serif;margin:24px;color:#222;max-width:1100px}")
-                .append("table{border-collapse:collapse;margin:8px 0 20px}td,th{border:1px solid #ccc;padding:4px 10px;text-align:right}")
-                .append("th{background:#f4f4f4}td:first-child,th:first-child{text-align:left}")
-                .append(".verdict{font-size:20px;font-weight:600;padding:6px 12px;display:inline-block;border-radius:4px}")
-                .append(".Passed{background:#d4f4d4}.Failed{background:#fde0c2}.Invalid{background:#f8caca}")
-                .append("svg .frame{fill:none;stroke:#999}svg .grid{stroke:#eee}svg .tick,svg .legend{font-size:11px;fill:#444}")
-                .append("svg .title{font-size:13px;font-weight:600;fill:#222}\n</style></head><body>\n");
+        html.append(head(doc.run()));
         html.append("<h1>").append(Html.escape(doc.run())).append(" <small>").append(Html.escape(doc.load())).append("</small></h1>\n");
         Object image = doc.server() == null ? null : doc.server().get("image");
         html.append("<p>Server <code>").append(Html.escape(String.valueOf(image))).append("</code>, measured window ")
@@ -174,6 +166,18 @@ public final class HtmlReport {
         lags.forEach(lagChart::series);
         out.append(lagChart.render());
         return out.toString();
+    }
+
+    /** The page's head and style, shared by the run's and the suite's reports. */
+    static String head(String title) {
+        return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>pacer · " + Html.escape(title) + "</title>\n<style>\n"
+                + "body{font-family:system-ui,sans-serif;margin:24px;color:#222;max-width:1100px}"
+                + "table{border-collapse:collapse;margin:8px 0 20px}td,th{border:1px solid #ccc;padding:4px 10px;text-align:right}"
+                + "th{background:#f4f4f4}td:first-child,th:first-child{text-align:left}"
+                + ".verdict{font-size:20px;font-weight:600;padding:6px 12px;display:inline-block;border-radius:4px}"
+                + ".Passed{background:#d4f4d4}.Failed{background:#fde0c2}.Invalid{background:#f8caca}"
+                + "svg .frame{fill:none;stroke:#999}svg .grid{stroke:#eee}svg .tick,svg .legend{font-size:11px;fill:#444}"
+                + "svg .title{font-size:13px;font-weight:600;fill:#222}\n</style></head><body>\n";
     }
 
     private static final Map<String, String> MEASURED_BY = Map.of(

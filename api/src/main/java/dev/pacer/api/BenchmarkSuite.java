@@ -1,0 +1,36 @@
+package dev.pacer.api;
+
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Categories;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Kind;
+import io.fabric8.kubernetes.model.annotation.Plural;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/**
+ * A comparison of servers as the reference reports make it: every server of the list at fixed rates with
+ * repetitions (Jetty's method: the P99 and max integrals, their spread), or through a sweep of rising rates (Chappe's
+ * method: the highest rate sustained under a p99 limit). Its runs are BenchmarkRuns made from one template, run one at
+ * a time in a fixed order (docs/suites.md).
+ */
+@Group(BenchmarkRun.GROUP)
+@Version(BenchmarkRun.VERSION)
+@Kind(BenchmarkSuite.KIND)
+@Plural(BenchmarkSuite.PLURAL)
+@ShortNames(BenchmarkSuite.SHORT_NAME)
+@Categories(BenchmarkRun.CATEGORY)
+@AdditionalPrinterColumn(name = "PHASE", jsonPath = ".status.phase", type = AdditionalPrinterColumn.Type.STRING,
+        getDescription = "Where the suite is.")
+@AdditionalPrinterColumn(name = "RUNS", jsonPath = ".status.runsDone", type = AdditionalPrinterColumn.Type.INTEGER,
+        getDescription = "Runs finished.")
+@AdditionalPrinterColumn(name = "CURRENT", jsonPath = ".status.currentRun", type = AdditionalPrinterColumn.Type.STRING,
+        getDescription = "The run under way.")
+@AdditionalPrinterColumn(name = "AGE", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
+public class BenchmarkSuite extends CustomResource<BenchmarkSuiteSpec, BenchmarkSuiteStatus> implements Namespaced {
+    public static final String KIND = "BenchmarkSuite";
+    public static final String PLURAL = "benchmarksuites";
+    public static final String SHORT_NAME = "bs";
+}

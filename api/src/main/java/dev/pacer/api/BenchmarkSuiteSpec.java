@@ -1,0 +1,102 @@
+package dev.pacer.api;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.crd.generator.annotation.SchemaFrom;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+import io.fabric8.kubernetes.api.model.IntOrString;
+
+/**
+ * The suite: a run template, the servers, and either fixed rates (each with {@code repetitions}) or a sweep. The
+ * schema's rules repeat {@link BenchmarkSuiteValidation}'s, which stays the reference with the friendlier text.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "!(has(self.rates) && has(self.sweep))", message = "spec.rates and spec.sweep exclude each other: fixed rates, or a sweep",
+        reason = "FieldValueInvalid")
+@ValidationRule(value = "self == oldSelf", message = "spec is immutable once created: delete the BenchmarkSuite and create a new one",
+        reason = "FieldValueForbidden")
+public class BenchmarkSuiteSpec {
+    public static final int MAX_SERVERS = 32;
+    public static final int MAX_RATES = 32;
+    public static final int MAX_REPETITIONS = 20;
+    /** A server's name in a suite: part of its runs' names. */
+    public static final String NAME_PATTERN = "^[a-z0-9]([-a-z0-9]{0,22}[a-z0-9])?$";
+
+    @Required
+    @JsonPropertyDescription("Everything of a BenchmarkRun's spec but the server: clients, request, warm-up, duration, placement, criteria, timeout, cleanup.")
+    public RunTemplate template;
+
+    @Required
+    @Size(min = 1, max = MAX_SERVERS)
+    @JsonPropertyDescription("The servers compared, in the order they run; each is a BenchmarkRun's spec.server with a name.")
+    public List<SuiteServer> servers = new ArrayList<>();
+
+    @Size(min = 1, max = MAX_RATES)
+    @JsonPropertyDescription("Fixed rates per client, each run for every server (unset: the template's clients.rate), e.g. [\"20k\", \"60k\"].")
+    public List<IntOrString> rates;
+
+    @JsonPropertyDescription("Instead of fixed rates: rising rates per server until the criteria fail, then a bisection to the highest rate that passes.")
+    public Sweep sweep;
+
+    @Min(1)
+    @Max(MAX_REPETITIONS)
+    @Default("1")
+    @JsonPropertyDescription("Runs of each server at each fixed rate, 1 to 20; the figures are given with their median and spread. A sweep runs each rate once.")
+    public Integer repetitions = 1;
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class SuiteServer extends BenchmarkRunSpec.Server {
+        @Required
+        @Pattern(NAME_PATTERN)
+        @JsonPropertyDescription("A short name (lowercase letters, digits, '-', at most 24): the server's runs are <suite>-<name>-<rate>-<repetition>.")
+        public String name;
+    }
+
+    /** CEL: a sweep bound's requests per second (500, 1.5k, 2M), to compare the bounds at admission. */
+    static final String CEL_START = "(double(string(self.start).replace('k', '').replace('M', '')) * (string(self.start).endsWith('M')"
+            + " ? 1000000.0 : (string(self.start).endsWith('k') ? 1000.0 : 1.0)))";
+    static final String CEL_MAX = "(double(string(self.max).replace('k', '').replace('M', '')) * (string(self.max).endsWith('M')"
+            + " ? 1000000.0 : (string(self.max).endsWith('k') ? 1000.0 : 1.0)))";
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @ValidationRule(value = "!has(self.start) || !has(self.max) || " + CEL_START + " <= " + CEL_MAX,
+            message = "spec.sweep.max must be at least spec.sweep.start: the bounds are inverted", reason = "FieldValueInvalid")
+    public static class Sweep {
+        @Required
+        @SchemaFrom(type = IntOrString.class)
+        @ValidationRule(value = BenchmarkRunSpec.CEL_RATE, message = "must be requests per second, e.g. 1k")
+        @JsonPropertyDescription("The first rate per client, e.g. 1k.")
+        public String start;
+
+        @Required
+        @SchemaFrom(type = IntOrString.class)
+        @ValidationRule(value = BenchmarkRunSpec.CEL_RATE, message = "must be requests per second, e.g. 100k")
+        @JsonPropertyDescription("The highest rate per client tried, e.g. 100k.")
+        public String max;
+
+        @Min(1.1)
+        @Max(10)
+        @Default("2")
+        @JsonPropertyDescription("Each rate is the last times this until one fails, 1.1 to 10.")
+        public Double growth = 2.0;
+
+        @Pattern("^[0-9]+(\\.[0-9]+)?%$")
+        @Default("5%")
+        @JsonPropertyDescription("The bisection stops when the passing and failing rates lie within this of each other, e.g. 5%.")
+        public String resolution = "5%";
+
+        @Pattern(BenchmarkRunSpec.DURATION_PATTERN)
+        @Default("10ms")
+        @JsonPropertyDescription("A rate passes when the clients' p99 (from intended send time) stays below this, every client held its rate and no request failed, e.g. 10ms.")
+        public String maxClientP99 = "10ms";
+    }
+}

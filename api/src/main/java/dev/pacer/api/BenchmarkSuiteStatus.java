@@ -1,0 +1,85 @@
+package dev.pacer.api;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.kubernetes.api.model.Condition;
+
+/** Where a suite is, its runs, and per server the figures the reference reports give. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class BenchmarkSuiteStatus {
+    @JsonPropertyDescription("Pending, Running, Succeeded (every run done; figures below) or Failed (the suite could not go on).")
+    public String phase;
+    @JsonPropertyDescription("Runs finished.")
+    public Integer runsDone;
+    @JsonPropertyDescription("The run under way, if any.")
+    public String currentRun;
+    @JsonPropertyDescription("Every run of the suite in the order run.")
+    public List<SuiteRun> runs = new ArrayList<>();
+    @JsonPropertyDescription("Per server: integrals over repetitions, or the sustained rate of a sweep.")
+    public List<ServerSummary> servers = new ArrayList<>();
+    @JsonPropertyDescription("Each server against the first, in a sentence: how much faster or slower, and whether that exceeds run-to-run noise.")
+    public List<String> comparisons = new ArrayList<>();
+    @JsonPropertyDescription("Ready, Complete, Failed.")
+    public List<Condition> conditions = new ArrayList<>();
+    @JsonPropertyDescription("The generation of the spec this status is of.")
+    public Long observedGeneration;
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class SuiteRun {
+        @JsonPropertyDescription("The BenchmarkRun.")
+        public String name;
+        @JsonPropertyDescription("The server's name in the suite.")
+        public String server;
+        @JsonPropertyDescription("Requests per second per client.")
+        public Long ratePerClient;
+        @JsonPropertyDescription("1 to repetitions.")
+        public Integer repetition;
+        @JsonPropertyDescription("The run's phase when last seen.")
+        public String phase;
+        @JsonPropertyDescription("The run's verdict.")
+        public String verdict;
+        @JsonPropertyDescription("Sweep: whether this rate passed the sweep's criteria.")
+        public Boolean passed;
+        @JsonPropertyDescription("Why the rate did not pass, or why the run failed.")
+        public String reason;
+        @JsonPropertyDescription("The server's P99 integral, microseconds.")
+        public Long p99IntegralMicros;
+        @JsonPropertyDescription("The server's max integral, microseconds.")
+        public Long maxIntegralMicros;
+        @JsonPropertyDescription("The clients' p50 from intended send time, microseconds.")
+        public Long clientP50Micros;
+        @JsonPropertyDescription("The clients' p99 from intended send time, microseconds.")
+        public Long clientP99Micros;
+        @JsonPropertyDescription("Responses per second in the window, all clients.")
+        public Double achievedRate;
+    }
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class ServerSummary {
+        @JsonPropertyDescription("The server's name in the suite.")
+        public String name;
+        @JsonPropertyDescription("Fixed rates: the rate per client these figures are of.")
+        public Long ratePerClient;
+        @JsonPropertyDescription("Fixed rates: runs that gave figures, of the repetitions.")
+        public Integer repetitions;
+        @JsonPropertyDescription("Fixed rates: the median P99 integral over the repetitions, microseconds.")
+        public Long p99IntegralMedianMicros;
+        @JsonPropertyDescription("Fixed rates: the interval around that median, lower bound, microseconds.")
+        public Long p99IntegralLowMicros;
+        @JsonPropertyDescription("Fixed rates: the interval around that median, upper bound, microseconds.")
+        public Long p99IntegralHighMicros;
+        @JsonPropertyDescription("Fixed rates: the median max integral, microseconds.")
+        public Long maxIntegralMedianMicros;
+        @JsonPropertyDescription("The confidence of the interval: 95 % from 6 repetitions on (order statistics), less below (min to max of n runs covers the median with 1 - 2^(1-n)).")
+        public Double intervalConfidence;
+        @JsonPropertyDescription("Sweep: the highest rate per client that passed, requests per second.")
+        public Long sustainedRatePerClient;
+        @JsonPropertyDescription("Sweep: the clients' p50 at that rate, microseconds.")
+        public Long p50AtSustainedMicros;
+        @JsonPropertyDescription("Sweep: the clients' p99 at that rate, microseconds.")
+        public Long p99AtSustainedMicros;
+    }
+}

@@ -1,0 +1,144 @@
+package dev.pacer.api;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.IntOrString;
+
+/**
+ * Every rule of a BenchmarkSuite, with the field and the fix. Each server is checked as the run it makes (the template
+ * with that server), so a suite is refused for anything one of its runs would be refused for, named as the suite's
+ * field ({@code spec.template.clients.count}, {@code spec.servers[1].image}).
+ */
+public final class BenchmarkSuiteValidation {
+    private static final ObjectMapper COPY = new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    private BenchmarkSuiteValidation() {
+    }
+
+    public static List<FieldProblem> validate(BenchmarkSuiteSpec spec) {
+        List<FieldProblem> problems = new ArrayList<>();
+        if (spec == null) {
+            problems.add(new FieldProblem("spec", "is required: at least spec.template and spec.servers"));
+            return problems;
+        }
+        if (spec.template == null) {
+            problems.add(new FieldProblem("spec.template", "is required: the runs' spec without its server (clients, duration, …)"));
+        }
+        if (spec.servers == null || spec.servers.isEmpty()) {
+            problems.add(new FieldProblem("spec.servers", "must list at least one server, e.g. [{name: jetty12, image: pacer/server-jetty12:0.1.0}]"));
+        } else if (spec.servers.size() > BenchmarkSuiteSpec.MAX_SERVERS) {
+            problems.add(new FieldProblem("spec.servers", "must list at most " + BenchmarkSuiteSpec.MAX_SERVERS + " servers, was " + spec.servers.size()));
+        } else {
+            Set<String> names = new HashSet<>();
+            for (int i = 0; i < spec.servers.size(); i++) {
+                BenchmarkSuiteSpec.SuiteServer server = spec.servers.get(i);
+                String field = "spec.servers[" + i + "]";
+                if (server == null) {
+                    problems.add(new FieldProblem(field, "is empty"));
+                    continue;
+                }
+                if (server.name == null || !server.name.matches(BenchmarkSuiteSpec.NAME_PATTERN)) {
+                    problems.add(new FieldProblem(field + ".name", "must be lowercase letters, digits and '-', at most 24, e.g. jetty12-core; was '" + server.name + "'"));
+                } else if (!names.add(server.name)) {
+                    problems.add(new FieldProblem(field + ".name", "'" + server.name + "' names two servers: names must differ"));
+                }
+                if (spec.template != null) {
+                    for (FieldProblem problem : asRun(spec.template, server)) {
+                        FieldProblem renamed = rename(problem, field);
+                        boolean ofTheTemplate = !renamed.field().startsWith(field);
+                        if ((i == 0 || !ofTheTemplate) && !problems.contains(renamed)) {   // the template's once, each server's own
+                            problems.add(renamed);
+                        }
+                    }
+                }
+            }
+        }
+        if (spec.rates != null && spec.sweep != null) {
+            problems.add(new FieldProblem("spec.rates", "and spec.sweep exclude each other: give fixed rates or a sweep"));
+        }
+        if (spec.rates != null) {
+            if (spec.rates.isEmpty() || spec.rates.size() > BenchmarkSuiteSpec.MAX_RATES) {
+                problems.add(new FieldProblem("spec.rates", "must list 1 to " + BenchmarkSuiteSpec.MAX_RATES + " rates, or be left out"));
+            }
+            for (int i = 0; i < spec.rates.size(); i++) {
+                IntOrString rate = spec.rates.get(i);
+                String text = rate == null ? null : rate.getIntVal() != null ? rate.getIntVal().toString() : rate.getStrVal();
+                rate(problems, "spec.rates[" + i + "]", text);
+            }
+        }
+        if (spec.sweep != null) {
+            sweep(problems, spec.sweep);
+        }
+        if (spec.repetitions != null && (spec.repetitions < 1 || spec.repetitions > BenchmarkSuiteSpec.MAX_REPETITIONS)) {
+            problems.add(new FieldProblem("spec.repetitions", "must be in [1, " + BenchmarkSuiteSpec.MAX_REPETITIONS + "], was " + spec.repetitions));
+        }
+        return problems;
+    }
+
+    private static void sweep(List<FieldProblem> problems, BenchmarkSuiteSpec.Sweep sweep) {
+        Long start = rate(problems, "spec.sweep.start", sweep.start);
+        Long max = rate(problems, "spec.sweep.max", sweep.max);
+        if (start != null && max != null && start > max) {
+            problems.add(new FieldProblem("spec.sweep.max", "must be at least spec.sweep.start (" + sweep.start + "), was " + sweep.max
+                    + ": the bounds are inverted"));
+        }
+        if (sweep.growth != null && (sweep.growth < 1.1 || sweep.growth > 10)) {
+            problems.add(new FieldProblem("spec.sweep.growth", "must be in [1.1, 10], e.g. 2, was " + sweep.growth));
+        }
+        if (sweep.resolution != null) {
+            try {
+                double ratio = Quantities.parseRatio(sweep.resolution);
+                if (ratio <= 0 || ratio >= 1) {
+                    problems.add(new FieldProblem("spec.sweep.resolution", "must lie between 0 % and 100 %, e.g. 5%, was " + sweep.resolution));
+                }
+            } catch (IllegalArgumentException e) {
+                problems.add(new FieldProblem("spec.sweep.resolution", e.getMessage()));
+            }
+        }
+        if (sweep.maxClientP99 != null) {
+            try {
+                Quantities.parseDuration(sweep.maxClientP99);
+            } catch (IllegalArgumentException e) {
+                problems.add(new FieldProblem("spec.sweep.maxClientP99", e.getMessage()));
+            }
+        }
+    }
+
+    private static Long rate(List<FieldProblem> problems, String field, String text) {
+        if (text == null) {
+            problems.add(new FieldProblem(field, "is required: requests per second per client, e.g. 1k"));
+            return null;
+        }
+        try {
+            long rate = Quantities.parseRatePerSecond(text);
+            if (rate < 1) {
+                problems.add(new FieldProblem(field, "must be at least 1 request per second, was '" + text + "'"));
+            }
+            return rate;
+        } catch (IllegalArgumentException e) {
+            problems.add(new FieldProblem(field, e.getMessage()));
+            return null;
+        }
+    }
+
+    /** The problems of the run this server makes with the template. */
+    private static List<FieldProblem> asRun(RunTemplate template, BenchmarkSuiteSpec.SuiteServer server) {
+        BenchmarkRunSpec run = COPY.convertValue(template, BenchmarkRunSpec.class);
+        run.server = COPY.convertValue(server, BenchmarkRunSpec.Server.class);
+        return BenchmarkRunValidation.validate(run);
+    }
+
+    /** spec.server.X → spec.servers[i].X; spec.X → spec.template.X. */
+    private static FieldProblem rename(FieldProblem problem, String serverField) {
+        String field = problem.field();
+        if (field.equals("spec.server") || field.startsWith("spec.server.")) {
+            return new FieldProblem(serverField + field.substring("spec.server".length()), problem.message());
+        }
+        return new FieldProblem(field.replaceFirst("^spec\\.", "spec.template."), problem.message());
+    }
+}

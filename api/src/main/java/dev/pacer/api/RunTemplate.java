@@ -1,0 +1,53 @@
+package dev.pacer.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+
+import static dev.pacer.api.BenchmarkRunSpec.DURATION_PATTERN;
+
+/**
+ * Everything of a run but its server: a {@link BenchmarkRunSpec} is this plus {@code server}, and a
+ * {@link BenchmarkSuiteSpec}'s {@code template} is this, applied to each of its servers.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class RunTemplate {
+    @Required
+    @JsonPropertyDescription("The load generators: each offers `rate` requests per second, open loop.")
+    public BenchmarkRunSpec.Clients clients;
+
+    @JsonPropertyDescription("The request every client sends.")
+    public BenchmarkRunSpec.HttpRequest request = new BenchmarkRunSpec.HttpRequest();
+
+    @Default("60s")
+    @Pattern(DURATION_PATTERN)
+    @JsonPropertyDescription("Load before the measured window, excluded from the figures, e.g. 60s.")
+    public String warmup = "60s";
+
+    @Required
+    @Pattern(DURATION_PATTERN)
+    @JsonPropertyDescription("Length of the measured window, e.g. 180s.")
+    public String duration;
+
+    @Default("1s")
+    @Pattern(DURATION_PATTERN)
+    @JsonPropertyDescription("Length of one histogram period, aligned to wall-clock multiples, e.g. 1s.")
+    public String samplePeriod = "1s";
+
+    @JsonPropertyDescription("Where the pods go and whether their CPUs are pinned.")
+    public BenchmarkRunSpec.Placement placement = new BenchmarkRunSpec.Placement();
+
+    @JsonPropertyDescription("Optional pass/fail criteria; without them the verdict only says whether the measurement is valid.")
+    public BenchmarkRunSpec.Criteria criteria = new BenchmarkRunSpec.Criteria();
+
+    @Default("30m")
+    @Pattern(DURATION_PATTERN)
+    @JsonPropertyDescription("The whole run fails after this, e.g. 30m.")
+    public String timeout = "30m";
+
+    @JsonPropertyDescription("What happens to pods and to the run after it finishes.")
+    public BenchmarkRunSpec.Cleanup cleanup = new BenchmarkRunSpec.Cleanup();
+
+}

@@ -1,0 +1,138 @@
+package dev.pacer.engine.suite;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.pacer.api.BenchmarkRun;
+import dev.pacer.api.BenchmarkRunSpec;
+import dev.pacer.api.BenchmarkSuite;
+import dev.pacer.api.BenchmarkSuiteSpec;
+import dev.pacer.api.FieldProblem;
+import dev.pacer.api.Quantities;
+import dev.pacer.engine.plan.RunPlanner;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+
+/**
+ * A suite as a sequence of runs, pure: which run comes next given the runs done, and the BenchmarkRun of each. Both
+ * the operator and {@code pacer run} follow it, one run at a time (docs/suites.md).
+ * <ul>
+ *   <li>Fixed rates: repetition after repetition, in each every rate, at each rate every server in the listed order.
+ *       Repetitions interleave, so a drift of the machine touches every server alike.</li>
+ *   <li>Sweep: server after server, each through its {@link SweepSearch}.</li>
+ * </ul>
+ */
+public record SuitePlan(String suiteName, List<BenchmarkSuiteSpec.SuiteServer> servers, List<Long> rates,
+                        Optional<SweepSearch> sweep, int repetitions, BenchmarkSuite suite) {
+    /** Labels on a suite's runs. */
+    public static final String LABEL_SUITE = "pacer.dev/suite";
+    public static final String LABEL_SUITE_SERVER = "pacer.dev/suite-server";
+    /** A run's name stays short enough for its Service and pods: Kubernetes names of 63 characters at most. */
+    static final int MAX_RUN_NAME = 52;
+    private static final ObjectMapper COPY = new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    /** One run of the suite. */
+    public record Step(String runName, String server, int serverIndex, long ratePerClient, int repetition) {
+    }
+
+    /** A run done: its step and what it gave. */
+    public record Done(Step step, SuiteOutcome outcome) {
+    }
+
+    public static SuitePlan of(BenchmarkSuite suite) {
+        List<FieldProblem> problems = dev.pacer.api.BenchmarkSuiteValidation.validate(suite.getSpec());
+        if (!problems.isEmpty()) {
+            throw new RunPlanner.InvalidPlanException(problems);
+        }
+        BenchmarkSuiteSpec spec = suite.getSpec();
+        List<Long> rates = new ArrayList<>();
+        Optional<SweepSearch> sweep = Optional.empty();
+        if (spec.sweep != null) {
+            BenchmarkSuiteSpec.Sweep s = spec.sweep;
+            sweep = Optional.of(new SweepSearch(Quantities.parseRatePerSecond(s.start), Quantities.parseRatePerSecond(s.max),
+                    s.growth == null ? 2.0 : s.growth, Quantities.parseRatio(s.resolution == null ? "5%" : s.resolution),
+                    Quantities.parseDuration(s.maxClientP99 == null ? "10ms" : s.maxClientP99)));
+        } else if (spec.rates != null && !spec.rates.isEmpty()) {
+            spec.rates.forEach(r -> rates.add(Quantities.parseRatePerSecond(text(r))));
+        } else {
+            rates.add(Quantities.parseRatePerSecond(spec.template.clients.rate));
+        }
+        int repetitions = sweep.isPresent() || spec.repetitions == null ? 1 : spec.repetitions;
+        return new SuitePlan(suite.getMetadata().getName(), List.copyOf(spec.servers), List.copyOf(rates), sweep, repetitions, suite);
+    }
+
+    static String text(IntOrString value) {
+        return value.getIntVal() != null ? value.getIntVal().toString() : value.getStrVal();
+    }
+
+    /** How many runs a fixed-rate suite has; empty for a sweep, whose length depends on its results. */
+    public OptionalLong plannedRuns() {
+        return sweep.isPresent() ? OptionalLong.empty() : OptionalLong.of((long) servers.size() * rates.size() * repetitions);
+    }
+
+    /** The next run after these, or empty when the suite is complete. */
+    public Optional<Step> next(List<Done> done) {
+        if (sweep.isEmpty()) {
+            int index = done.size();
+            if (index >= plannedRuns().getAsLong()) {
+                return Optional.empty();
+            }
+            int perRepetition = servers.size() * rates.size();
+            int repetition = index / perRepetition + 1;
+            int rate = index % perRepetition / servers.size();
+            int server = index % servers.size();
+            return Optional.of(step(server, rates.get(rate), repetition));
+        }
+        for (int server = 0; server < servers.size(); server++) {
+            OptionalLong rate = sweep.get().next(trials(done, servers.get(server).name));
+            if (rate.isPresent()) {
+                return Optional.of(step(server, rate.getAsLong(), 1));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** A server's sweep so far. */
+    public List<SweepSearch.Trial> trials(List<Done> done, String server) {
+        return done.stream().filter(d -> d.step().server().equals(server))
+                .map(d -> new SweepSearch.Trial(d.step().ratePerClient(), d.outcome().passes(sweep.orElseThrow().maxClientP99(),
+                        plannedRateTolerance()))).toList();
+    }
+
+    private double plannedRateTolerance() {
+        BenchmarkRunSpec.Criteria criteria = suite.getSpec().template.criteria;
+        return Quantities.parseRatio(criteria == null || criteria.rateTolerance == null ? "1%" : criteria.rateTolerance);
+    }
+
+    private Step step(int server, long rate, int repetition) {
+        String serverName = servers.get(server).name;
+        String tail = "-" + serverName + "-" + Quantities.formatRate(rate).toLowerCase(Locale.ROOT).replace('.', '-') + "-" + repetition;
+        String head = suiteName.length() + tail.length() <= MAX_RUN_NAME ? suiteName
+                : suiteName.substring(0, Math.max(1, MAX_RUN_NAME - tail.length())).replaceAll("-+$", "");
+        return new Step(head + tail, serverName, server, rate, repetition);
+    }
+
+    /** The BenchmarkRun of a step: the template, the server, the rate; labelled with the suite and the server. */
+    public BenchmarkRun run(Step step) {
+        BenchmarkRunSpec spec = COPY.convertValue(suite.getSpec().template, BenchmarkRunSpec.class);
+        spec.server = COPY.convertValue(servers.get(step.serverIndex()), BenchmarkRunSpec.Server.class);
+        spec.clients.rate = Long.toString(step.ratePerClient());
+        if (spec.cleanup != null) {
+            spec.cleanup.ttlSecondsAfterFinished = null;   // the suite reads its runs to the end; they go with it
+        }
+        BenchmarkRun run = new BenchmarkRun();
+        LinkedHashMap<String, String> labels = new LinkedHashMap<>();
+        labels.put(LABEL_SUITE, suiteName);
+        labels.put(LABEL_SUITE_SERVER, step.server());
+        run.setMetadata(new ObjectMetaBuilder().withName(step.runName()).withNamespace(suite.getMetadata().getNamespace())
+                .withLabels(labels).build());
+        run.setSpec(spec);
+        return run;
+    }
+}

@@ -1,0 +1,166 @@
+package dev.pacer.engine.suite;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+import dev.pacer.api.BenchmarkSuiteStatus;
+import dev.pacer.api.Quantities;
+import dev.pacer.api.RunResult;
+import dev.pacer.engine.analysis.PeriodComparison;
+
+/**
+ * A suite's figures from its runs so far, pure: each run's line, per server the integrals over repetitions (median
+ * and interval) or the sustained rate of its sweep, and each server against the first. The status and
+ * {@code suite.json} hold it; the report draws it.
+ *
+ * @param curves per server, its sweep's (rate, client p50, client p99, passed) in rate order
+ */
+public record SuiteSummary(List<BenchmarkSuiteStatus.SuiteRun> runs, List<BenchmarkSuiteStatus.ServerSummary> servers,
+                           List<String> comparisons, Map<String, List<CurvePoint>> curves) {
+
+    public record CurvePoint(long ratePerClient, Long clientP50Micros, Long clientP99Micros, boolean passed) {
+    }
+
+    public static SuiteSummary of(SuitePlan plan, List<SuitePlan.Done> done) {
+        List<BenchmarkSuiteStatus.SuiteRun> runs = new ArrayList<>();
+        for (SuitePlan.Done d : done) {
+            runs.add(line(plan, d));
+        }
+        List<BenchmarkSuiteStatus.ServerSummary> servers = new ArrayList<>();
+        List<String> comparisons = new ArrayList<>();
+        Map<String, List<CurvePoint>> curves = new LinkedHashMap<>();
+        if (plan.sweep().isPresent()) {
+            sweep(plan, done, servers, comparisons, curves);
+        } else {
+            fixed(plan, done, servers, comparisons);
+        }
+        return new SuiteSummary(runs, servers, comparisons, curves);
+    }
+
+    private static BenchmarkSuiteStatus.SuiteRun line(SuitePlan plan, SuitePlan.Done d) {
+        BenchmarkSuiteStatus.SuiteRun run = new BenchmarkSuiteStatus.SuiteRun();
+        run.name = d.step().runName();
+        run.server = d.step().server();
+        run.ratePerClient = d.step().ratePerClient();
+        run.repetition = d.step().repetition();
+        SuiteOutcome outcome = d.outcome();
+        run.phase = outcome.succeeded() ? "Succeeded" : "Failed";
+        if (!outcome.succeeded()) {
+            run.reason = outcome.failure();
+            if (plan.sweep().isPresent()) {
+                run.passed = false;
+            }
+            return run;
+        }
+        RunResult result = outcome.result();
+        run.verdict = result.verdict == null ? null : result.verdict.name();
+        if (result.server != null) {
+            run.p99IntegralMicros = result.server.p99IntegralMicros;
+            run.maxIntegralMicros = result.server.maxIntegralMicros;
+        }
+        if (result.clients != null) {
+            run.clientP50Micros = result.clients.p50Micros;
+            run.clientP99Micros = result.clients.p99Micros;
+            run.achievedRate = result.clients.achievedRate;
+        }
+        plan.sweep().ifPresent(s -> {
+            Optional<String> why = outcome.whyNotPassed(s.maxClientP99(), rateTolerance(plan));
+            run.passed = why.isEmpty();
+            run.reason = why.orElse(null);
+        });
+        if (plan.sweep().isEmpty() && result.verdict != null && !"Passed".equals(result.verdict.name()) && !result.reasons.isEmpty()) {
+            run.reason = result.reasons.getFirst();
+        }
+        return run;
+    }
+
+    private static void fixed(SuitePlan plan, List<SuitePlan.Done> done, List<BenchmarkSuiteStatus.ServerSummary> servers,
+                              List<String> comparisons) {
+        for (long rate : plan.rates()) {
+            String baselineName = plan.servers().getFirst().name;
+            double[] baselineP99s = periodP99s(done, baselineName, rate);
+            for (var server : plan.servers()) {
+                List<RunResult> results = results(done, server.name, rate);
+                BenchmarkSuiteStatus.ServerSummary summary = new BenchmarkSuiteStatus.ServerSummary();
+                summary.name = server.name;
+                summary.ratePerClient = rate;
+                summary.repetitions = results.size();
+                if (!results.isEmpty()) {
+                    MedianInterval p99 = MedianInterval.of(results.stream().mapToDouble(r -> r.server.p99IntegralMicros).toArray());
+                    MedianInterval max = MedianInterval.of(results.stream().mapToDouble(r -> r.server.maxIntegralMicros).toArray());
+                    summary.p99IntegralMedianMicros = Math.round(p99.median());
+                    summary.p99IntegralLowMicros = Math.round(p99.low());
+                    summary.p99IntegralHighMicros = Math.round(p99.high());
+                    summary.intervalConfidence = Math.round(p99.confidence() * 1000) / 1000.0;
+                    summary.maxIntegralMedianMicros = Math.round(max.median());
+                }
+                servers.add(summary);
+                if (!server.name.equals(baselineName)) {
+                    PeriodComparison.of(baselineP99s, periodP99s(done, server.name, rate)).ifPresent(c ->
+                            comparisons.add("at " + Quantities.formatRate(rate) + " req/s per client: " + c.sentence(server.name, baselineName)));
+                }
+            }
+        }
+    }
+
+    private static void sweep(SuitePlan plan, List<SuitePlan.Done> done, List<BenchmarkSuiteStatus.ServerSummary> servers,
+                              List<String> comparisons, Map<String, List<CurvePoint>> curves) {
+        SweepSearch search = plan.sweep().orElseThrow();
+        Long baseline = null;
+        String baselineName = plan.servers().getFirst().name;
+        for (var server : plan.servers()) {
+            List<SweepSearch.Trial> trials = plan.trials(done, server.name);
+            List<CurvePoint> curve = new ArrayList<>();
+            done.stream().filter(d -> d.step().server().equals(server.name))
+                    .sorted(java.util.Comparator.comparingLong(d -> d.step().ratePerClient()))
+                    .forEach(d -> {
+                        RunResult.ClientFigures c = d.outcome().succeeded() ? d.outcome().result().clients : null;
+                        curve.add(new CurvePoint(d.step().ratePerClient(), c == null ? null : c.p50Micros, c == null ? null : c.p99Micros,
+                                d.outcome().passes(search.maxClientP99(), rateTolerance(plan))));
+                    });
+            curves.put(server.name, curve);
+            BenchmarkSuiteStatus.ServerSummary summary = new BenchmarkSuiteStatus.ServerSummary();
+            summary.name = server.name;
+            OptionalLong sustained = search.sustained(trials);
+            if (sustained.isPresent()) {
+                summary.sustainedRatePerClient = sustained.getAsLong();
+                curve.stream().filter(p -> p.ratePerClient() == sustained.getAsLong()).findFirst().ifPresent(p -> {
+                    summary.p50AtSustainedMicros = p.clientP50Micros();
+                    summary.p99AtSustainedMicros = p.clientP99Micros();
+                });
+            }
+            servers.add(summary);
+            if (server.name.equals(baselineName)) {
+                baseline = summary.sustainedRatePerClient;
+            } else if (baseline != null && summary.sustainedRatePerClient != null) {
+                double change = (summary.sustainedRatePerClient - baseline) / (double) baseline;
+                comparisons.add(String.format(Locale.ROOT, "%s sustains %s req/s per client at p99 < %.0f ms, %.1f %% %s than %s (%s)",
+                        server.name, Quantities.formatRate(summary.sustainedRatePerClient), search.maxClientP99().toNanos() / 1e6,
+                        Math.abs(change) * 100, change >= 0 ? "more" : "less", baselineName, Quantities.formatRate(baseline)));
+            }
+        }
+    }
+
+    private static double rateTolerance(SuitePlan plan) {
+        var criteria = plan.suite().getSpec().template.criteria;
+        return Quantities.parseRatio(criteria == null || criteria.rateTolerance == null ? "1%" : criteria.rateTolerance);
+    }
+
+    /** The results of a server's runs at a rate that gave server figures. */
+    private static List<RunResult> results(List<SuitePlan.Done> done, String server, long rate) {
+        return done.stream().filter(d -> d.step().server().equals(server) && d.step().ratePerClient() == rate && d.outcome().succeeded())
+                .map(d -> d.outcome().result())
+                .filter(r -> r.server != null && r.server.histogramsAvailable && r.server.p99IntegralMicros != null).toList();
+    }
+
+    /** Every repetition's per-period server P99s, pooled. */
+    private static double[] periodP99s(List<SuitePlan.Done> done, String server, long rate) {
+        return results(done, server, rate).stream().filter(r -> r.server.periodP99Micros != null)
+                .flatMap(r -> r.server.periodP99Micros.stream()).mapToDouble(Long::doubleValue).toArray();
+    }
+}

@@ -1,0 +1,190 @@
+package dev.pacer.engine.suite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import dev.pacer.api.BenchmarkRun;
+import dev.pacer.api.BenchmarkRunYaml;
+import dev.pacer.api.BenchmarkSuite;
+import dev.pacer.api.RunResult;
+import dev.pacer.api.Verdict;
+import dev.pacer.engine.plan.RunPlanner;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SuitePlanTest {
+    static final String SUITE = """
+            apiVersion: pacer.dev/v1alpha1
+            kind: BenchmarkSuite
+            metadata: {name: shoot-out, namespace: bench}
+            spec:
+              template:
+                clients: {count: 2, rate: "500", cpus: "1"}
+                request: {path: /plaintext}
+                warmup: 5s
+                duration: 10s
+              servers:
+                - {name: jetty12, image: pacer/server-jetty12:0.1.0, args: [--mode=core], labels: {server: jetty12}}
+                - {name: loom, image: pacer/server-loom:0.1.0, measure: probe}
+            %s
+            """;
+
+    @TempDir
+    Path work;
+
+    BenchmarkSuite suite(String more) throws IOException {
+        Path file = work.resolve("suite.yaml");
+        Files.writeString(file, SUITE.formatted(more.indent(2)));
+        return BenchmarkRunYaml.readSuite(file);
+    }
+
+    static List<SuitePlan.Step> all(SuitePlan plan) {
+        List<SuitePlan.Done> done = new ArrayList<>();
+        Optional<SuitePlan.Step> next;
+        while ((next = plan.next(done)).isPresent()) {
+            done.add(new SuitePlan.Done(next.get(), SuiteOutcome.of(passed(1000))));
+        }
+        return done.stream().map(SuitePlan.Done::step).toList();
+    }
+
+    static RunResult passed(long clientP99Micros) {
+        RunResult r = new RunResult();
+        r.verdict = Verdict.Passed;
+        r.clients = new RunResult.ClientFigures();
+        r.clients.p50Micros = clientP99Micros / 4;
+        r.clients.p99Micros = clientP99Micros;
+        r.clients.errors = 0L;
+        return r;
+    }
+
+    @Test
+    void repetitionsInterleaveEveryServerAtEveryRate() throws IOException {
+        SuitePlan plan = SuitePlan.of(suite("rates: [\"1k\", 2000]\nrepetitions: 2"));
+        assertThat(plan.plannedRuns()).hasValue(8);
+        assertThat(all(plan)).extracting(SuitePlan.Step::runName).containsExactly(
+                "shoot-out-jetty12-1k-1", "shoot-out-loom-1k-1", "shoot-out-jetty12-2k-1", "shoot-out-loom-2k-1",
+                "shoot-out-jetty12-1k-2", "shoot-out-loom-1k-2", "shoot-out-jetty12-2k-2", "shoot-out-loom-2k-2");
+    }
+
+    @Test
+    void eachRunIsTheTemplateWithItsServerAndRate() throws IOException {
+        SuitePlan plan = SuitePlan.of(suite("rates: [\"1k\"]"));
+        SuitePlan.Step loom = all(plan).get(1);
+        BenchmarkRun run = plan.run(loom);
+        assertThat(run.getMetadata().getNamespace()).isEqualTo("bench");
+        assertThat(run.getMetadata().getLabels()).containsEntry(SuitePlan.LABEL_SUITE, "shoot-out").containsEntry(SuitePlan.LABEL_SUITE_SERVER, "loom");
+        assertThat(run.getSpec().server.image).isEqualTo("pacer/server-loom:0.1.0");
+        assertThat(run.getSpec().server.measure).isEqualTo("probe");
+        assertThat(run.getSpec().clients.rate).isEqualTo("1000");
+        assertThat(run.getSpec().clients.count).isEqualTo(2);
+        assertThat(run.getSpec().duration).isEqualTo("10s");
+        assertThat(RunPlanner.plan(run).load()).isEqualTo("2x1k");
+        assertThat(plan.suite().getSpec().template.clients.rate).as("the template is not changed").isEqualTo("500");
+    }
+
+    @Test
+    void aLongSuiteNameIsShortenedSoRunNamesFitKubernetes() throws IOException {
+        BenchmarkSuite long_ = suite("");
+        long_.getMetadata().setName("a-very-long-suite-name-that-goes-on-and-on-and-on-forever");
+        SuitePlan plan = SuitePlan.of(long_);
+        assertThat(all(plan)).allSatisfy(s -> assertThat(s.runName()).hasSizeLessThanOrEqualTo(52).doesNotContain("--").endsWith("-500-1"));
+    }
+
+    @Test
+    void aSweepRunsServerAfterServerAndStopsEachAtItsKnee() throws IOException {
+        SuitePlan plan = SuitePlan.of(suite("sweep: {start: 1k, max: 64k, growth: 2, resolution: 10%, maxClientP99: 10ms}"));
+        assertThat(plan.plannedRuns()).isEmpty();
+        List<SuitePlan.Done> done = new ArrayList<>();
+        Optional<SuitePlan.Step> next;
+        while ((next = plan.next(done)).isPresent()) {
+            SuitePlan.Step s = next.get();
+            long capacity = s.server().equals("jetty12") ? 20_000 : 6_000;
+            done.add(new SuitePlan.Done(s, SuiteOutcome.of(passed(s.ratePerClient() <= capacity ? 2_000 : 50_000))));
+        }
+        assertThat(done.stream().map(d -> d.step().server()).distinct()).containsExactly("jetty12", "loom");
+        SuiteSummary summary = SuiteSummary.of(plan, done);
+        assertThat(summary.servers()).extracting(s -> s.name).containsExactly("jetty12", "loom");
+        assertThat(summary.servers().get(0).sustainedRatePerClient).isBetween(18_182L, 20_000L);
+        assertThat(summary.servers().get(1).sustainedRatePerClient).isBetween(5_455L, 6_000L);
+        assertThat(summary.servers().get(1).p99AtSustainedMicros).isEqualTo(2_000L);
+        assertThat(summary.comparisons()).singleElement().asString().startsWith("loom sustains").contains("less than jetty12");
+        assertThat(summary.curves().get("loom")).isSortedAccordingTo(java.util.Comparator.comparingLong(SuiteSummary.CurvePoint::ratePerClient));
+        assertThat(summary.runs()).filteredOn(r -> Boolean.FALSE.equals(r.passed)).allSatisfy(r -> assertThat(r.reason).contains("client p99 50.000 ms above 10.000 ms"));
+    }
+
+    @Test
+    void fixedRatesGiveMediansIntervalsAndASentencePerServer() throws IOException {
+        SuitePlan plan = SuitePlan.of(suite("repetitions: 3"));
+        List<SuitePlan.Done> done = new ArrayList<>();
+        Optional<SuitePlan.Step> next;
+        while ((next = plan.next(done)).isPresent()) {
+            SuitePlan.Step s = next.get();
+            long base = s.server().equals("jetty12") ? 100 : 130;
+            RunResult r = passed(1_000);
+            r.server = new RunResult.ServerFigures();
+            r.server.histogramsAvailable = true;
+            r.server.p99IntegralMicros = base * 10 + s.repetition();
+            r.server.maxIntegralMicros = base * 50L;
+            r.server.periodP99Micros = List.of(base, base + 1, base + 2, base - 1, base + 3, base, base + 1, base - 2, base, base + 1);
+            done.add(new SuitePlan.Done(s, SuiteOutcome.of(r)));
+        }
+        done.add(new SuitePlan.Done(new SuitePlan.Step("x", "loom", 1, 500, 4), SuiteOutcome.failed("no image")));
+        SuiteSummary summary = SuiteSummary.of(plan, done);
+        var jetty = summary.servers().get(0);
+        assertThat(jetty.repetitions).isEqualTo(3);
+        assertThat(jetty.p99IntegralMedianMicros).isEqualTo(1002);
+        assertThat(jetty.p99IntegralLowMicros).isEqualTo(1001);
+        assertThat(jetty.p99IntegralHighMicros).isEqualTo(1003);
+        assertThat(jetty.intervalConfidence).isEqualTo(0.75);
+        assertThat(summary.comparisons()).singleElement().asString()
+                .startsWith("at 500 req/s per client: loom is 29.9 % slower than jetty12").contains("exceeds run-to-run noise");
+        assertThat(summary.runs().getLast().phase).isEqualTo("Failed");
+    }
+
+    @Test
+    void aBadSuiteIsRefusedNamingItsFields() throws IOException {
+        BenchmarkSuite bad = suite("sweep: {start: 10k, max: 1k}\nrates: [\"1k\"]\nrepetitions: 0");
+        bad.getSpec().servers.get(1).name = "jetty12";
+        assertThatThrownBy(() -> SuitePlan.of(bad)).isInstanceOf(RunPlanner.InvalidPlanException.class)
+                .hasMessageContaining("spec.sweep.max: must be at least spec.sweep.start (10k), was 1k: the bounds are inverted")
+                .hasMessageContaining("spec.rates: and spec.sweep exclude each other")
+                .hasMessageContaining("spec.repetitions: must be in [1, 20], was 0")
+                .hasMessageContaining("spec.servers[1].name: 'jetty12' names two servers");
+    }
+
+    @Test
+    void aServerTheRunWouldRefuseIsRefusedAsTheSuitesField() throws IOException {
+        BenchmarkSuite bad = suite("");
+        bad.getSpec().servers.get(1).port = 9090;
+        bad.getSpec().template.clients.count = 0;
+        assertThatThrownBy(() -> SuitePlan.of(bad)).isInstanceOf(RunPlanner.InvalidPlanException.class)
+                .hasMessageContaining("spec.servers[1].port: must not be 9090")
+                .hasMessageContaining("spec.template.clients.count: must be in [1, 64]");
+    }
+
+    @Test
+    void noServersIsRefused() throws IOException {
+        BenchmarkSuite none = BenchmarkRunYaml.readSuite(write("""
+                apiVersion: pacer.dev/v1alpha1
+                kind: BenchmarkSuite
+                metadata: {name: empty}
+                spec:
+                  template: {clients: {count: 1, rate: "100"}, duration: 5s}
+                  servers: []
+                """));
+        assertThatThrownBy(() -> SuitePlan.of(none)).hasMessageContaining("spec.servers: must list at least one server");
+    }
+
+    private Path write(String yaml) throws IOException {
+        Path file = work.resolve("other.yaml");
+        Files.writeString(file, yaml);
+        return file;
+    }
+}
