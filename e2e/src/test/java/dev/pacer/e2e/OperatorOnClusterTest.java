@@ -271,6 +271,7 @@ class OperatorOnClusterTest {
         BenchmarkRun shape = clusterQuickstart("shape");
         shape.getSpec().warmup = "3s";
         shape.getSpec().duration = "6s";
+        shape.getSpec().server = null;   // the template is a run without its server
         dev.pacer.api.BenchmarkSuite suite = new dev.pacer.api.BenchmarkSuite();
         suite.getMetadata().setName("pair");
         suite.getMetadata().setNamespace(NAMESPACE);
