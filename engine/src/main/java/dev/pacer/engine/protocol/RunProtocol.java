@@ -183,7 +183,7 @@ public final class RunProtocol {
                         : ready + " of " + plan.clients().size() + " clients ready");
             }
             condition(RunConditions.PODS_READY, TRUE, "PodsReady", "server and " + clients.size() + " clients ready");
-            if (status.pods.isEmpty() || status.pods.stream().anyMatch(p -> p.cpuset == null && !"none".equals(p.measuredBy))) {
+            if (status.pods.isEmpty() || status.pods.stream().anyMatch(p -> p.cpuset == null && !cpusetUnknowable(p))) {
                 List<BenchmarkRunStatus.PodStatus> pods = new ArrayList<>();
                 List<String> roleNames = new ArrayList<>();
                 roleNames.add(AgentContract.ROLE_SERVER);
@@ -352,6 +352,7 @@ public final class RunProtocol {
                 result.verdict = Verdict.Invalid;
                 pinning.forEach(p -> result.reasons.add("placement asked for pinned CPUs, but " + p));
             }
+            result.warnings.addAll(unverifiedPinning());
             ResultDocument document = ResultDocument.of(plan, collection.collected(), outcome, List.of());
             status.result = document.result();
             status.phase = Phase.Succeeded;
@@ -487,11 +488,26 @@ public final class RunProtocol {
         }
 
         private List<String> pinningProblems() {
-            // a server nobody measures cannot report its cpuset: its pinning is the platform's word (taskset, the kubelet)
             List<Pinning.Asked> asked = status.pods.stream().filter(p -> p.exclusiveCpus != null)
-                    .filter(p -> p.cpuset != null || !"none".equals(p.measuredBy))
+                    .filter(p -> p.cpuset != null || !cpusetUnknowable(p))
                     .map(p -> new Pinning.Asked(p.name, p.exclusiveCpus, p.cpuset)).toList();
             return Pinning.problems(asked);
+        }
+
+        /**
+         * A server without the agent may not be able to report its cpuset: nobody measures it, or the kernel probe
+         * watches it from another pod. Its pinning is then the platform's word (taskset, the kubelet), said as a
+         * warning of the result rather than made a reason to distrust it.
+         */
+        private static boolean cpusetUnknowable(BenchmarkRunStatus.PodStatus pod) {
+            return "none".equals(pod.measuredBy) || "probe".equals(pod.measuredBy);
+        }
+
+        private List<String> unverifiedPinning() {
+            return status.pods.stream().filter(p -> p.exclusiveCpus != null && p.cpuset == null && cpusetUnknowable(p))
+                    .map(p -> "pod " + p.name + " asked for " + p.exclusiveCpus + " exclusive CPU" + (p.exclusiveCpus == 1 ? "" : "s")
+                            + "; measured without its agent (" + p.measuredBy + "), it could not report its cpuset, so its pinning was not verified")
+                    .toList();
         }
 
         private boolean condition(String type, String conditionStatus, String reason, String message) {

@@ -390,6 +390,28 @@ class RunProtocolTest {
     }
 
     @Test
+    void aPinnedServerTheProbeMeasuresFromAnotherPodIsAWarningNotInvalid() {
+        FakeRun run = probedWithReadyServer("probe");
+        run.server = FakeRun.pinnedReady("fake-server", "10.0.0.1", 1);
+        run.probe = FakeRun.ready("fake-probe", "10.0.0.9");
+        run.allReady();
+        run.server = FakeRun.pinnedReady("fake-server", "10.0.0.1", 1);
+        run.infos.put("server", AgentAnswer.of(new dev.pacer.contract.AgentInfo("server", "0.1.0", "probe", null, "probe-pod", null,
+                null, null, null, "6.18", null, 0L, 1000L, List.of("service", "residence"), java.util.Map.of())));
+        Decision started = run.step();
+        assertThat(started.notices()).extracting(Notice::reason).doesNotContain("NotPinned");
+        assertThat(started.status().pods.getFirst().measuredBy).isEqualTo("probe");
+        run.step();
+        run.clientsReport(RunReport.State.WAITING, 0);
+        run.step();
+        toCollecting(run);
+        run.outcomes = new Outcomes(java.util.Map.of(), java.util.Optional.of(Outcomes.Collection.of(run.collected())));
+        BenchmarkRunStatus s = run.step().status();
+        assertThat(s.result.verdict).isEqualTo(Verdict.Passed);
+        assertThat(s.result.warnings).anySatisfy(w -> assertThat(w).contains("fake-server", "pinning was not verified"));
+    }
+
+    @Test
     void aFailedCollectionFailsTheRun() {
         FakeRun run = toCollecting(new FakeRun());
         run.outcomes = new Outcomes(java.util.Map.of(), java.util.Optional.of(Outcomes.Collection.failed("server answered 500")));
