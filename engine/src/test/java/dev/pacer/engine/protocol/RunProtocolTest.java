@@ -379,14 +379,19 @@ class RunProtocolTest {
         Decision started = run.step();
         assertThat(condition(started.status(), RunConditions.CPUS_PINNED)).isEqualTo("False/NotPinned");
         assertThat(started.status().pods.getFirst().pinned).isFalse();
+        BenchmarkRunStatus s = startedToJudged(run);
+        assertThat(s.result.verdict).isEqualTo(Verdict.Invalid);
+        assertThat(s.result.reasons).anySatisfy(r -> assertThat(r).contains("pinned CPUs", "fake-server", "0-1"));
+    }
+
+    /** From the step that recorded the pods to the judged result, every agent answering. */
+    private static BenchmarkRunStatus startedToJudged(FakeRun run) {
         run.step();
         run.clientsReport(RunReport.State.WAITING, 0);
         run.step();
         toCollecting(run);
         run.outcomes = new Outcomes(java.util.Map.of(), java.util.Optional.of(Outcomes.Collection.of(run.collected())));
-        BenchmarkRunStatus s = run.step().status();
-        assertThat(s.result.verdict).isEqualTo(Verdict.Invalid);
-        assertThat(s.result.reasons).anySatisfy(r -> assertThat(r).contains("pinned CPUs", "fake-server", "0-1"));
+        return run.step().status();
     }
 
     @Test
@@ -401,12 +406,7 @@ class RunProtocolTest {
         Decision started = run.step();
         assertThat(started.notices()).extracting(Notice::reason).doesNotContain("NotPinned");
         assertThat(started.status().pods.getFirst().measuredBy).isEqualTo("probe");
-        run.step();
-        run.clientsReport(RunReport.State.WAITING, 0);
-        run.step();
-        toCollecting(run);
-        run.outcomes = new Outcomes(java.util.Map.of(), java.util.Optional.of(Outcomes.Collection.of(run.collected())));
-        BenchmarkRunStatus s = run.step().status();
+        BenchmarkRunStatus s = startedToJudged(run);
         assertThat(s.result.verdict).isEqualTo(Verdict.Passed);
         assertThat(s.result.warnings).anySatisfy(w -> assertThat(w).contains("fake-server", "pinning was not verified"));
     }
