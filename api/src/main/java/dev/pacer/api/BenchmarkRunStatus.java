@@ -10,7 +10,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 /** Observed state of a run: phase, conditions, pods and the result. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class BenchmarkRunStatus {
-    @JsonPropertyDescription("Pending, Starting, WarmingUp, Measuring, Collecting, Succeeded or Failed.")
+    @JsonPropertyDescription("Pending, Queued (waiting for other runs: the operator runs at most PACER_MAX_ACTIVE_RUNS at once), Starting, WarmingUp, Measuring, Collecting, Succeeded or Failed.")
     public Phase phase;
 
     @JsonPropertyDescription("Kubernetes-style conditions. Outcome: Finished (True once Succeeded or Failed), Complete (True when the run has a verdict), Passed (True when the verdict is Passed; False once finished otherwise), Failed (True when the run could not be completed, the reason says why). For CI: kubectl wait --for=condition=Finished, then --for=condition=Passed. Progress: Ready (Unknown while running, the reason is the phase; not a pass/fail signal), SpecValid, PodsReady, AgentsReachable, CpusPinned.")

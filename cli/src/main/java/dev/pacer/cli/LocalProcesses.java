@@ -304,6 +304,11 @@ final class LocalProcesses implements RunDriver.Effects {
         }
 
         @Override
+        public Optional<String> waitingFor() {
+            return Optional.empty();   // one run at a time by construction: this process runs it
+        }
+
+        @Override
         public RoleObservation probe() {
             if (probe == null) {
                 return RoleObservation.absent(RunCollector.PROBE_ROLE);

@@ -314,6 +314,34 @@ class OperatorOnClusterTest {
                 .withLabel("pacer.dev/suite", "pair").list().getItems().isEmpty());
     }
 
+    /** Two runs applied at once: the operator runs one at a time, the younger Queued until the older is done. */
+    @Test
+    @Order(7)
+    void twoRunsAppliedAtOnceRunOneAfterTheOther() throws Exception {
+        BenchmarkRun first = clusterQuickstart("first");
+        BenchmarkRun second = clusterQuickstart("second");
+        for (BenchmarkRun run : List.of(first, second)) {
+            run.getSpec().warmup = "2s";
+            run.getSpec().duration = "4s";
+        }
+        client.resource(first).create();
+        client.resource(second).create();
+        boolean[] queued = {false};
+        await().atMost(RUN_LIMIT).pollInterval(Duration.ofMillis(500)).until(() -> {
+            BenchmarkRunStatus s = status("second");
+            queued[0] |= s != null && s.phase == Phase.Queued && s.conditions.stream().anyMatch(c ->
+                    "Queued".equals(c.getReason()) && c.getMessage().contains(NAMESPACE + "/first"));
+            BenchmarkRunStatus f = status("first");
+            return f != null && f.phase != null && f.phase.isFinal() && s != null && s.phase != null && s.phase.isFinal();
+        });
+        assertThat(queued[0]).as("second was seen Queued behind first").isTrue();
+        BenchmarkRunStatus f = status("first");
+        BenchmarkRunStatus s = status("second");
+        assertThat(f.phase).isEqualTo(Phase.Succeeded);
+        assertThat(s.phase).isEqualTo(Phase.Succeeded);
+        assertThat(s.startAtEpochMs).as("second starts after first's window").isGreaterThan(f.window.endEpochMs);
+    }
+
     private static dev.pacer.api.BenchmarkSuiteSpec.SuiteServer server(String name, String image, String arg) {
         var server = new dev.pacer.api.BenchmarkSuiteSpec.SuiteServer();
         server.name = name;

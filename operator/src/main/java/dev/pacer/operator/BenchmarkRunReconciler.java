@@ -22,6 +22,7 @@ import dev.pacer.operator.access.AgentAccess;
 import dev.pacer.operator.dependent.PodFactory;
 import dev.pacer.operator.run.PodEffects;
 import dev.pacer.operator.run.PodObservations;
+import dev.pacer.operator.run.RunQueue;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -56,6 +57,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private final AgentAccess access;
     private final String defaultClientImage;
     private final ProbeSettings probe;
+    private final int maxActiveRuns;
     private final Clock clock;
     private volatile IndexedResourceCache<BenchmarkRun> runs;
 
@@ -63,16 +65,19 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         this(AgentAccess.POD_IP);
     }
 
+    /** No limit of runs at once: for tests of single runs. */
     public BenchmarkRunReconciler(AgentAccess access) {
         this(access, RunPlanner.DEFAULT_CLIENT_IMAGE, new ProbeSettings(OperatorSettings.DEFAULT_PROBE_IMAGE,
-                OperatorSettings.DEFAULT_PROBE_NAMESPACE), Clock.systemUTC());
+                OperatorSettings.DEFAULT_PROBE_NAMESPACE), RunQueue.UNLIMITED, Clock.systemUTC());
     }
 
     /**
      * @param defaultClientImage the client image of a run that names none
      * @param probe              the kernel probe's image and namespace
+     * @param maxActiveRuns      runs at once, over every namespace watched ({@link RunQueue})
      */
-    public BenchmarkRunReconciler(AgentAccess access, String defaultClientImage, ProbeSettings probe, Clock clock) {
+    public BenchmarkRunReconciler(AgentAccess access, String defaultClientImage, ProbeSettings probe, int maxActiveRuns, Clock clock) {
+        this.maxActiveRuns = maxActiveRuns;
         this.access = access;
         this.defaultClientImage = defaultClientImage;
         this.probe = probe;
@@ -104,7 +109,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         Decision decision;
         try {
             RunPlan plan = RunPlanner.plan(run, defaultClientImage);
-            PodObservations seen = new PodObservations(run, plan, context.getClient(), context.getSecondaryResources(Pod.class), access, probe);
+            PodObservations seen = new PodObservations(run, plan, context.getClient(), context.getSecondaryResources(Pod.class), access, probe,
+                    context.getPrimaryCache().list().toList(), maxActiveRuns);
             PodEffects effects = new PodEffects(run, plan, context.getClient(), seen, events, probe);
             decision = RunDriver.drive(plan, status, seen, effects, clock);
             if (effects.runDeleted()) {

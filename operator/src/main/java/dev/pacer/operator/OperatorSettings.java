@@ -19,13 +19,23 @@ import dev.pacer.operator.access.AgentAccess;
  *   <li>{@code PACER_PROBE_IMAGE}: the kernel probe's image, for runs with {@code measure: probe/both} (default
  *       {@value #DEFAULT_PROBE_IMAGE}); {@code PACER_PROBE_NAMESPACE}: where probe pods run, the operator's own
  *       namespace (the chart sets it; default: {@code POD_NAMESPACE}, else {@value #DEFAULT_PROBE_NAMESPACE}).</li>
+ *   <li>{@code PACER_MAX_ACTIVE_RUNS}: runs at once over every namespace watched, the others {@code Queued} oldest
+ *       first (default {@value #DEFAULT_MAX_ACTIVE_RUNS}; 0: no limit).</li>
  * </ul>
  *
  * @param watchNamespaces    empty: every namespace
  * @param defaultClientImage the client image of a run that names none
  */
 public record OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespaces, int metricsPort, String defaultClientImage,
-                               ProbeSettings probe) {
+                               ProbeSettings probe, int maxActiveRuns) {
+    /** Runs at once by default: one, as a benchmark cluster has one set of machines to measure on. */
+    public static final int DEFAULT_MAX_ACTIVE_RUNS = 1;
+
+    public OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespaces, int metricsPort, String defaultClientImage,
+                            ProbeSettings probe) {
+        this(agentAccess, watchNamespaces, metricsPort, defaultClientImage, probe, DEFAULT_MAX_ACTIVE_RUNS);
+    }
+
     public static final String DEFAULT_PROBE_IMAGE = "pacer/probe:0.1.0";
     public static final String DEFAULT_PROBE_NAMESPACE = "pacer-system";
 
@@ -52,8 +62,19 @@ public record OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespa
         String clientImage = env.getOrDefault("PACER_DEFAULT_CLIENT_IMAGE", "").strip();
         String probeImage = env.getOrDefault("PACER_PROBE_IMAGE", "").strip();
         String probeNamespace = env.getOrDefault("PACER_PROBE_NAMESPACE", env.getOrDefault("POD_NAMESPACE", "")).strip();
+        String maxText = env.getOrDefault("PACER_MAX_ACTIVE_RUNS", Integer.toString(DEFAULT_MAX_ACTIVE_RUNS)).strip();
+        int maxActive;
+        try {
+            maxActive = Integer.parseInt(maxText);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("PACER_MAX_ACTIVE_RUNS must be a number of runs (0: no limit), was '" + maxText + "'");
+        }
+        if (maxActive < 0) {
+            throw new IllegalArgumentException("PACER_MAX_ACTIVE_RUNS must be 0 (no limit) or more, was " + maxActive);
+        }
         return new OperatorSettings(access, watch, port, clientImage.isEmpty() ? RunPlanner.DEFAULT_CLIENT_IMAGE : clientImage,
                 new ProbeSettings(probeImage.isEmpty() ? DEFAULT_PROBE_IMAGE : probeImage,
-                        probeNamespace.isEmpty() ? DEFAULT_PROBE_NAMESPACE : probeNamespace));
+                        probeNamespace.isEmpty() ? DEFAULT_PROBE_NAMESPACE : probeNamespace),
+                maxActive == 0 ? dev.pacer.operator.run.RunQueue.UNLIMITED : maxActive);
     }
 }

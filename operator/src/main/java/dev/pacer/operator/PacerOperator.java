@@ -55,7 +55,7 @@ public final class PacerOperator implements AutoCloseable {
         Operator operator = new Operator(o -> o.withKubernetesClient(client).withMetrics(reconcileMetrics)
                 .withCloseClientOnStop(false));
         BenchmarkRunReconciler reconciler = new BenchmarkRunReconciler(settings.agentAccess(), settings.defaultClientImage(),
-                settings.probe(), java.time.Clock.systemUTC());
+                settings.probe(), settings.maxActiveRuns(), java.time.Clock.systemUTC());
         operator.register(reconciler, o -> {
             if (settings.watchNamespaces().isEmpty()) {
                 o.watchingAllNamespaces();

@@ -14,6 +14,12 @@ public interface Observations {
     /** The server's pod or process. */
     RoleObservation server();
 
+    /**
+     * Whether the run may start now, or which runs it waits for (their names, for the condition): the platform's limit
+     * of runs at once, the oldest first. Locally always now.
+     */
+    Optional<String> waitingFor();
+
     /** The kernel probe beside the server ({@code measure: probe/both}); absent until created. */
     RoleObservation probe();
 

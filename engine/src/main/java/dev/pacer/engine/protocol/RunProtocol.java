@@ -32,7 +32,8 @@ import static dev.pacer.engine.protocol.RunConditions.UNKNOWN;
  * plan, its status (the state), what is observed, the outcomes of this step's actions and the current time, to the
  * next status and the actions to carry out. No I/O and no clock of its own, so every transition is tested alone.
  * <ol>
- *   <li>Pending → create the server → Starting.</li>
+ *   <li>Pending → Queued while the platform's limit of runs at once is taken (oldest first; the timeout starts when
+ *       the run leaves the queue) → create the server → Starting.</li>
  *   <li>Starting: a failed pod fails the run; once the server is ready the clients are created; once every role is
  *       ready, every agent's info gives {@code status.pods} and the pinning check. Then one {@code startAt} is written
  *       to the status and, in a later step, posted to every client that has not taken it (a client answering 409 took
@@ -85,15 +86,21 @@ public final class RunProtocol {
         if (phase.isFinal()) {
             return step.finished(plan, seen);
         }
+        if (phase == Phase.Pending || phase == Phase.Queued) {
+            Optional<String> waiting = seen.waitingFor();
+            if (waiting.isPresent()) {
+                return step.queued(waiting.get());
+            }
+        }
         if (status.startTime == null) {
-            status.startTime = now.toString();
+            status.startTime = now.toString();   // the timeout counts from here: time in the queue is not the run's
         }
         Instant started = Instant.parse(status.startTime);
         if (!now.isBefore(started.plus(plan.timeout()))) {
             return step.fail(RunConditions.READY, "Timeout", "spec.timeout " + plan.timeout().toSeconds() + " s passed in phase " + phase);
         }
         return switch (phase) {
-            case Pending -> step.pending(plan);
+            case Pending, Queued -> step.pending(plan);
             case Starting -> step.starting(plan, seen, outcomes, started);
             case WarmingUp, Measuring -> step.running(plan, seen);
             case Collecting -> step.collecting(plan, seen, outcomes);
@@ -111,6 +118,15 @@ public final class RunProtocol {
         Step(BenchmarkRunStatus status, Instant now) {
             this.status = status;
             this.now = now;
+        }
+
+        Decision queued(String waitingFor) {
+            if (status.phase != Phase.Queued) {
+                notices.add(Notice.normal("Queued", "waiting for " + waitingFor));
+            }
+            status.phase = Phase.Queued;
+            condition(RunConditions.READY, UNKNOWN, "Queued", "waiting for " + waitingFor);
+            return decide(POLL);
         }
 
         Decision pending(RunPlan plan) {

@@ -50,6 +50,7 @@ final class FakeRun implements Observations {
     Instant now = T0;
     RoleObservation server;
     RoleObservation probe = RoleObservation.absent("fake-probe");
+    Optional<String> waiting = Optional.empty();
     final Map<String, RoleObservation> clients = new LinkedHashMap<>();
     final Map<String, AgentAnswer<AgentInfo>> infos = new HashMap<>();
     final Map<String, AgentAnswer<RunReport>> reports = new HashMap<>();
@@ -181,6 +182,12 @@ final class FakeRun implements Observations {
             periods.add(new PeriodHistogram(t, t + period, h));
         }
         return periods;
+    }
+
+    @Override
+    public Optional<String> waitingFor() {
+        asked.add("queue");
+        return waiting;
     }
 
     @Override

@@ -71,6 +71,28 @@ class RunProtocolTest {
     }
 
     @Test
+    void aRunWaitingForOthersIsQueuedWithoutPodsAndItsTimeoutStartsWhenItLeaves() {
+        FakeRun run = new FakeRun();
+        run.waiting = java.util.Optional.of("active runs [bench/other]");
+        Decision first = run.step();
+        assertThat(first.actions()).isEmpty();
+        assertThat(first.status().phase).isEqualTo(Phase.Queued);
+        assertThat(first.status().startTime).as("the queue is not the run's time").isNull();
+        assertThat(condition(first.status(), RunConditions.READY)).isEqualTo("Unknown/Queued");
+        assertThat(message(first.status(), RunConditions.READY)).contains("bench/other");
+        assertThat(first.notices()).extracting(Notice::reason).containsExactly("Queued");
+        run.advance(run.plan.timeout().plusMinutes(1));
+        Decision still = run.step();
+        assertThat(still.notices()).as("one event for the wait").isEmpty();
+        assertThat(still.status().phase).as("no timeout in the queue").isEqualTo(Phase.Queued);
+        run.waiting = java.util.Optional.empty();
+        Decision started = run.step();
+        assertThat(started.actions()).containsExactly(new Action.CreateServer());
+        assertThat(started.status().phase).isEqualTo(Phase.Starting);
+        assertThat(started.status().startTime).isEqualTo(run.now.toString());
+    }
+
+    @Test
     void aReadyServerGetsItsClientsCreated() {
         FakeRun run = new FakeRun();
         run.step();

@@ -1,5 +1,6 @@
 package dev.pacer.operator.run;
 
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -31,13 +32,17 @@ public final class PodObservations extends AgentObservations {
     private final KubernetesClient client;
     private final AgentAccess access;
     private final ProbeSettings probeSettings;
+    private final Collection<BenchmarkRun> allRuns;
+    private final int maxActiveRuns;
     private Optional<Pod> probePod;
     private final Map<String, Pod> cached = new LinkedHashMap<>();
     private final Map<String, Optional<Pod>> read = new HashMap<>();
     private final Map<String, AgentClient> agents = new HashMap<>();
 
     public PodObservations(BenchmarkRun run, RunPlan plan, KubernetesClient client, Set<Pod> cachedPods, AgentAccess access,
-                           ProbeSettings probe) {
+                           ProbeSettings probe, Collection<BenchmarkRun> allRuns, int maxActiveRuns) {
+        this.allRuns = allRuns;
+        this.maxActiveRuns = maxActiveRuns;
         this.run = run;
         this.plan = plan;
         this.client = client;
@@ -57,6 +62,12 @@ public final class PodObservations extends AgentObservations {
         boolean pinned = BenchmarkRunValidation.pinsClients(run.getSpec());
         RunPlan.ClientRole role = plan.client(name);
         return observe(PodFactory.clientPodName(run, role), pinned, role.cpuMillis());
+    }
+
+    /** The operator's limit of runs at once, over the runs in its cache. */
+    @Override
+    public Optional<String> waitingFor() {
+        return RunQueue.waitingFor(run, allRuns, maxActiveRuns);
     }
 
     /** The probe pod, read from the API server (it lives in the operator's namespace, outside the pod informer). */
