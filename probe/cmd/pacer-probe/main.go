@@ -283,6 +283,28 @@ type info struct {
 	OrphanWrites     uint64   `json:"orphanWrites"`
 	Abandoned        uint64   `json:"abandonedRequests"`
 	ProbePid         int      `json:"probePid"`
+	// Host: the machine's CPU model, online CPUs and frequency governor, for the result's manifest.
+	Host map[string]any `json:"host,omitempty"`
+}
+
+// hostFacts reads what the manifest says of the machine; what the kernel does not expose is left out.
+func hostFacts() map[string]any {
+	host := map[string]any{}
+	if cpuinfo, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(cpuinfo), "\n") {
+			if strings.HasPrefix(line, "model name") {
+				host["cpuModel"] = strings.TrimSpace(line[strings.IndexByte(line, ':')+1:])
+				break
+			}
+		}
+	}
+	if online, err := os.ReadFile("/sys/devices/system/cpu/online"); err == nil {
+		host["onlineCpus"] = server.CPUCount(strings.TrimSpace(string(online)))
+	}
+	if governor, err := os.ReadFile("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"); err == nil {
+		host["governor"] = strings.TrimSpace(string(governor))
+	}
+	return host
 }
 
 func (m *measured) Info() any {
@@ -292,7 +314,7 @@ func (m *measured) Info() any {
 	i := info{Role: "server", Version: Version, MeasuredBy: "probe", Hostname: host, Kernel: m.kernel,
 		StartTimeEpochMs: m.start.UnixMilli(), SamplePeriodMs: m.periodMs, HistogramSeries: m.SeriesNames(),
 		Listen: m.target.String(), DroppedRecords: c.Lost(), LateRecords: late, OrphanWrites: c.OrphanWrites,
-		Abandoned: c.Abandoned, ProbePid: os.Getpid()}
+		Abandoned: c.Abandoned, ProbePid: os.Getpid(), Host: hostFacts()}
 	if m.server != nil {
 		i.Pid, i.UID, i.Cpuset, i.CpusetSize = m.server.Pid, &m.server.UID, m.server.Cpuset, m.server.CpusetSize
 		i.StartTimeEpochMs = m.server.StartEpochMs

@@ -64,7 +64,7 @@ func ReadProcess(pid int) (*Process, error) {
 			p.UID, _ = strconv.Atoi(strings.Fields(value)[0])
 		case "Cpus_allowed_list":
 			p.Cpuset = value
-			p.CpusetSize = cpuCount(value)
+			p.CpusetSize = CPUCount(value)
 		}
 	}
 	if p.NetnsInode, err = NetnsInode(filepath.Join(dir, "ns", "net")); err != nil {
@@ -86,7 +86,8 @@ func NetnsInode(path string) (uint32, error) {
 	return uint32(st.Ino), nil
 }
 
-func cpuCount(list string) int {
+// CPUCount counts a CPU list such as 0-3,6.
+func CPUCount(list string) int {
 	n := 0
 	for _, part := range strings.Split(list, ",") {
 		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")

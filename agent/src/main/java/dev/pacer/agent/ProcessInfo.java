@@ -25,6 +25,8 @@ public final class ProcessInfo {
 
     /** This process as an agent of a role, measured in process, with its series (the default first) and extra fields. */
     public static AgentInfo describe(String role, long samplePeriodMs, List<String> series, Map<String, Object> extra) {
+        Map<String, Object> withHost = new java.util.LinkedHashMap<>(extra);
+        withHost.putIfAbsent("host", host());
         Optional<String> cpuset = readCpusAllowedList(PROC_SELF_STATUS);
         AgentInfo.Jvm jvm = new AgentInfo.Jvm(System.getProperty("java.runtime.version"), System.getProperty("java.vendor"),
                 System.getProperty("java.vm.name"), ManagementFactory.getRuntimeMXBean().getInputArguments(),
@@ -32,7 +34,32 @@ public final class ProcessInfo {
         return new AgentInfo(role, VERSION, AgentInfo.MEASURED_BY_AGENT, ProcessHandle.current().pid(), hostname(),
                 readStatusField(PROC_SELF_STATUS, "Uid:").map(v -> Integer.parseInt(v.split("\\s+")[0])).orElse(null),
                 cpuset.orElse(null), cpuset.map(CpuList::count).orElse(null), Runtime.getRuntime().availableProcessors(),
-                kernel(), jvm, ManagementFactory.getRuntimeMXBean().getStartTime(), samplePeriodMs, List.copyOf(series), extra);
+                kernel(), jvm, ManagementFactory.getRuntimeMXBean().getStartTime(), samplePeriodMs, List.copyOf(series), withHost);
+    }
+
+    /**
+     * The machine under the process, for the result's manifest: CPU model, online CPUs and the frequency governor
+     * (absent where the kernel does not expose it, as in most VMs).
+     */
+    public static Map<String, Object> host() {
+        Map<String, Object> host = new java.util.LinkedHashMap<>();
+        try {
+            Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name")).findFirst()
+                    .ifPresent(l -> host.put("cpuModel", l.substring(l.indexOf(':') + 1).trim()));
+        } catch (IOException e) {
+            // not Linux: no model
+        }
+        try {
+            host.put("onlineCpus", CpuList.count(Files.readString(Path.of("/sys/devices/system/cpu/online")).trim()));
+        } catch (IOException | IllegalArgumentException e) {
+            host.put("onlineCpus", Runtime.getRuntime().availableProcessors());
+        }
+        try {
+            host.put("governor", Files.readString(Path.of("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")).trim());
+        } catch (IOException e) {
+            // no cpufreq: nothing to say
+        }
+        return host;
     }
 
     /** The {@code Cpus_allowed_list} value of a {@code /proc/<pid>/status} file, e.g. {@code 0-3,6}. */

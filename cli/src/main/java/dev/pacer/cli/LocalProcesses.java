@@ -174,10 +174,33 @@ final class LocalProcesses implements RunDriver.Effects {
             plan.clients().forEach(c -> clients.put(c.name(), agent(c.name())));
             RunPlan.Measure measure = plan.server().measure();
             return Outcomes.Collection.of(RunCollector.collect(plan, measure.measured() ? agent(AgentContract.ROLE_SERVER) : null,
-                    measure == RunPlan.Measure.BOTH ? probeAgent() : null, clients, collect.windowStartEpochMs(), collect.windowEndEpochMs()));
+                    measure == RunPlan.Measure.BOTH ? probeAgent() : null, clients, collect.windowStartEpochMs(), collect.windowEndEpochMs())
+                    .placedAt(placed()));
         } catch (IOException e) {
             return Outcomes.Collection.failed(e.getMessage());
         }
+    }
+
+    /** Where each role ran on this machine: its program (an application's jars, or a server's command) and the host. */
+    private Map<String, RunCollector.Placed> placed() {
+        String host = java.util.Objects.requireNonNullElse(System.getenv("HOSTNAME"), "localhost");
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            // the environment's name will do
+        }
+        Map<String, RunCollector.Placed> placed = new LinkedHashMap<>();
+        RunPlan.ServerRole server = plan.server();
+        placed.put(AgentContract.ROLE_SERVER, server.command() != null
+                ? new RunCollector.Placed(String.join(" ", server.command()), server.command().getFirst(), host)
+                : new RunCollector.Placed(serverApp.name(), LocalApps.libDirectory(serverApp).toString(), host));
+        if (probe != null) {
+            placed.put(RunCollector.PROBE_ROLE, new RunCollector.Placed("pacer-probe", LocalApps.probeBinary().toString(), host));
+        }
+        for (RunPlan.ClientRole client : plan.clients()) {
+            placed.put(client.name(), new RunCollector.Placed(LocalApps.LOADGEN.name(), LocalApps.libDirectory(LocalApps.LOADGEN).toString(), host));
+        }
+        return placed;
     }
 
     @Override

@@ -37,6 +37,21 @@ class QuickstartE2ETest {
         assertThat(doc.periods()).hasSize(5);
         assertThat(doc.agents()).containsKeys("server", "client-0", "client-1");
         assertThat(doc.agents().get("server").cpuset()).isNotNull();
+        // what ran: pacer's version, the effective spec, and per role its program, host, kernel, CPU and JVM
+        assertThat(doc.manifest().pacerVersion()).isEqualTo("0.1.0");
+        assertThat(doc.manifest().plan()).containsEntry("load", "2x500").containsKey("criteria");
+        assertThat(doc.manifest().roles()).containsOnlyKeys("server", "client-0", "client-1");
+        assertThat(doc.manifest().roles().get("server")).satisfies(r -> {
+            assertThat(r.image()).isEqualTo("jetty12");
+            assertThat(java.nio.file.Path.of(r.imageId())).isDirectory();
+            assertThat(r.kernel()).isEqualTo(java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/kernel/osrelease")).trim());
+            assertThat(r.cpuModel()).isNotBlank();
+            assertThat(r.onlineCpus()).isEqualTo(Runtime.getRuntime().availableProcessors());
+            assertThat(r.jvm()).contains(System.getProperty("java.vendor"));
+            assertThat(r.jvmArguments()).isNotNull();
+            assertThat(r.cpuset()).isEqualTo(doc.agents().get("server").cpuset());
+        });
+        assertThat(outcome.directory().resolve("report.html")).content().contains("What ran").contains("jetty12");
         // the percentile spectrum holds the result's own percentiles, and HdrHistogram's distribution is beside it
         assertThat(doc.spectra().get("server")).anySatisfy(p -> {
             assertThat(p.percentile()).isEqualTo(99.0);

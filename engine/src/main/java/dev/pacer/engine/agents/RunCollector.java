@@ -34,9 +34,25 @@ public final class RunCollector {
      * @param rawLogs  file name → interval log text, e.g. {@code server.hlog}, {@code client-0.responseTime.hlog}
      * @param infos    role name → {@code /pacer/v1/info}
      * @param reports  client name → final {@code GET /pacer/v1/run}
+     * @param placed   role name → where it ran ({@link Placed}); empty when the platform did not say
      */
     public record Collected(AnalysisInput input, Map<String, String> rawLogs, Map<String, AgentInfo> infos,
-                            Map<String, RunReport> reports) {
+                            Map<String, RunReport> reports, Map<String, Placed> placed) {
+        public Collected(AnalysisInput input, Map<String, String> rawLogs, Map<String, AgentInfo> infos, Map<String, RunReport> reports) {
+            this(input, rawLogs, infos, reports, Map.of());
+        }
+
+        /** The same with the platform's word on where each role ran. */
+        public Collected placedAt(Map<String, Placed> where) {
+            return new Collected(input, rawLogs, infos, reports, Map.copyOf(where));
+        }
+    }
+
+    /**
+     * Where a role ran, as the platform says: the image (or local program), the digest of what the node ran
+     * ({@code containerStatuses[].imageID}), the node.
+     */
+    public record Placed(String image, String imageId, String node) {
     }
 
     /** The server's agent only ({@code measure: agent}). */

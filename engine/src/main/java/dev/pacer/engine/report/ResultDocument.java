@@ -31,7 +31,8 @@ import dev.pacer.engine.plan.RunPlan;
  *   "periods": [ {startEpochMs, server: {count,minMicros,p50Micros,p99Micros,maxMicros},
  *                 clients: {client-0: {count,p50Micros,p99Micros,p999Micros,maxMicros,sendLagP99Micros}}} … ],
  *   "clientReports": {client-0: final GET /pacer/v1/run}, "agents": {server: info, client-0: info},
- *   "spectra": {server: [{percentile, valueMicros} …], client-0: […]} }
+ *   "spectra": {server: [{percentile, valueMicros} …], client-0: […]},
+ *   "manifest": {pacerVersion, plan: the effective spec, roles: {server: {image, imageId, node, kernel, cpuModel, …}}} }
  * </pre>
  * Beside it: every raw interval log ({@code *.hlog}), the window's percentile distributions ({@code *.hgrm}),
  * {@code report.html} and the processes' logs.
@@ -40,7 +41,7 @@ import dev.pacer.engine.plan.RunPlan;
 public record ResultDocument(String run, String load, Map<String, Object> server, long samplePeriodMs,
                              RunResult result, RunResult.Window window, List<PeriodPoint> periods,
                              Map<String, RunReport> clientReports, Map<String, AgentInfo> agents,
-                             List<String> notes, Map<String, List<PercentileSpectrum.Point>> spectra) {
+                             List<String> notes, Map<String, List<PercentileSpectrum.Point>> spectra, RunManifest manifest) {
     public static final String FILE_NAME = "result.json";
     public static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
@@ -58,7 +59,8 @@ public record ResultDocument(String run, String load, Map<String, Object> server
         Map<String, List<PercentileSpectrum.Point>> spectra = new java.util.LinkedHashMap<>();
         PercentileSpectrum.ofRun(collected.input()).forEach((role, s) -> spectra.put(role, s.points()));
         return new ResultDocument(plan.runName(), plan.load(), server, plan.samplePeriod().toMillis(), outcome.result(),
-                outcome.result().window, outcome.periods(), collected.reports(), collected.infos(), List.copyOf(notes), spectra);
+                outcome.result().window, outcome.periods(), collected.reports(), collected.infos(), List.copyOf(notes), spectra,
+                RunManifest.of(plan, collected));
     }
 
     /**
@@ -76,7 +78,8 @@ public record ResultDocument(String run, String load, Map<String, Object> server
     public ResultDocument withNotes(List<String> more) {
         List<String> all = new java.util.ArrayList<>(notes == null ? List.of() : notes);
         all.addAll(more);
-        return new ResultDocument(run, load, server, samplePeriodMs, result, window, periods, clientReports, agents, List.copyOf(all), spectra);
+        return new ResultDocument(run, load, server, samplePeriodMs, result, window, periods, clientReports, agents, List.copyOf(all), spectra,
+                manifest);
     }
 
     public void write(Path directory) throws IOException {
@@ -110,7 +113,7 @@ public record ResultDocument(String run, String load, Map<String, Object> server
         server.put("labels", run.getSpec().server == null ? Map.of() : run.getSpec().server.labels);
         return new ResultDocument(run.getMetadata().getName(), run.getStatus().load, server, 0, result, result.window, periods,
                 Map.of(), Map.of(), List.of("from the status of BenchmarkRun " + run.getMetadata().getNamespace() + "/" + run.getMetadata().getName()),
-                Map.of());
+                Map.of(), null);
     }
 
     public static ResultDocument read(Path directory) throws IOException {

@@ -91,7 +91,7 @@ public final class PodEffects implements RunDriver.Effects {
             AgentClient server = plan.server().measure().measured() ? seen.agent(AgentContract.ROLE_SERVER) : null;
             AgentClient beside = plan.server().measure() == RunPlan.Measure.BOTH ? seen.probeAgent() : null;
             return Outcomes.Collection.of(RunCollector.collect(plan, server, beside, clients,
-                    collect.windowStartEpochMs(), collect.windowEndEpochMs()));
+                    collect.windowStartEpochMs(), collect.windowEndEpochMs()).placedAt(seen.placed()));
         } catch (IOException | IllegalStateException e) {
             return Outcomes.Collection.failed(e.getMessage());
         }

@@ -11,6 +11,7 @@ import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.BenchmarkRunValidation;
 import dev.pacer.contract.AgentContract;
 import dev.pacer.engine.agents.AgentClient;
+import dev.pacer.engine.agents.RunCollector;
 import dev.pacer.engine.plan.RunPlan;
 import dev.pacer.engine.protocol.AgentObservations;
 import dev.pacer.engine.protocol.RoleObservation;
@@ -104,6 +105,24 @@ public final class PodObservations extends AgentObservations {
             probePod = Optional.ofNullable(client.pods().inNamespace(probeSettings.namespace()).withName(PodFactory.probePodName(run)).get());
         }
         return probePod;
+    }
+
+    /** Where each role ran, from its pod: the image, the digest the node ran, the node (for the result's manifest). */
+    public Map<String, RunCollector.Placed> placed() {
+        Map<String, RunCollector.Placed> placed = new LinkedHashMap<>();
+        pod(PodFactory.serverPodName(run)).ifPresent(p -> placed.put(AgentContract.ROLE_SERVER, placed(p)));
+        if (plan.server().measure() == RunPlan.Measure.BOTH) {
+            probePod().ifPresent(p -> placed.put(RunCollector.PROBE_ROLE, placed(p)));
+        }
+        plan.clients().forEach(c -> pod(PodFactory.clientPodName(run, c)).ifPresent(p -> placed.put(c.name(), placed(p))));
+        return placed;
+    }
+
+    private static RunCollector.Placed placed(Pod pod) {
+        String image = pod.getSpec() == null || pod.getSpec().getContainers().isEmpty() ? null : pod.getSpec().getContainers().getFirst().getImage();
+        String imageId = pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null || pod.getStatus().getContainerStatuses().isEmpty()
+                ? null : pod.getStatus().getContainerStatuses().getFirst().getImageID();
+        return new RunCollector.Placed(image, imageId, pod.getSpec() == null ? null : pod.getSpec().getNodeName());
     }
 
     /** Whether any pod of the run is left, in the cache. */
