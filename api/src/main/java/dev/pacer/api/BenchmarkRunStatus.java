@@ -87,6 +87,10 @@ public class BenchmarkRunStatus {
         public Long exclusiveCpus;
         @JsonPropertyDescription("What measures this role: agent (in process) or probe (kernel), as its agent says.")
         public String measuredBy;
+        @JsonPropertyDescription("The image the pod ran, as its spec names it (locally: the program).")
+        public String image;
+        @JsonPropertyDescription("The digest of the image the node ran (containerStatuses[].imageID), so a figure can be traced to the exact bits; set when the run is collected.")
+        public String imageId;
 
         public PodStatus() {
         }

@@ -133,6 +133,11 @@ class OperatorOnClusterTest {
         assertThat(status.result.clients.requests).isPositive();
         assertThat(status.result.verdict).isNotNull();
         assertThat(status.result.reasons).noneMatch(r -> r.contains("pinned"));
+        // every pod says which image ran, by the digest the node ran
+        assertThat(status.pods).allSatisfy(p -> {
+            assertThat(p.image).startsWith("pacer/");
+            assertThat(p.imageId).contains("sha256:");
+        });
 
         // the effective cpusets: the server alone on one exclusive CPU, the clients in the shared pool beside it
         assertThat(status.pods).extracting(p -> p.role).containsExactly("server", "client-0", "client-1");

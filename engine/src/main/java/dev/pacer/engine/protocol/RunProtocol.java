@@ -16,6 +16,7 @@ import dev.pacer.api.Verdict;
 import dev.pacer.contract.AgentContract;
 import dev.pacer.contract.AgentInfo;
 import dev.pacer.contract.RunReport;
+import dev.pacer.engine.agents.RunCollector;
 import dev.pacer.engine.analysis.Analysis;
 import dev.pacer.engine.plan.RunPlan;
 import dev.pacer.engine.report.ResultDocument;
@@ -369,6 +370,14 @@ public final class RunProtocol {
                 pinning.forEach(p -> result.reasons.add("placement asked for pinned CPUs, but " + p));
             }
             result.warnings.addAll(unverifiedPinning());
+            // what ran, by digest, where a status can keep it: each pod's image as the node ran it
+            for (BenchmarkRunStatus.PodStatus pod : status.pods) {
+                RunCollector.Placed placed = collection.collected().placed().get(pod.role);
+                if (placed != null) {
+                    pod.image = placed.image();
+                    pod.imageId = placed.imageId();
+                }
+            }
             ResultDocument document = ResultDocument.of(plan, collection.collected(), outcome, List.of());
             status.result = document.result();
             status.phase = Phase.Succeeded;

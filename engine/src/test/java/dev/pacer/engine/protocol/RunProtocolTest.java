@@ -434,6 +434,21 @@ class RunProtocolTest {
     }
 
     @Test
+    void theStatusKeepsTheDigestEachPodRan() {
+        FakeRun run = toCollecting(new FakeRun());
+        run.outcomes = new Outcomes(java.util.Map.of(), java.util.Optional.of(Outcomes.Collection.of(run.collected().placedAt(java.util.Map.of(
+                "server", new dev.pacer.engine.agents.RunCollector.Placed("pacer/server-jetty12:0.1.0", "docker.io/pacer/server-jetty12@sha256:0f1e", "node-1"),
+                "client-0", new dev.pacer.engine.agents.RunCollector.Placed("pacer/loadgen:0.1.0", "docker.io/pacer/loadgen@sha256:77aa", "node-2"))))));
+        BenchmarkRunStatus s = run.step().status();
+        assertThat(s.pods).filteredOn(p -> p.role.equals("server")).singleElement()
+                .satisfies(p -> assertThat(p.imageId).isEqualTo("docker.io/pacer/server-jetty12@sha256:0f1e"));
+        assertThat(s.pods).filteredOn(p -> p.role.equals("client-0")).singleElement()
+                .satisfies(p -> assertThat(p.image).isEqualTo("pacer/loadgen:0.1.0"));
+        assertThat(s.pods).filteredOn(p -> p.role.equals("client-1")).singleElement()
+                .satisfies(p -> assertThat(p.imageId).as("the platform did not say").isNull());
+    }
+
+    @Test
     void aFailedCollectionFailsTheRun() {
         FakeRun run = toCollecting(new FakeRun());
         run.outcomes = new Outcomes(java.util.Map.of(), java.util.Optional.of(Outcomes.Collection.failed("server answered 500")));
