@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the quickstart's load against Jetty 11, Jetty 12 core, Jetty 12 ee10 and loom in turn, then compares them.
+# Runs the quickstart's load against Jetty 11, Jetty 12 core, ee10 and ee9, and loom in turn, then compares them.
 # Usage: scripts/compare-servers.sh [OUTPUT_DIR]   (default runs/compare-<time>)
 set -euo pipefail
 PACER_HOME="$(cd "$(dirname "$0")/.." && pwd)"
@@ -9,6 +9,7 @@ servers=(
   "jetty11 pacer/server-jetty11:0.1.0 --mode=servlet servlet"
   "jetty12-core pacer/server-jetty12:0.1.0 --mode=core core"
   "jetty12-ee10 pacer/server-jetty12:0.1.0 --mode=ee10 ee10"
+  "jetty12-ee9 pacer/server-jetty12-ee9:0.1.0 --mode=ee9 ee9"
   "loom pacer/server-loom:0.1.0 --mode=virtual-threads virtual-threads"
 )
 dirs=()

@@ -32,6 +32,7 @@ import (
 	"dev.pacer/probe/internal/admin"
 	"dev.pacer/probe/internal/attach"
 	"dev.pacer/probe/internal/period"
+	"dev.pacer/probe/internal/resources"
 	"dev.pacer/probe/internal/server"
 )
 
@@ -146,6 +147,11 @@ func run() error {
 	sampler := period.New([]string{seriesService, seriesResidence}, o.periodMs, grace, start.UnixMilli())
 	health := admin.NewHealth("probe attached; waiting for " + tgt.String() + " to accept connections")
 	m := &measured{target: tgt, server: proc, probe: probe, sampler: sampler, start: start, kernel: release, periodMs: o.periodMs}
+	if proc != nil {
+		if m.resources, err = resources.New(proc.Pid, o.periodMs, proc.CpusetSize, start.UnixMilli()); err != nil {
+			return err
+		}
+	}
 
 	registry := prometheus.NewRegistry()
 	m.register(registry)
@@ -181,6 +187,9 @@ func run() error {
 	}()
 	readErr := make(chan error, 1)
 	go func() { readErr <- m.readLoop(ctx) }()
+	if m.resources != nil {
+		go m.resources.Run(ctx)
+	}
 
 	select {
 	case <-ctx.Done():
@@ -224,6 +233,8 @@ type measured struct {
 	start    time.Time
 	kernel   string
 	periodMs int64
+	// resources samples the server's process; nil when its pid is not known (on Kubernetes)
+	resources *resources.Sampler
 }
 
 // readLoop moves records into the sampler and closes periods on time, with or without traffic.
@@ -249,6 +260,13 @@ func (m *measured) readLoop(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+func (m *measured) Resources() (any, bool) {
+	if m.resources == nil {
+		return nil, false
+	}
+	return m.resources.Use(), true
 }
 
 func (m *measured) SeriesNames() []string { return []string{seriesService, seriesResidence} }

@@ -18,6 +18,7 @@ const (
 	Metrics    = "/metrics"
 	Info       = "/pacer/v1/info"
 	Histograms = "/pacer/v1/histograms"
+	Resources  = "/pacer/v1/resources"
 )
 
 // Source is what the admin server shows.
@@ -27,6 +28,8 @@ type Source interface {
 	SeriesNames() []string
 	// Info is the /pacer/v1/info document.
 	Info() any
+	// Resources is the /pacer/v1/resources document; false when the server's process is not known (404).
+	Resources() (any, bool)
 }
 
 // Health is 503 with a reason until Ready, and again after Fail.
@@ -64,6 +67,15 @@ func Handler(source Source, health *Health, registry *prometheus.Registry) http.
 	mux.Handle(Metrics, promhttp.HandlerFor(registry, promhttp.HandlerOpts{}))
 	mux.HandleFunc(Info, func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, source.Info())
+	})
+	mux.HandleFunc(Resources, func(w http.ResponseWriter, r *http.Request) {
+		use, ok := source.Resources()
+		if !ok {
+			writeJSON(w, http.StatusNotFound, map[string]string{
+				"error": "the probe does not know the server's process (no --pid), so it samples none of its resources"})
+			return
+		}
+		writeJSON(w, http.StatusOK, use)
 	})
 	mux.HandleFunc(Histograms, func(w http.ResponseWriter, r *http.Request) {
 		series := r.URL.Query().Get("series")

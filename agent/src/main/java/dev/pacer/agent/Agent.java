@@ -54,7 +54,11 @@ public final class Agent implements Closeable {
         PeriodSampler sampler = PeriodSampler.builder(AgentContract.SERIES_PROCESSING).period(samplePeriodFromEnvironment()).start();
         AgentMetrics.register(registry, ROLE_SERVER, sampler, true);
         JvmMetrics.builder().register(registry);
-        return new Agent(ROLE_SERVER, sampler, registry, AdminServer.builder(), adminPort);
+        ResourceSampler resources = new ResourceSampler(sampler.period().toMillis());
+        sampler.addPeriodListener(period -> resources.periodClosed(period.startEpochMillis(), period.endEpochMillis()));
+        AdminServer.Builder admin = AdminServer.builder()
+                .route(AgentContract.RESOURCES, exchange -> AdminServer.respondJson(exchange, 200, resources.snapshot()));
+        return new Agent(ROLE_SERVER, sampler, registry, admin, adminPort);
     }
 
     /** Server agent on the port of {@value AdminServer#PORT_ENV}. */
@@ -98,6 +102,26 @@ public final class Agent implements Closeable {
 
     public String role() {
         return role;
+    }
+
+    /** Names the server under test in {@code /pacer/v1/info}: {@code server}, {@code variant} (its mode) and {@code serverVersion}. */
+    public Agent describeServer(String server, String variant, String serverVersion) {
+        putInfo("server", server);
+        putInfo("variant", variant);
+        putInfo("serverVersion", serverVersion);
+        return this;
+    }
+
+    /** When the JVM exits: stops the server (a failure is ignored, the JVM exits anyway), then this agent. */
+    public void closeOnExit(Launch.Body stopServer) {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                stopServer.run();
+            } catch (Exception ignored) {
+                // exiting anyway
+            }
+            close();
+        }, "pacer-shutdown"));
     }
 
     /** Adds a field to {@code /pacer/v1/info} (server name, mode, port…). */

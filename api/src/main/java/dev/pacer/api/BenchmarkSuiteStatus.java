@@ -81,5 +81,15 @@ public class BenchmarkSuiteStatus {
         public Long p50AtSustainedMicros;
         @JsonPropertyDescription("Sweep: the clients' p99 at that rate, microseconds.")
         public Long p99AtSustainedMicros;
+        @JsonPropertyDescription("Footprint: the server's image on its node, bytes; absent locally.")
+        public Long imageBytes;
+        @JsonPropertyDescription("Footprint: median resident memory before the load, bytes (fixed rates: over the repetitions; sweep: the run at the sustained rate).")
+        public Long idleRssBytes;
+        @JsonPropertyDescription("Footprint: median peak resident memory in the window, bytes.")
+        public Long peakRssBytes;
+        @JsonPropertyDescription("Footprint: median server CPU time per request, microseconds.")
+        public Double cpuMicrosPerRequest;
+        @JsonPropertyDescription("Footprint: median CPUs busy in the window.")
+        public Double cpuCores;
     }
 }

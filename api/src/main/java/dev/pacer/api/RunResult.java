@@ -56,6 +56,40 @@ public class RunResult {
         public String series;
         @JsonPropertyDescription("The server's other series over the same window: the probe's residence (bytes arrived to last byte written), and with measure both the probe's service and residence beside the agent's.")
         public List<SeriesFigures> otherSeries;
+        @JsonPropertyDescription("What the server process used: memory before the load and in the window, CPU in the window, its image size; absent when nothing sampled the process (see footprintUnavailable).")
+        public Footprint footprint;
+        @JsonPropertyDescription("Why there is no footprint, when there is none.")
+        public String footprintUnavailable;
+    }
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class Footprint {
+        @JsonPropertyDescription("Resident set size at the end of the last period before the load began (the server started and idle), bytes.")
+        public Long idleRssBytes;
+        @JsonPropertyDescription("Highest resident set size in the measured window, bytes (since the process started when peakRssSince is start).")
+        public Long peakRssBytes;
+        @JsonPropertyDescription("window: peakRssBytes is the window's own peak; start: the kernel's mark could not be reset, so it is the peak since the process started.")
+        public String peakRssSince;
+        @JsonPropertyDescription("CPU time (user + system) the server used in the measured window, seconds.")
+        public Double cpuSeconds;
+        @JsonPropertyDescription("Average CPUs busy in the window: cpuSeconds over the window's length.")
+        public Double cpuCores;
+        @JsonPropertyDescription("CPUs the server could run on (its cpuset).")
+        public Integer cpusAllowed;
+        @JsonPropertyDescription("cpuCores over cpusAllowed, 0 to 1: how saturated the server's CPUs were on average.")
+        public Double cpuUtilization;
+        @JsonPropertyDescription("The busiest period's CPU utilisation, 0 to 1.")
+        public Double maxPeriodCpuUtilization;
+        @JsonPropertyDescription("Periods whose CPU utilisation reached 95 %: the server was at the limit of its CPUs there.")
+        public Integer saturatedPeriods;
+        @JsonPropertyDescription("Server CPU time per request recorded in the window, microseconds.")
+        public Double cpuMicrosPerRequest;
+        @JsonPropertyDescription("Time the JVM's collectors reported in the window (stop-the-world collectors: pauses), milliseconds; absent for a process that is not a JVM.")
+        public Long gcPauseMillis;
+        @JsonPropertyDescription("Collections in the window; absent for a process that is not a JVM.")
+        public Long gcCount;
+        @JsonPropertyDescription("Size of the server's image on its node (the node's image list), bytes; absent locally and where the node does not say.")
+        public Long imageBytes;
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -14,7 +14,7 @@ import dev.pacer.engine.plan.RunPlan;
  * The applications the local orchestrator starts, by name, and where their jars are: {@code <module>/target/app/lib}
  * under the pacer home ({@code -Dpacer.home}, set by the {@code ./pacer} launcher, else the working directory).
  * A spec's {@code server.image} selects a server when it is a name below or an image whose name contains one
- * ({@code pacer/server-jetty12:0.1.0} → jetty12).
+ * ({@code pacer/server-jetty12:0.1.0} → jetty12, {@code pacer/server-jetty12-ee9:0.1.0} → jetty12-ee9).
  */
 public final class LocalApps {
     public record App(String name, String module, String mainClass) {
@@ -23,6 +23,7 @@ public final class LocalApps {
     public static final App LOADGEN = new App("loadgen", "loadgen-image", "dev.pacer.loadgen.LoadGeneratorAgent");
     /** Order matters: the first name contained in an image wins. */
     public static final List<App> SERVERS = List.of(
+            new App("jetty12-ee9", "server-images/jetty12-ee9", "dev.pacer.server.jetty12ee9.Jetty12Ee9Server"),
             new App("jetty12", "server-images/jetty12", "dev.pacer.server.jetty12.Jetty12Server"),
             new App("jetty11", "server-images/jetty11", "dev.pacer.server.jetty11.Jetty11Server"),
             new App("loom", "server-images/loom", "dev.pacer.server.loom.LoomServer"));
@@ -98,6 +99,9 @@ public final class LocalApps {
     }
 
     static Map<String, App> byName() {
-        return Map.of("jetty12", SERVERS.get(0), "jetty11", SERVERS.get(1), "loom", SERVERS.get(2), "loadgen", LOADGEN);
+        Map<String, App> apps = new java.util.LinkedHashMap<>();
+        SERVERS.forEach(app -> apps.put(app.name(), app));
+        apps.put(LOADGEN.name(), LOADGEN);
+        return apps;
     }
 }

@@ -14,6 +14,8 @@ public final class AgentContract {
     public static final String INFO = "/pacer/v1/info";
     /** HdrHistogram interval log of a series, {@code ?series=NAME}; without a name, the agent's first series. */
     public static final String HISTOGRAMS = "/pacer/v1/histograms";
+    /** {@link ResourceUse} of the measured process per sample period (servers; a 404 means not sampled). */
+    public static final String RESOURCES = "/pacer/v1/resources";
     /** Load generators: POST a {@link RunRequest} (202 with a {@link RunReport}, 409 when a run was taken), GET a {@link RunReport}. */
     public static final String RUN = "/pacer/v1/run";
 

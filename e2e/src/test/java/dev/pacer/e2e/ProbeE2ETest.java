@@ -10,6 +10,9 @@ import java.nio.file.Path;
 
 import dev.pacer.api.RunResult;
 import dev.pacer.api.Verdict;
+import dev.pacer.contract.ContractJson;
+import dev.pacer.contract.ResourceUse;
+import dev.pacer.engine.analysis.Footprint;
 import dev.pacer.engine.analysis.PeriodPoint;
 import dev.pacer.engine.report.ResultDocument;
 import org.junit.jupiter.api.BeforeAll;
@@ -82,6 +85,17 @@ class ProbeE2ETest {
         assertThat(p99Agreeing).as("periods whose p99 agree, of " + doc.periods().size()).isGreaterThanOrEqualTo(6);
         assertThat(outcome.directory().resolve("server-probe.service.hlog")).exists();
         assertThat(outcome.directory().resolve("server-probe.residence.hlog")).exists();
+
+        // the probe reads the server's CPU and memory from /proc/<pid>, the agent from inside the JVM: they agree
+        ResourceUse probeUse = ContractJson.MAPPER.readValue(outcome.directory().resolve("server-probe.resources.json").toFile(), ResourceUse.class);
+        RunResult.Footprint byProbe = Footprint.of(new Footprint.Input(probeUse, doc.result().window.startEpochMs - 3_000,
+                doc.result().window.startEpochMs, doc.result().window.endEpochMs, server.requests)).figures();
+        RunResult.Footprint byAgent = server.footprint;
+        assertThat(byProbe.cpuSeconds).as("CPU seconds: probe vs agent %s", byAgent.cpuSeconds)
+                .isCloseTo(byAgent.cpuSeconds, org.assertj.core.data.Offset.offset(0.1 + byAgent.cpuSeconds * 0.1));
+        assertThat(byProbe.idleRssBytes).as("idle RSS: probe vs agent %s", byAgent.idleRssBytes)
+                .isCloseTo(byAgent.idleRssBytes, org.assertj.core.data.Percentage.withPercentage(10));
+        assertThat(byProbe.cpusAllowed).isEqualTo(byAgent.cpusAllowed).isEqualTo(1);
     }
 
     @Test
@@ -103,6 +117,13 @@ class ProbeE2ETest {
         assertThat(doc.agents().get("server").kernel()).isNotBlank();
         assertThat(doc.agents().get("server").extra("droppedRecords")).isEqualTo(0);
         assertThat(outcome.directory().resolve("server.residence.hlog")).exists();
+        // nginx has no agent: its footprint comes from the probe, which knows its process
+        assertThat(server.footprint).as("footprint (unavailable: %s)", server.footprintUnavailable).isNotNull();
+        assertThat(server.footprint.cpuSeconds).isPositive();
+        assertThat(server.footprint.cpuMicrosPerRequest).isPositive();
+        assertThat(server.footprint.idleRssBytes).isPositive();
+        assertThat(server.footprint.peakRssSince).isEqualTo("window");
+        assertThat(server.footprint.gcPauseMillis).as("not a JVM").isNull();
         assertThat(outcome.out()).contains("service, measured by the probe").contains("residence");
         assertThat(Files.readString(outcome.directory().resolve("report.html"))).contains("the kernel probe").contains("residence");
     }

@@ -52,6 +52,21 @@ class QuickstartE2ETest {
             assertThat(r.cpuset()).isEqualTo(doc.agents().get("server").cpuset());
         });
         assertThat(outcome.directory().resolve("report.html")).content().contains("What ran").contains("jetty12");
+        // the server's footprint, from its own per-period samples: idle before the load, the window's peak and CPU
+        RunResult.Footprint footprint = result.server.footprint;
+        assertThat(footprint).as("footprint (unavailable: %s)", result.server.footprintUnavailable).isNotNull();
+        assertThat(footprint.idleRssBytes).isGreaterThan(16L << 20);
+        assertThat(footprint.peakRssBytes).isGreaterThan(16L << 20);
+        assertThat(footprint.peakRssSince).isEqualTo("window");
+        assertThat(footprint.cpusAllowed).as("spec.server.cpus 1, pinned").isEqualTo(1);
+        assertThat(footprint.cpuSeconds).isPositive();
+        assertThat(footprint.cpuMicrosPerRequest).isCloseTo(footprint.cpuSeconds * 1e6 / result.server.requests, org.assertj.core.data.Percentage.withPercentage(1));
+        assertThat(footprint.cpuUtilization).isBetween(0.0, 1.0);
+        assertThat(doc.periods()).allSatisfy(p -> assertThat(p.serverUsage()).isNotNull());
+        assertThat(doc.periods().stream().mapToDouble(p -> p.serverUsage().cpuCores()).sum() * doc.samplePeriodMs() / 1000.0)
+                .as("the periods' CPU adds up to the window's").isCloseTo(footprint.cpuSeconds, org.assertj.core.data.Offset.offset(0.05));
+        assertThat(outcome.directory().resolve("server.resources.json")).isNotEmptyFile();
+        assertThat(outcome.directory().resolve("report.html")).content().contains("id=\"server-footprint\"");
         // the percentile spectrum holds the result's own percentiles, and HdrHistogram's distribution is beside it
         assertThat(doc.spectra().get("server")).anySatisfy(p -> {
             assertThat(p.percentile()).isEqualTo(99.0);
@@ -78,7 +93,8 @@ class QuickstartE2ETest {
         while (drawn.find()) {
             lengths.put(drawn.group(1), Integer.parseInt(drawn.group(2)));
         }
-        assertThat(lengths).containsOnlyKeys("spectrum", "server-latency", "server-percentiles", "client-latency", "achieved-rate", "send-lag");
+        assertThat(lengths).containsOnlyKeys("spectrum", "server-latency", "server-percentiles", "server-cpu", "server-memory",
+                "client-latency", "achieved-rate", "send-lag");
         assertThat(lengths.values()).allSatisfy(length -> assertThat(length).isGreaterThan(100));
         Path png = outcome.directory().resolve("report.png");
         HeadlessChromium.screenshot(outcome.directory().resolve("report.html"), png, 1100, 1900);

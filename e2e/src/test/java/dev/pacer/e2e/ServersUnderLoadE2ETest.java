@@ -19,6 +19,7 @@ class ServersUnderLoadE2ETest {
     @CsvSource({
             "pacer/server-jetty12:0.1.0, --mode=core",
             "pacer/server-jetty12:0.1.0, --mode=ee10",
+            "pacer/server-jetty12-ee9:0.1.0, --mode=ee9",
             "pacer/server-jetty11:0.1.0, --mode=servlet",
             "pacer/server-loom:0.1.0, --mode=virtual-threads"})
     void twoMillisecondsOfWorkShowAsTwoMillisecondsOnTheServer(String image, String args) throws Exception {

@@ -49,6 +49,15 @@ public final class AgentClient {
         return text(transport.get(path), path);
     }
 
+    /** {@code GET /pacer/v1/resources} as JSON text; empty when this agent does not sample its process (404). */
+    public java.util.Optional<String> resources() throws IOException {
+        AgentTransport.Response response = transport.get(AgentContract.RESOURCES);
+        if (response.statusCode() == 404) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(text(response, AgentContract.RESOURCES));
+    }
+
     /** {@code GET /metrics}, as text. */
     public String metricsText() throws IOException {
         return text(transport.get(AgentContract.METRICS), AgentContract.METRICS);

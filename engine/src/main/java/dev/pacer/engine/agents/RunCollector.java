@@ -9,6 +9,8 @@ import java.util.Optional;
 
 import dev.pacer.contract.AgentContract;
 import dev.pacer.contract.AgentInfo;
+import dev.pacer.contract.ContractJson;
+import dev.pacer.contract.ResourceUse;
 import dev.pacer.contract.RunReport;
 import dev.pacer.engine.analysis.AnalysisInput;
 import dev.pacer.engine.analysis.HistogramLogs;
@@ -50,9 +52,16 @@ public final class RunCollector {
 
     /**
      * Where a role ran, as the platform says: the image (or local program), the digest of what the node ran
-     * ({@code containerStatuses[].imageID}), the node.
+     * ({@code containerStatuses[].imageID}), the node, and the image's size there ({@code null} when not known).
      */
-    public record Placed(String image, String imageId, String node) {
+    public record Placed(String image, String imageId, String node, Long imageBytes) {
+        public Placed(String image, String imageId, String node) {
+            this(image, imageId, node, null);
+        }
+
+        public Placed withImageBytes(Long bytes) {
+            return new Placed(image, imageId, node, bytes);
+        }
     }
 
     /** The server's agent only ({@code measure: agent}). */
@@ -96,6 +105,8 @@ public final class RunCollector {
             for (String name : List.of(AgentContract.SERIES_SERVICE, AgentContract.SERIES_RESIDENCE)) {
                 otherSeries.put("probe." + name, series(probe, PROBE_ROLE, name, periodMs, rawLogs));
             }
+            // the probe's own reading of the server process, kept beside the agent's for comparison
+            probe.resources().ifPresent(json -> rawLogs.put(PROBE_ROLE + ".resources.json", json));
         }
         List<AnalysisInput.ClientInput> inputs = new ArrayList<>();
         for (Map.Entry<String, AgentClient> entry : clients.entrySet()) {
@@ -119,10 +130,32 @@ public final class RunCollector {
                     HistogramLogs.parse(responseLog, periodMs), HistogramLogs.parse(lagLog, periodMs),
                     report.errorsOrZero(), report.failure(), report.unsentOrZero(), uncorrected));
         }
+        AnalysisInput.ServerResources resources = resources(server, windowStartEpochMs - plan.warmup().toMillis(), rawLogs);
         String mainSeries = measure == RunPlan.Measure.PROBE ? AgentContract.SERIES_SERVICE : AgentContract.SERIES_PROCESSING;
         AnalysisInput input = new AnalysisInput(windowStartEpochMs, windowEndEpochMs, periodMs, serverPeriods, unavailable,
-                inputs, plan.criteria(), new AnalysisInput.ServerMeasure(measure.spec(), mainSeries, otherSeries));
+                inputs, plan.criteria(), new AnalysisInput.ServerMeasure(measure.spec(), mainSeries, otherSeries), resources);
         return new Collected(input, rawLogs, infos, reports);
+    }
+
+    /**
+     * The server process's resource samples from whoever measures it (the agent, or a probe that knows the server's
+     * process), kept as {@code server.resources.json}. Not fatal: a figure less, with the reason.
+     */
+    private static AnalysisInput.ServerResources resources(AgentClient server, long loadStartEpochMs, Map<String, String> rawLogs) {
+        if (server == null) {
+            return new AnalysisInput.ServerResources(null, loadStartEpochMs, "the server is not measured, so nothing sampled its process");
+        }
+        try {
+            Optional<String> json = server.resources();
+            if (json.isEmpty()) {
+                return new AnalysisInput.ServerResources(null, loadStartEpochMs,
+                        "what measures the server does not sample its process (" + server.where() + " has no " + AgentContract.RESOURCES + ")");
+            }
+            rawLogs.put("server.resources.json", json.get());
+            return new AnalysisInput.ServerResources(ContractJson.MAPPER.readValue(json.get(), ResourceUse.class), loadStartEpochMs, null);
+        } catch (IOException e) {
+            return new AnalysisInput.ServerResources(null, loadStartEpochMs, "the server's resource samples could not be read: " + e.getMessage());
+        }
     }
 
     /** One series of an agent, kept as {@code <role>.<series>.hlog}. */

@@ -99,6 +99,23 @@ public final class Analysis {
             });
         }
 
+        Map<Long, PeriodPoint.Usage> usageByPeriod = Map.of();
+        AnalysisInput.ServerResources resources = input.serverResources();
+        if (resources.use() == null) {
+            server.footprintUnavailable = resources.unavailable();
+        } else {
+            Footprint.Outcome footprint = Footprint.of(new Footprint.Input(resources.use(), resources.loadStartEpochMs(),
+                    input.windowStartEpochMs(), input.windowEndEpochMs(), server.requests));
+            server.footprint = footprint.figures();
+            usageByPeriod = footprint.byPeriod();
+            if (footprint.figures().saturatedPeriods != null && footprint.figures().saturatedPeriods > 0) {
+                result.warnings.add(String.format(Locale.ROOT, "the server's CPUs were saturated (at least %.0f %% of its %d CPUs busy) "
+                        + "in %d of %d periods: it ran at its capacity there, so its latency includes queueing for CPU",
+                        Footprint.SATURATED_UTILIZATION * 100, footprint.figures().cpusAllowed, footprint.figures().saturatedPeriods,
+                        footprint.byPeriod().size()));
+            }
+        }
+
         Map<Long, Map<String, PeriodPoint.Stats>> otherByPeriod = new TreeMap<>();
         for (Map.Entry<String, List<PeriodHistogram>> other : measure.otherSeries().entrySet()) {
             List<PeriodHistogram> periods = inWindow(other.getValue(), input);
@@ -230,7 +247,7 @@ public final class Analysis {
         otherByPeriod.keySet().forEach(k -> starts.put(k, true));
         for (long start : starts.keySet()) {
             series.add(new PeriodPoint(start, serverByPeriod.get(start), clientsByPeriod.getOrDefault(start, Map.of()),
-                    otherByPeriod.get(start)));
+                    otherByPeriod.get(start), usageByPeriod.get(start)));
         }
         return new Outcome(result, series);
     }

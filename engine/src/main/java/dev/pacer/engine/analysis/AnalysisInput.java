@@ -15,10 +15,37 @@ import java.util.Optional;
  * @param serverUnavailableReason why there are no server periods, when there are none
  * @param clients            one entry per client
  * @param criteria           thresholds of the verdict
+ * @param serverMeasure      how the server was measured, and its other series
+ * @param serverResources    what the server process used per period, for its footprint
  */
 public record AnalysisInput(long windowStartEpochMs, long windowEndEpochMs, long samplePeriodMs,
                             Optional<List<PeriodHistogram>> serverPeriods, String serverUnavailableReason,
-                            List<ClientInput> clients, Criteria criteria, ServerMeasure serverMeasure) {
+                            List<ClientInput> clients, Criteria criteria, ServerMeasure serverMeasure,
+                            ServerResources serverResources) {
+
+    public AnalysisInput(long windowStartEpochMs, long windowEndEpochMs, long samplePeriodMs,
+                         Optional<List<PeriodHistogram>> serverPeriods, String serverUnavailableReason,
+                         List<ClientInput> clients, Criteria criteria, ServerMeasure serverMeasure) {
+        this(windowStartEpochMs, windowEndEpochMs, samplePeriodMs, serverPeriods, serverUnavailableReason, clients, criteria,
+                serverMeasure, ServerResources.NONE);
+    }
+
+    /** The same with the server's resource samples. */
+    public AnalysisInput withResources(ServerResources resources) {
+        return new AnalysisInput(windowStartEpochMs, windowEndEpochMs, samplePeriodMs, serverPeriods, serverUnavailableReason,
+                clients, criteria, serverMeasure, resources);
+    }
+
+    /**
+     * What the server process used, per period.
+     *
+     * @param use              the samples, or {@code null} when nothing sampled the process
+     * @param loadStartEpochMs when the load began (the warm-up's start): the idle figures are before it
+     * @param unavailable      why there are no samples, when there are none
+     */
+    public record ServerResources(dev.pacer.contract.ResourceUse use, long loadStartEpochMs, String unavailable) {
+        public static final ServerResources NONE = new ServerResources(null, 0, "nothing sampled the server process");
+    }
 
     public AnalysisInput(long windowStartEpochMs, long windowEndEpochMs, long samplePeriodMs,
                          Optional<List<PeriodHistogram>> serverPeriods, String serverUnavailableReason,

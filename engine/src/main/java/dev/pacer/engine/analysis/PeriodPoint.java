@@ -11,12 +11,25 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param server       the server's figures, or {@code null} without server histograms
  * @param clients      per client name
  * @param serverSeries the server's other series ({@code residence}, {@code probe.service}, …), or {@code null}
+ * @param serverUsage  what the server process used in the period, or {@code null} when nothing sampled it
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record PeriodPoint(long startEpochMs, Stats server, Map<String, ClientStats> clients, Map<String, Stats> serverSeries) {
+public record PeriodPoint(long startEpochMs, Stats server, Map<String, ClientStats> clients, Map<String, Stats> serverSeries,
+                          Usage serverUsage) {
 
     public PeriodPoint(long startEpochMs, Stats server, Map<String, ClientStats> clients) {
-        this(startEpochMs, server, clients, null);
+        this(startEpochMs, server, clients, null, null);
+    }
+
+    /**
+     * @param cpuCores       CPUs busy on average in the period
+     * @param cpuUtilization cpuCores over the CPUs the server may use, 0 to 1, or {@code null} when its cpuset is unknown
+     * @param rssBytes       resident set size at the period's end
+     * @param peakRssBytes   highest resident set size in the period
+     * @param gcPauseMillis  the collectors' time in the period, or {@code null} for a process that is not a JVM
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Usage(double cpuCores, Double cpuUtilization, long rssBytes, long peakRssBytes, Long gcPauseMillis) {
     }
 
     public record Stats(long count, long minMicros, long p50Micros, long p99Micros, long maxMicros) {

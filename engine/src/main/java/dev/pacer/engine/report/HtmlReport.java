@@ -77,6 +77,7 @@ public final class HtmlReport {
             html.append("<p>Server histograms unavailable").append(s != null && "none".equals(s.measuredBy) ? ": the server is not measured (measure: none)" : "")
                     .append(".</p>\n");
         }
+        html.append(footprint(s));
         html.append("<h2>Clients</h2>\n<table id=\"client-figures\"><tr><th>client</th><th>offered req/s</th><th>achieved req/s</th><th>requests</th>")
                 .append("<th>errors</th><th>p99 ms</th><th>max ms</th><th>send lag p99 ms</th><th>send lag max ms</th></tr>\n");
         for (RunResult.ClientFigure c : r.clients.perClient) {
@@ -155,6 +156,24 @@ public final class HtmlReport {
             seriesP99.forEach(series::series);
             out.append(series.render());
         }
+        Map<String, List<double[]>> cpu = new LinkedHashMap<>();
+        Map<String, List<double[]>> memory = new LinkedHashMap<>();
+        for (PeriodPoint p : doc.periods()) {
+            double x = (p.startEpochMs() - start) / 1000.0 + periodSeconds;
+            if (p.serverUsage() != null) {
+                cpu.computeIfAbsent("CPUs busy", k -> new ArrayList<>()).add(new double[] {x, p.serverUsage().cpuCores()});
+                memory.computeIfAbsent("RSS", k -> new ArrayList<>()).add(new double[] {x, p.serverUsage().rssBytes() / 1048576.0});
+                memory.computeIfAbsent("peak RSS", k -> new ArrayList<>()).add(new double[] {x, p.serverUsage().peakRssBytes() / 1048576.0});
+            }
+        }
+        if (!cpu.isEmpty()) {
+            SvgLineChart cpuChart = new SvgLineChart("server-cpu", "Server CPUs busy per period (saturated at the CPUs it may use)", "CPUs");
+            cpu.forEach(cpuChart::series);
+            out.append(cpuChart.render());
+            SvgLineChart memoryChart = new SvgLineChart("server-memory", "Server resident memory per period", "MiB");
+            memory.forEach(memoryChart::series);
+            out.append(memoryChart.render());
+        }
         SvgLineChart clientChart = new SvgLineChart("client-latency", "Client response time per period (from intended send time)", "ms");
         for (String name : clientNames) {
             clientChart.series(name + " p50", clientP50.get(name)).series(name + " p99", clientP99.get(name)).series(name + " max", clientMax.get(name));
@@ -167,6 +186,36 @@ public final class HtmlReport {
         lags.forEach(lagChart::series);
         out.append(lagChart.render());
         return out.toString();
+    }
+
+    /** What the server process used: memory idle and at its peak, CPU in the window and per request, GC, image. */
+    private static String footprint(RunResult.ServerFigures s) {
+        if (s == null || (s.footprint == null && s.footprintUnavailable == null)) {
+            return "";
+        }
+        StringBuilder html = new StringBuilder("<h2>Server footprint</h2>\n");
+        RunResult.Footprint f = s.footprint;
+        if (f == null) {
+            return html.append("<p id=\"footprint-unavailable\">Not measured: ").append(Html.escape(s.footprintUnavailable)).append(".</p>\n").toString();
+        }
+        html.append("<table id=\"server-footprint\"><tr><th>idle RSS MiB</th><th>peak RSS MiB</th><th>CPU s</th><th>CPUs busy</th>")
+                .append("<th>utilisation</th><th>busiest period</th><th>saturated periods</th><th>CPU µs/request</th><th>GC ms</th><th>image MiB</th></tr><tr>")
+                .append(td(mib(f.idleRssBytes))).append(td(mib(f.peakRssBytes))).append(td(f.cpuSeconds)).append(td(f.cpuCores))
+                .append(td(percent(f.cpuUtilization))).append(td(percent(f.maxPeriodCpuUtilization))).append(td(f.saturatedPeriods))
+                .append(td(f.cpuMicrosPerRequest)).append(td(f.gcPauseMillis)).append(td(mib(f.imageBytes))).append("</tr></table>\n")
+                .append("<p><small>Idle: the last period before the load. Peak, CPU and GC: the measured window")
+                .append("start".equals(f.peakRssSince) ? " (the peak is since the process started: its high-water mark could not be reset)" : "")
+                .append(". Utilisation: CPUs busy over the ").append(f.cpusAllowed == null ? "?" : f.cpusAllowed)
+                .append(" the server may use; a period at 95 % or more is saturated.</small></p>\n");
+        return html.toString();
+    }
+
+    private static String mib(Long bytes) {
+        return bytes == null ? null : String.format(Locale.ROOT, "%.1f", bytes / 1048576.0);
+    }
+
+    private static String percent(Double ratio) {
+        return ratio == null ? null : String.format(Locale.ROOT, "%.0f %%", ratio * 100);
     }
 
     /** What exactly ran: pacer's version and, per role, image and digest, node, kernel, CPU, JVM and flags. */

@@ -56,11 +56,23 @@ public record ResultDocument(String run, String load, Map<String, Object> server
         if (serverInfo != null && serverInfo.cpuset() != null) {
             server.put("cpuset", serverInfo.cpuset());
         }
+        imageSize(outcome.result(), collected.placed().get("server"));
         Map<String, List<PercentileSpectrum.Point>> spectra = new java.util.LinkedHashMap<>();
         PercentileSpectrum.ofRun(collected.input()).forEach((role, s) -> spectra.put(role, s.points()));
         return new ResultDocument(plan.runName(), plan.load(), server, plan.samplePeriod().toMillis(), outcome.result(),
                 outcome.result().window, outcome.periods(), collected.reports(), collected.infos(), List.copyOf(notes), spectra,
                 RunManifest.of(plan, collected));
+    }
+
+    /** The server image's size, as its node listed it, joins the footprint (even a footprint that is otherwise unmeasured). */
+    private static void imageSize(RunResult result, RunCollector.Placed server) {
+        if (server == null || server.imageBytes() == null || result.server == null) {
+            return;
+        }
+        if (result.server.footprint == null) {
+            result.server.footprint = new RunResult.Footprint();
+        }
+        result.server.footprint.imageBytes = server.imageBytes();
     }
 
     /**

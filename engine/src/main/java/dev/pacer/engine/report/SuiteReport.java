@@ -51,6 +51,14 @@ public final class SuiteReport {
                         ms(x.p50AtSustainedMicros), ms(x.p99AtSustainedMicros)));
             }
         }
+        if (s.servers().stream().anyMatch(SuiteReport::hasFootprint)) {
+            text.append(String.format(Locale.ROOT, "%n%-24s %10s %10s %14s %14s %16s %10s%n", "footprint", "rate/client", "image MiB",
+                    "idle RSS MiB", "peak RSS MiB", "CPU µs/request", "CPUs busy"));
+            for (BenchmarkSuiteStatus.ServerSummary x : s.servers()) {
+                text.append(String.format(Locale.ROOT, "%-24s %10s %10s %14s %14s %16s %10s%n", x.name, rateOf(x), mib(x.imageBytes),
+                        mib(x.idleRssBytes), mib(x.peakRssBytes), decimal(x.cpuMicrosPerRequest, 1), decimal(x.cpuCores, 2)));
+            }
+        }
         if (!s.comparisons().isEmpty()) {
             text.append('\n');
             s.comparisons().forEach(c -> text.append("  ").append(c).append('\n'));
@@ -92,6 +100,17 @@ public final class SuiteReport {
             });
             html.append(curve.render());
         }
+        if (s.servers().stream().anyMatch(SuiteReport::hasFootprint)) {
+            html.append("<h2>Footprint</h2>\n<table id=\"suite-footprint\"><tr><th>server</th><th>rate per client</th><th>image MiB</th>")
+                    .append("<th>idle RSS MiB</th><th>peak RSS MiB</th><th>CPU µs per request</th><th>CPUs busy</th></tr>\n");
+            for (BenchmarkSuiteStatus.ServerSummary x : s.servers()) {
+                html.append("<tr><td>").append(Html.escape(x.name)).append("</td>").append(td(rateOf(x))).append(td(mib(x.imageBytes)))
+                        .append(td(mib(x.idleRssBytes))).append(td(mib(x.peakRssBytes))).append(td(decimal(x.cpuMicrosPerRequest, 1)))
+                        .append(td(decimal(x.cpuCores, 2))).append("</tr>\n");
+            }
+            html.append("</table>\n<p><small>Medians over the runs ").append(fixed ? "at each rate" : "at the sustained rate")
+                    .append(". Idle: before the load; peak and CPU: in the measured window. Image: as the node lists it.</small></p>\n");
+        }
         if (!s.comparisons().isEmpty()) {
             html.append("<h2>Comparisons</h2>\n<ul id=\"suite-comparisons\">");
             s.comparisons().forEach(c -> html.append("<li>").append(Html.escape(c)).append("</li>"));
@@ -108,6 +127,23 @@ public final class SuiteReport {
         }
         html.append("</table>\n</body></html>\n");
         return html.toString();
+    }
+
+    private static boolean hasFootprint(BenchmarkSuiteStatus.ServerSummary x) {
+        return x.idleRssBytes != null || x.peakRssBytes != null || x.cpuMicrosPerRequest != null || x.imageBytes != null;
+    }
+
+    private static String rateOf(BenchmarkSuiteStatus.ServerSummary x) {
+        Long rate = x.ratePerClient != null ? x.ratePerClient : x.sustainedRatePerClient;
+        return rate == null ? "-" : Quantities.formatRate(rate);
+    }
+
+    private static String mib(Long bytes) {
+        return bytes == null ? "-" : String.format(Locale.ROOT, "%.1f", bytes / 1048576.0);
+    }
+
+    private static String decimal(Double value, int decimals) {
+        return value == null ? "-" : String.format(Locale.ROOT, "%." + decimals + "f", value);
     }
 
     private static String td(String value) {

@@ -99,6 +99,7 @@ public record SuiteSummary(List<BenchmarkSuiteStatus.SuiteRun> runs, List<Benchm
                     summary.intervalConfidence = Math.round(p99.confidence() * 1000) / 1000.0;
                     summary.maxIntegralMedianMicros = Math.round(max.median());
                 }
+                footprint(summary, results(done, server.name, rate, false));
                 servers.add(summary);
                 if (!server.name.equals(baselineName)) {
                     PeriodComparison.of(baselineP99s, periodP99s(done, server.name, rate)).ifPresent(c ->
@@ -133,6 +134,7 @@ public record SuiteSummary(List<BenchmarkSuiteStatus.SuiteRun> runs, List<Benchm
                     summary.p50AtSustainedMicros = p.clientP50Micros();
                     summary.p99AtSustainedMicros = p.clientP99Micros();
                 });
+                footprint(summary, results(done, server.name, sustained.getAsLong(), false));
             }
             servers.add(summary);
             if (server.name.equals(baselineName)) {
@@ -153,9 +155,29 @@ public record SuiteSummary(List<BenchmarkSuiteStatus.SuiteRun> runs, List<Benchm
 
     /** The results of a server's runs at a rate that gave server figures. */
     private static List<RunResult> results(List<SuitePlan.Done> done, String server, long rate) {
+        return results(done, server, rate, true);
+    }
+
+    private static List<RunResult> results(List<SuitePlan.Done> done, String server, long rate, boolean withHistograms) {
         return done.stream().filter(d -> d.step().server().equals(server) && d.step().ratePerClient() == rate && d.outcome().succeeded())
                 .map(d -> d.outcome().result())
-                .filter(r -> r.server != null && r.server.histogramsAvailable && r.server.p99IntegralMicros != null).toList();
+                .filter(r -> r.server != null && (!withHistograms || r.server.histogramsAvailable && r.server.p99IntegralMicros != null)).toList();
+    }
+
+    /** Each footprint figure's median over the runs that have it (a run without footprint adds nothing). */
+    private static void footprint(BenchmarkSuiteStatus.ServerSummary summary, List<RunResult> results) {
+        List<RunResult.Footprint> footprints = results.stream().map(r -> r.server.footprint).filter(java.util.Objects::nonNull).toList();
+        summary.imageBytes = footprints.stream().map(f -> f.imageBytes).filter(java.util.Objects::nonNull).findFirst().orElse(null);
+        summary.idleRssBytes = median(footprints, f -> f.idleRssBytes == null ? null : f.idleRssBytes.doubleValue(), Math::round);
+        summary.peakRssBytes = median(footprints, f -> f.peakRssBytes == null ? null : f.peakRssBytes.doubleValue(), Math::round);
+        summary.cpuMicrosPerRequest = median(footprints, f -> f.cpuMicrosPerRequest, v -> Math.round(v * 100) / 100.0);
+        summary.cpuCores = median(footprints, f -> f.cpuCores, v -> Math.round(v * 1000) / 1000.0);
+    }
+
+    private static <T> T median(List<RunResult.Footprint> footprints, java.util.function.Function<RunResult.Footprint, Double> figure,
+                                java.util.function.DoubleFunction<T> rounded) {
+        double[] values = footprints.stream().map(figure).filter(java.util.Objects::nonNull).mapToDouble(Double::doubleValue).toArray();
+        return values.length == 0 ? null : rounded.apply(MedianInterval.of(values).median());
     }
 
     /** Every repetition's per-period server P99s, pooled. */

@@ -133,6 +133,12 @@ class SuitePlanTest {
             r.server.p99IntegralMicros = base * 10 + s.repetition();
             r.server.maxIntegralMicros = base * 50L;
             r.server.periodP99Micros = List.of(base, base + 1, base + 2, base - 1, base + 3, base, base + 1, base - 2, base, base + 1);
+            r.server.footprint = new RunResult.Footprint();
+            r.server.footprint.idleRssBytes = (base + s.repetition()) << 20;
+            r.server.footprint.peakRssBytes = (2 * base + s.repetition()) << 20;
+            r.server.footprint.cpuMicrosPerRequest = base / 10.0 + s.repetition();
+            r.server.footprint.cpuCores = 0.5;
+            r.server.footprint.imageBytes = s.server().equals("jetty12") ? 90L << 20 : null;
             done.add(new SuitePlan.Done(s, SuiteOutcome.of(r)));
         }
         done.add(new SuitePlan.Done(new SuitePlan.Step("x", "loom", 1, 500, 4), SuiteOutcome.failed("no image")));
@@ -143,6 +149,14 @@ class SuitePlanTest {
         assertThat(jetty.p99IntegralLowMicros).isEqualTo(1001);
         assertThat(jetty.p99IntegralHighMicros).isEqualTo(1003);
         assertThat(jetty.intervalConfidence).isEqualTo(0.75);
+        // the footprint: each figure's median over the repetitions (repetitions 1, 2, 3)
+        assertThat(jetty.idleRssBytes).isEqualTo(102L << 20);
+        assertThat(jetty.peakRssBytes).isEqualTo(202L << 20);
+        assertThat(jetty.cpuMicrosPerRequest).isEqualTo(12.0);
+        assertThat(jetty.cpuCores).isEqualTo(0.5);
+        assertThat(jetty.imageBytes).isEqualTo(90L << 20);
+        assertThat(summary.servers().get(1).imageBytes).isNull();
+        assertThat(summary.servers().get(1).idleRssBytes).isEqualTo(132L << 20);
         assertThat(summary.comparisons()).singleElement().asString()
                 .startsWith("at 500 req/s per client: loom is 29.9 % slower than jetty12").contains("exceeds run-to-run noise");
         assertThat(summary.runs().getLast().phase).isEqualTo("Failed");

@@ -110,12 +110,38 @@ public final class PodObservations extends AgentObservations {
     /** Where each role ran, from its pod: the image, the digest the node ran, the node (for the result's manifest). */
     public Map<String, RunCollector.Placed> placed() {
         Map<String, RunCollector.Placed> placed = new LinkedHashMap<>();
-        pod(PodFactory.serverPodName(run)).ifPresent(p -> placed.put(AgentContract.ROLE_SERVER, placed(p)));
+        pod(PodFactory.serverPodName(run)).ifPresent(p -> {
+            RunCollector.Placed server = placed(p);
+            placed.put(AgentContract.ROLE_SERVER, server.withImageBytes(imageBytes(server)));
+        });
         if (plan.server().measure() == RunPlan.Measure.BOTH) {
             probePod().ifPresent(p -> placed.put(RunCollector.PROBE_ROLE, placed(p)));
         }
         plan.clients().forEach(c -> pod(PodFactory.clientPodName(run, c)).ifPresent(p -> placed.put(c.name(), placed(p))));
         return placed;
+    }
+
+    /**
+     * The size of the server's image in its node's image list (matched by the digest the node ran, else by name);
+     * {@code null} when the node does not list it or the operator may not read nodes ({@code rbac.readNodes}).
+     */
+    private Long imageBytes(RunCollector.Placed server) {
+        if (server.node() == null) {
+            return null;
+        }
+        try {
+            io.fabric8.kubernetes.api.model.Node node = client.nodes().withName(server.node()).get();
+            if (node == null || node.getStatus() == null || node.getStatus().getImages() == null) {
+                return null;
+            }
+            String digest = server.imageId() == null ? null : server.imageId().substring(server.imageId().indexOf("://") + 1).replaceFirst("^/+", "");
+            return node.getStatus().getImages().stream()
+                    .filter(image -> image.getNames() != null && image.getNames().stream().anyMatch(name -> name.equals(server.imageId())
+                            || name.equals(digest) || name.equals(server.image()) || name.endsWith("/" + server.image())))
+                    .map(io.fabric8.kubernetes.api.model.ContainerImage::getSizeBytes).filter(java.util.Objects::nonNull).findFirst().orElse(null);
+        } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+            return null;   // not allowed to read nodes: the footprint goes without the image size
+        }
     }
 
     private static RunCollector.Placed placed(Pod pod) {

@@ -1,14 +1,10 @@
 package dev.pacer.server.jetty11;
 
-import java.io.IOException;
 import java.util.Set;
 
 import dev.pacer.agent.Agent;
 import dev.pacer.agent.ServerArgs;
-import dev.pacer.agent.Workload;
-import jakarta.servlet.http.HttpServlet;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
+import dev.pacer.server.servlet.PlaintextServlet;
 import org.eclipse.jetty.server.HttpChannel;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -33,10 +29,7 @@ public final class Jetty11Server {
 
     static void start(String[] args) throws Exception {
         ServerArgs options = ServerArgs.parse(args, Set.of("servlet"), "servlet");
-        Agent agent = Agent.startServerAgent();
-        agent.putInfo("server", "jetty11");
-        agent.putInfo("variant", options.mode());
-        agent.putInfo("serverVersion", Server.getVersion());
+        Agent agent = Agent.startServerAgent().describeServer("jetty11", options.mode(), Server.getVersion());
         Server server = new Server(new QueuedThreadPool(options.maxThreads()));
         HttpConfiguration httpConfiguration = new HttpConfiguration();
         httpConfiguration.setSendServerVersion(false);
@@ -51,14 +44,7 @@ public final class Jetty11Server {
         context.addServlet(PlaintextServlet.class, "/*");
         server.setHandler(context);
         server.start();
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                server.stop();
-            } catch (Exception ignored) {
-                // exiting anyway
-            }
-            agent.close();
-        }, "pacer-shutdown"));
+        agent.closeOnExit(server::stop);
         agent.markReady(connector.getLocalPort());
         System.out.println("pacer jetty11 listening on " + connector.getLocalPort() + ", admin port " + agent.adminPort());
         server.join();
@@ -74,28 +60,6 @@ public final class Jetty11Server {
         @Override
         public void onComplete(Request request) {
             agent.recordNanos(System.nanoTime() - request.getBeginNanoTime());
-        }
-    }
-
-    public static final class PlaintextServlet extends HttpServlet {
-        @Override
-        protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
-            if (!Workload.isServedServletPath(request.getServletPath(), request.getPathInfo())) {
-                response.sendError(404);
-                return;
-            }
-            Workload workload = Workload.parse(request.getQueryString());
-            workload.perform();
-            byte[] body = workload.body();
-            response.setContentType("text/plain");
-            response.setContentLength(body.length);
-            response.getOutputStream().write(body);
-        }
-
-        @Override
-        protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
-            request.getInputStream().readAllBytes();
-            doGet(request, response);
         }
     }
 }

@@ -1,21 +1,15 @@
 package dev.pacer.server.jetty12;
 
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Set;
 
 import dev.pacer.agent.Agent;
 import dev.pacer.agent.ServerArgs;
 import dev.pacer.agent.Workload;
-import jakarta.servlet.http.HttpServlet;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
+import dev.pacer.server.servlet.PlaintextServlet;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
@@ -40,30 +34,13 @@ public final class Jetty12Server {
 
     static void start(String[] args) throws Exception {
         ServerArgs options = ServerArgs.parse(args, MODES, "core");
-        Agent agent = Agent.startServerAgent();
-        agent.putInfo("server", "jetty12");
-        agent.putInfo("variant", options.mode());
-        agent.putInfo("serverVersion", Server.getVersion());
+        Agent agent = Agent.startServerAgent().describeServer("jetty12", options.mode(), Server.getVersion());
         Server server = new Server(new QueuedThreadPool(options.maxThreads()));
-        HttpConfiguration httpConfiguration = new HttpConfiguration();
-        httpConfiguration.setSendServerVersion(false);
-        // HTTP/1.1, and h2c with prior knowledge (the HTTP/1.1 connection hands a request starting with the HTTP/2
-        // preface over to the h2c factory)
-        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(httpConfiguration),
-                new HTTP2CServerConnectionFactory(httpConfiguration));
-        connector.setPort(options.port());
-        server.addConnector(connector);
+        ServerConnector connector = Jetty12Setup.addConnector(server, options.port());
         Handler application = "ee10".equals(options.mode()) ? servletContext() : new CoreHandler();
-        server.setHandler(Agent.recordingEnabled() ? new ProcessingTimeHandler(application, agent::recordNanos) : application);
+        Jetty12Setup.setTimedHandler(server, application, agent);
         server.start();
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                server.stop();
-            } catch (Exception ignored) {
-                // exiting anyway
-            }
-            agent.close();
-        }, "pacer-shutdown"));
+        agent.closeOnExit(server::stop);
         agent.markReady(connector.getLocalPort());
         System.out.println("pacer jetty12 (" + options.mode() + ") listening on " + connector.getLocalPort()
                 + ", admin port " + agent.adminPort());
@@ -90,27 +67,5 @@ public final class Jetty12Server {
         ServletContextHandler context = new ServletContextHandler("/");
         context.addServlet(PlaintextServlet.class, "/*");
         return context;
-    }
-
-    public static final class PlaintextServlet extends HttpServlet {
-        @Override
-        protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
-            if (!Workload.isServedServletPath(request.getServletPath(), request.getPathInfo())) {
-                response.sendError(404);
-                return;
-            }
-            Workload workload = Workload.parse(request.getQueryString());
-            workload.perform();
-            byte[] body = workload.body();
-            response.setContentType("text/plain");
-            response.setContentLength(body.length);
-            response.getOutputStream().write(body);
-        }
-
-        @Override
-        protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
-            request.getInputStream().readAllBytes();
-            doGet(request, response);
-        }
     }
 }

@@ -13,10 +13,10 @@ import org.eclipse.jetty.util.Callback;
  * read by the connector) to the success or failure of the request's {@link HttpStream}, i.e. after the last byte of
  * the response was written. Installed as the server's outermost handler, so it covers every mode.
  */
-final class ProcessingTimeHandler extends Handler.Wrapper {
+public final class ProcessingTimeHandler extends Handler.Wrapper {
     private final LongConsumer recordNanos;
 
-    ProcessingTimeHandler(Handler handler, LongConsumer recordNanos) {
+    public ProcessingTimeHandler(Handler handler, LongConsumer recordNanos) {
         super(handler);
         this.recordNanos = recordNanos;
     }

@@ -34,21 +34,17 @@ public final class LoomServer {
 
     static void start(String[] args) throws Exception {
         ServerArgs options = ServerArgs.parse(args, Set.of("virtual-threads"), "virtual-threads");
-        Agent agent = Agent.startServerAgent();
-        agent.putInfo("server", "loom");
-        agent.putInfo("variant", options.mode());
-        agent.putInfo("serverVersion", "jdk-httpserver " + Runtime.version());
+        Agent agent = Agent.startServerAgent().describeServer("loom", options.mode(), "jdk-httpserver " + Runtime.version());
         ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
         HttpServer server = HttpServer.create(new InetSocketAddress(options.port()), 1024);
         server.setExecutor(executor);
         boolean record = Agent.recordingEnabled();
         server.createContext("/", exchange -> handle(exchange, agent, record));
         server.start();
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        agent.closeOnExit(() -> {
             server.stop(0);
             executor.shutdownNow();
-            agent.close();
-        }, "pacer-shutdown"));
+        });
         int port = server.getAddress().getPort();
         agent.markReady(port);
         System.out.println("pacer loom listening on " + port + ", admin port " + agent.adminPort());

@@ -1,0 +1,52 @@
+package dev.pacer.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.TimeUnit;
+
+import dev.pacer.contract.ResourceUse;
+import org.junit.jupiter.api.Test;
+
+/** On this process's real /proc: CPU spent and memory touched show in the period they happened in, and only there. */
+class ResourceSamplerTest {
+    private static volatile long sink;
+
+    @Test
+    void cpuAndPeakMemoryLandInTheirOwnPeriod() {
+        ResourceSampler sampler = new ResourceSampler(1_000);
+        spin(TimeUnit.MILLISECONDS.toNanos(300));
+        byte[] touched = new byte[96 << 20];
+        for (int i = 0; i < touched.length; i += 4096) {
+            touched[i] = 1;
+        }
+        sink += touched[touched.length - 4096];
+        sampler.periodClosed(1_000, 2_000);
+        touched = null;
+        System.gc();   // the 96 MiB go back to the heap; with the mark reset, the next peak is lower
+        sampler.periodClosed(2_000, 3_000);
+
+        ResourceUse use = sampler.snapshot();
+        assertThat(use.pid()).isEqualTo(ProcessHandle.current().pid());
+        assertThat(use.periodMillis()).isEqualTo(1_000);
+        assertThat(use.cpusAllowed()).isEqualTo(Runtime.getRuntime().availableProcessors());
+        assertThat(use.samples()).hasSize(2);
+        ResourceUse.Sample busy = use.samples().get(0);
+        ResourceUse.Sample quiet = use.samples().get(1);
+        assertThat(busy.startEpochMs()).isEqualTo(1_000);
+        assertThat(busy.endEpochMs()).isEqualTo(2_000);
+        assertThat(busy.cpuNanos()).as("300 ms of spinning").isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(250));
+        assertThat(busy.peakRssBytes()).isGreaterThanOrEqualTo(busy.rssBytes()).isGreaterThan(96L << 20);
+        assertThat(quiet.cpuNanos()).isLessThan(busy.cpuNanos());
+        assertThat(quiet.gcCount()).as("System.gc() counted in its period").isPositive();
+        assertThat(use.peakResets()).as("this kernel lets a process reset its own high-water mark").isTrue();
+    }
+
+    private static void spin(long nanos) {
+        long end = System.nanoTime() + nanos;
+        long x = 0;
+        while (System.nanoTime() < end) {
+            x += System.nanoTime() % 7;
+        }
+        sink += x;
+    }
+}

@@ -1,0 +1,45 @@
+package dev.pacer.contract;
+
+import java.util.List;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+/**
+ * {@code GET /pacer/v1/resources}: what the measured process used, one sample per sample period, closed on the same
+ * wall-clock boundaries as its histograms. The engine sums and maxes the samples of the measured window into the
+ * server's footprint and reads the idle figures from the periods before the load. Golden file:
+ * {@code resources.json}.
+ *
+ * @param pid          the process sampled
+ * @param periodMillis the sample period
+ * @param cpusAllowed  CPUs the process may run on (its cpuset), the denominator of its CPU utilisation
+ * @param peakResets   whether each sample's peak RSS is that period's own (the kernel's high-water mark is reset at
+ *                     each boundary); when false it is the peak since the process started
+ * @param samples      oldest first; bounded, the oldest dropped first
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record ResourceUse(long pid, long periodMillis, Integer cpusAllowed, boolean peakResets, List<Sample> samples) {
+    public ResourceUse {
+        samples = samples == null ? List.of() : List.copyOf(samples);
+    }
+
+    /**
+     * One period.
+     *
+     * @param startEpochMs  the period's start (the first one starts when sampling started)
+     * @param endEpochMs    its end
+     * @param cpuNanos      CPU time (user + system) the process used in the period
+     * @param rssBytes      resident set size at the end of the period
+     * @param peakRssBytes  the highest resident set size in the period (see {@link ResourceUse#peakResets()})
+     * @param gcPauseMillis time the JVM's collectors report for the period (stop-the-world collectors: pause time);
+     *                      absent for a process that is not a JVM
+     * @param gcCount       collections in the period; absent for a process that is not a JVM
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record Sample(long startEpochMs, long endEpochMs, long cpuNanos, long rssBytes, long peakRssBytes,
+                         Long gcPauseMillis, Long gcCount) {
+    }
+}

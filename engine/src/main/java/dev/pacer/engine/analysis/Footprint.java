@@ -1,0 +1,110 @@
+package dev.pacer.engine.analysis;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.pacer.api.RunResult;
+import dev.pacer.contract.ResourceUse;
+
+/**
+ * The server's footprint from its per-period resource samples ({@link ResourceUse}): idle memory before the load, peak
+ * memory and CPU in the measured window, and how saturated its CPUs were, period by period. Pure.
+ *
+ * <p>Periods count as in the window when they lie wholly inside it, as for the histograms.
+ */
+public final class Footprint {
+    /** A period at or above this CPU utilisation is saturated: the server had no CPU left there. */
+    public static final double SATURATED_UTILIZATION = 0.95;
+
+    private Footprint() {
+    }
+
+    /**
+     * What the server used.
+     *
+     * @param use                what the agent or probe sampled, or {@code null} when nothing did
+     * @param loadStartEpochMs   when the clients began (the warm-up's start): idle is before it
+     * @param requestsInWindow   the server's requests in the window, for the CPU per request; {@code null} if unknown
+     */
+    public record Input(ResourceUse use, long loadStartEpochMs, long windowStartEpochMs, long windowEndEpochMs,
+                        Long requestsInWindow) {
+    }
+
+    /** The figures, and each window period's usage keyed by its start. */
+    public record Outcome(RunResult.Footprint figures, Map<Long, PeriodPoint.Usage> byPeriod) {
+    }
+
+    public static Outcome of(Input input) {
+        ResourceUse use = input.use();
+        RunResult.Footprint figures = new RunResult.Footprint();
+        Map<Long, PeriodPoint.Usage> byPeriod = new LinkedHashMap<>();
+        ResourceUse.Sample idle = null;
+        List<ResourceUse.Sample> window = new ArrayList<>();
+        for (ResourceUse.Sample sample : use.samples()) {
+            if (sample.endEpochMs() <= input.loadStartEpochMs()) {
+                idle = sample;
+            }
+            if (sample.startEpochMs() >= input.windowStartEpochMs() && sample.endEpochMs() <= input.windowEndEpochMs()) {
+                window.add(sample);
+            }
+        }
+        if (idle != null) {
+            figures.idleRssBytes = idle.rssBytes();
+        }
+        figures.cpusAllowed = use.cpusAllowed();
+        if (window.isEmpty()) {
+            return new Outcome(figures, byPeriod);
+        }
+        long cpuNanos = 0;
+        long windowMs = 0;
+        long peak = 0;
+        Long gcMillis = null;
+        Long gcCount = null;
+        double maxUtilization = 0;
+        int saturated = 0;
+        for (ResourceUse.Sample sample : window) {
+            long periodMs = Math.max(1, sample.endEpochMs() - sample.startEpochMs());
+            cpuNanos += sample.cpuNanos();
+            windowMs += periodMs;
+            peak = Math.max(peak, sample.peakRssBytes());
+            if (sample.gcPauseMillis() != null) {
+                gcMillis = (gcMillis == null ? 0 : gcMillis) + sample.gcPauseMillis();
+            }
+            if (sample.gcCount() != null) {
+                gcCount = (gcCount == null ? 0 : gcCount) + sample.gcCount();
+            }
+            double cores = sample.cpuNanos() / (periodMs * 1e6);
+            Double utilization = use.cpusAllowed() == null || use.cpusAllowed() == 0 ? null : cores / use.cpusAllowed();
+            if (utilization != null) {
+                maxUtilization = Math.max(maxUtilization, utilization);
+                if (utilization >= SATURATED_UTILIZATION) {
+                    saturated++;
+                }
+            }
+            byPeriod.put(sample.startEpochMs(), new PeriodPoint.Usage(round(cores, 3),
+                    utilization == null ? null : round(utilization, 3), sample.rssBytes(), sample.peakRssBytes(), sample.gcPauseMillis()));
+        }
+        figures.peakRssBytes = peak;
+        figures.peakRssSince = use.peakResets() ? "window" : "start";
+        figures.cpuSeconds = round(cpuNanos / 1e9, 3);
+        figures.cpuCores = round(cpuNanos / (windowMs * 1e6), 3);
+        if (use.cpusAllowed() != null && use.cpusAllowed() > 0) {
+            figures.cpuUtilization = round(figures.cpuCores / use.cpusAllowed(), 3);
+            figures.maxPeriodCpuUtilization = round(maxUtilization, 3);
+            figures.saturatedPeriods = saturated;
+        }
+        if (input.requestsInWindow() != null && input.requestsInWindow() > 0) {
+            figures.cpuMicrosPerRequest = round(cpuNanos / 1e3 / input.requestsInWindow(), 2);
+        }
+        figures.gcPauseMillis = gcMillis;
+        figures.gcCount = gcCount;
+        return new Outcome(figures, byPeriod);
+    }
+
+    private static double round(double value, int decimals) {
+        double scale = Math.pow(10, decimals);
+        return Math.round(value * scale) / scale;
+    }
+}

@@ -1,0 +1,64 @@
+package dev.pacer.engine.analysis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.pacer.api.RunResult;
+import dev.pacer.contract.ResourceUse;
+import org.junit.jupiter.api.Test;
+
+class FootprintTest {
+    private static final long MIB = 1L << 20;
+
+    /** Periods of 1 s from 100 s: 100–102 before the load (idle), 102–104 warm-up, 104–108 the window, 108–109 after. */
+    private static ResourceUse use(boolean peakResets, Integer cpus) {
+        List<ResourceUse.Sample> samples = new ArrayList<>();
+        long[] cpuMillis = {50, 10, 400, 600, 900, 1_000, 980, 500, 5};
+        long[] rssMiB = {90, 100, 150, 160, 170, 180, 175, 165, 160};
+        for (int i = 0; i < cpuMillis.length; i++) {
+            long start = 100_000 + i * 1_000L;
+            samples.add(new ResourceUse.Sample(start, start + 1_000, cpuMillis[i] * 1_000_000, rssMiB[i] * MIB,
+                    (rssMiB[i] + 5) * MIB, (long) i, 1L));
+        }
+        return new ResourceUse(1, 1_000, cpus, peakResets, samples);
+    }
+
+    @Test
+    void idleIsTheLastPeriodBeforeTheLoadAndTheRestIsTheWindowOnly() {
+        Footprint.Outcome outcome = Footprint.of(new Footprint.Input(use(true, 1), 102_000, 104_000, 108_000, 4_000L));
+        RunResult.Footprint figures = outcome.figures();
+        assertThat(figures.idleRssBytes).isEqualTo(100 * MIB);
+        assertThat(figures.peakRssBytes).as("window peak, not the later or earlier ones").isEqualTo(185 * MIB);
+        assertThat(figures.peakRssSince).isEqualTo("window");
+        assertThat(figures.cpuSeconds).as("periods 104–108: 0.9 + 1.0 + 0.98 + 0.5").isEqualTo(3.38);
+        assertThat(figures.cpuCores).isEqualTo(0.845);
+        assertThat(figures.cpuUtilization).isEqualTo(0.845);
+        assertThat(figures.maxPeriodCpuUtilization).isEqualTo(1.0);
+        assertThat(figures.saturatedPeriods).as("1.0 and 0.98").isEqualTo(2);
+        assertThat(figures.cpuMicrosPerRequest).isEqualTo(845.0);
+        assertThat(figures.gcPauseMillis).isEqualTo(4 + 5 + 6 + 7);
+        assertThat(figures.gcCount).isEqualTo(4);
+        assertThat(outcome.byPeriod()).containsOnlyKeys(104_000L, 105_000L, 106_000L, 107_000L);
+        assertThat(outcome.byPeriod().get(105_000L).cpuUtilization()).isEqualTo(1.0);
+    }
+
+    @Test
+    void withoutAResettableMarkOrACpusetTheFiguresSaySo() {
+        RunResult.Footprint figures = Footprint.of(new Footprint.Input(use(false, null), 102_000, 104_000, 108_000, null)).figures();
+        assertThat(figures.peakRssSince).isEqualTo("start");
+        assertThat(figures.cpuCores).isEqualTo(0.845);
+        assertThat(figures.cpuUtilization).isNull();
+        assertThat(figures.saturatedPeriods).isNull();
+        assertThat(figures.cpuMicrosPerRequest).isNull();
+    }
+
+    @Test
+    void samplesThatStartedAfterTheLoadLeaveNoIdleFigure() {
+        RunResult.Footprint figures = Footprint.of(new Footprint.Input(use(true, 2), 99_000, 104_000, 108_000, 4_000L)).figures();
+        assertThat(figures.idleRssBytes).isNull();
+        assertThat(figures.cpuUtilization).isCloseTo(0.4225, org.assertj.core.data.Offset.offset(0.001));
+        assertThat(figures.saturatedPeriods).isZero();
+    }
+}

@@ -1,0 +1,88 @@
+package resources
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// A busy child process: its CPU shows in the periods it ran, and its memory is read.
+func TestABusyProcessShowsItsCPUAndMemory(t *testing.T) {
+	busy := exec.Command("sh", "-c", "while :; do :; done")
+	if err := busy.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = busy.Process.Kill(); _ = busy.Wait() }()
+	start := time.Now().UnixMilli()
+	s, err := New(busy.Process.Pid, 500, 1, start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(600 * time.Millisecond)
+	if err := s.Close(start + 600); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(600 * time.Millisecond)
+	if err := s.Close(start + 1200); err != nil {
+		t.Fatal(err)
+	}
+	use := s.Use()
+	if use.Pid != busy.Process.Pid || use.PeriodMillis != 500 || len(use.Samples) != 2 {
+		t.Fatalf("unexpected document %+v", use)
+	}
+	var cpu int64
+	for _, sample := range use.Samples {
+		cpu += sample.CPUNanos
+		if sample.RSSBytes <= 0 || sample.PeakRSSBytes < sample.RSSBytes {
+			t.Errorf("memory of %+v", sample)
+		}
+	}
+	// 1.2 s of a spinning shell, on whatever share of a CPU it got: well above nothing
+	if cpu < int64(300*time.Millisecond) {
+		t.Errorf("a spinning process used %v of CPU in 1.2 s", time.Duration(cpu))
+	}
+	if use.Samples[1].StartEpochMs != use.Samples[0].EndEpochMs {
+		t.Errorf("periods are not contiguous: %+v", use.Samples)
+	}
+	if os.Geteuid() == 0 && !use.PeakResets {
+		t.Error("root could not reset the child's high-water mark")
+	}
+	busy.Process.Kill()
+	busy.Wait()
+	if err := s.Close(start + 1800); err == nil {
+		t.Error("closing a period of a process that is gone succeeded")
+	}
+}
+
+// The JSON is the contract's: the golden file the Java side pins decodes and encodes back field for field.
+func TestTheDocumentIsTheContracts(t *testing.T) {
+	golden, err := os.ReadFile(filepath.Join("..", "..", "..", "contract", "src", "test", "resources", "golden", "resources.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var generic map[string]any
+	if err := json.Unmarshal(golden, &generic); err != nil {
+		t.Fatal(err)
+	}
+	// the Go document has no collector figures: drop them from the golden before comparing
+	for _, sample := range generic["samples"].([]any) {
+		delete(sample.(map[string]any), "gcPauseMillis")
+		delete(sample.(map[string]any), "gcCount")
+	}
+	want, _ := json.Marshal(generic)
+	var use Use
+	if err := json.Unmarshal(golden, &use); err != nil {
+		t.Fatal(err)
+	}
+	encoded, _ := json.Marshal(use)
+	var roundTrip map[string]any
+	_ = json.Unmarshal(encoded, &roundTrip)
+	got, _ := json.Marshal(roundTrip)
+	if !bytes.Equal(got, want) {
+		t.Errorf("the Go document differs from the contract's:\n got %s\nwant %s", got, want)
+	}
+}
