@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The chart on the running test cluster, as a user installs it: helm install with the locally built images (imported
-# by test/cluster/images.sh), the operator Ready, a Jetty 12 run and a loom run in a namespace that enforces the
+# by test/cluster/images.sh), the operator Ready, a small sweep suite of two servers, then a Jetty 12 run and a loom run in a namespace that enforces the
 # restricted Pod Security Standard (one after the other: the node has one exclusive CPU), both reaching a verdict,
 # their series on the operator's /metrics, 'pacer compare' of the two statuses, then helm uninstall leaving nothing
 # but the CRD. The operator runs inside the cluster and reaches the agents by pod IP. One line per check.
@@ -41,11 +41,48 @@ trap 'rm -rf "$WORK"; "$OBS/stack.sh" stop >/dev/null 2>&1' EXIT
 dashboards_return_data() { # every panel's queries of both dashboards, through Grafana, return data
   innet python3 "$OBS/query_dashboards.py" http://127.0.0.1:3391 "$REPO/dashboards/pacer-run.json" --var namespace="$BENCH" --var run=loom \
     && innet python3 "$OBS/query_dashboards.py" http://127.0.0.1:3391 "$REPO/dashboards/pacer-server-comparison.json" \
-         --var namespace="$BENCH" --var server='.*' --var variant='.*'
+         --var namespace="$BENCH" --var server='.*' --var variant='.*' --var suite='.*'
 }
 k create namespace "$BENCH" --dry-run=client -o yaml | k apply -f - >/dev/null
 k label namespace "$BENCH" --overwrite pod-security.kubernetes.io/enforce=restricted pod-security.kubernetes.io/enforce-version=latest >/dev/null
 metrics() { k get --raw "/api/v1/namespaces/$NS/services/pacer-metrics:8080/proxy/metrics"; }
+
+# a sweep suite first (Chappe's method, small): two servers, each at 100 then 200 req/s per client, one run at a time
+# behind the operator's queue; its status holds the sustained rates, its series feed the comparison dashboard's suite view
+cat >"$WORK/suite.yaml" <<'YAML'
+apiVersion: pacer.dev/v1alpha1
+kind: BenchmarkSuite
+metadata: {name: sweep}
+spec:
+  template:
+    clients: {count: 2, rate: "100", connections: 4, cpus: "0", memory: 512Mi}
+    request: {method: GET, path: /plaintext}
+    warmup: 3s
+    duration: 6s
+    placement: {pinCpus: true, separateNodes: false, clients: {pinCpus: false}}
+    criteria: {rateTolerance: 5%, maxSendLagP99: 50ms}
+    timeout: 5m
+    cleanup: {pods: OnSuccess}
+  servers:
+    - {name: jetty12-core, image: pacer/server-jetty12:0.1.0, args: ["--mode=core"], cpus: "1", memory: 512Mi, labels: {server: jetty12, variant: core}}
+    - {name: loom, image: pacer/server-loom:0.1.0, cpus: "1", memory: 512Mi, labels: {server: loom, variant: virtual-threads}}
+  sweep: {start: "100", max: "200", growth: 2, resolution: 50%, maxClientP99: 100ms}
+YAML
+t1=$(date +%s)
+k apply -n "$BENCH" -f "$WORK/suite.yaml" >/dev/null
+for _ in $(seq 400); do
+  suite_phase=$(k get bs sweep -n "$BENCH" -o jsonpath='{.status.phase}' 2>/dev/null)
+  [[ $suite_phase == Succeeded || $suite_phase == Failed ]] && break; sleep 1
+done
+sustained=$(k get bs sweep -n "$BENCH" -o jsonpath='{.status.servers[*].sustainedRatePerClient}')
+check "a sweep suite of 2 servers: ${suite_phase:-?}, sustained ${sustained:-none} req/s per client ($(( $(date +%s) - t1 )) s)" \
+  bash -c "[[ '$suite_phase' == Succeeded && \$(wc -w <<<'$sustained') -eq 2 ]]"
+[[ $suite_phase == Succeeded ]] || k get bs sweep -n "$BENCH" -o yaml | sed -n '/^status:/,$p' | head -40
+check "its series are on the operator's /metrics: sustained rates and every run's client p99" \
+  bash -c "$(declare -f k metrics); KUBECONFIG_HOST=$KUBECONFIG_HOST; NS=$NS; m=\$(metrics); grep -q 'pacer_suite_sustained_rate_per_client{namespace=\"$BENCH\",server=\"loom\",suite=\"sweep\"}' <<<\"\$m\" && grep -q 'pacer_suite_run_client_p99_seconds{namespace=\"$BENCH\",rate_per_client=\"200\"' <<<\"\$m\""
+footprint=$(k get br -n "$BENCH" -l pacer.dev/suite=sweep -o jsonpath='{range .items[*]}{.status.result.server.footprint.idleRssBytes} {.status.result.server.footprint.cpuMicrosPerRequest} {.status.result.server.footprint.imageBytes}{"\n"}{end}' | head -1)
+check "each suite run's footprint: idle RSS bytes, CPU µs per request, image bytes from the node: ${footprint:-none}" \
+  bash -c "read -r idle cpu image <<<'$footprint'; [[ \${idle:-0} -gt 0 && \${image:-0} -gt 0 && -n \$cpu ]]"
 
 for entry in "jetty12 pacer/server-jetty12:0.1.0 --mode=core core" "loom pacer/server-loom:0.1.0 --mode=virtual-threads virtual-threads"; do
   read -r name image args variant <<<"$entry"
@@ -75,7 +112,7 @@ for entry in "jetty12 pacer/server-jetty12:0.1.0 --mode=core core" "loom pacer/s
     # each dashboard in headless Chromium: no "No data", no error panel, no page error; the screenshots of docs/images
     mkdir -p "$SHOTS"
     for dashboard in "pacer-run/run?var-namespace=$BENCH&var-run=loom pacer-run" \
-                     "pacer-servers/servers?var-namespace=$BENCH&var-server=\$__all&var-variant=\$__all pacer-server-comparison"; do
+                     "pacer-servers/servers?var-namespace=$BENCH&var-server=\$__all&var-variant=\$__all&var-suite=\$__all pacer-server-comparison"; do
       read -r path shot <<<"$dashboard"
       innet env NODE_PATH="$PACER_CACHE/observability-node/node_modules" node "$OBS/render.js" \
         "http://127.0.0.1:3391/d/$path&from=now-2m&to=now&kiosk" "$SHOTS/dashboard-$shot.png" >"$WORK/render-$shot.txt" 2>&1

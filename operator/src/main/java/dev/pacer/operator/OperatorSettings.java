@@ -21,13 +21,35 @@ import dev.pacer.operator.access.AgentAccess;
  *       namespace (the chart sets it; default: {@code POD_NAMESPACE}, else {@value #DEFAULT_PROBE_NAMESPACE}).</li>
  *   <li>{@code PACER_MAX_ACTIVE_RUNS}: runs at once over every namespace watched, the others {@code Queued} oldest
  *       first (default {@value #DEFAULT_MAX_ACTIVE_RUNS}; 0: no limit).</li>
+ *   <li>{@code PACER_LEADER_ELECTION}: {@code true} to run as one of several replicas, of which the holder of the
+ *       Lease {@value LeaderElection#LEASE_NAME} acts (default {@code false}; the chart sets it); the Lease lies in
+ *       {@code PACER_LEASE_NAMESPACE} (default: {@code POD_NAMESPACE}), held under {@code POD_NAME} (default: the
+ *       host name and pid).</li>
  * </ul>
  *
  * @param watchNamespaces    empty: every namespace
  * @param defaultClientImage the client image of a run that names none
  */
 public record OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespaces, int metricsPort, String defaultClientImage,
-                               ProbeSettings probe, int maxActiveRuns) {
+                               ProbeSettings probe, int maxActiveRuns, LeaderElection leaderElection) {
+    /**
+     * Several replicas, one acting: the holder of a Lease. A replica that loses it exits, and its pod restarts as a
+     * standby; a standby takes over within the Lease's duration after the holder stops renewing it.
+     *
+     * @param enabled   off: this process acts alone
+     * @param namespace the Lease's namespace
+     * @param identity  this replica's name in the Lease
+     */
+    public record LeaderElection(boolean enabled, String namespace, String identity) {
+        public static final String LEASE_NAME = "pacer-operator";
+        public static final LeaderElection OFF = new LeaderElection(false, null, null);
+    }
+
+    public OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespaces, int metricsPort, String defaultClientImage,
+                            ProbeSettings probe, int maxActiveRuns) {
+        this(agentAccess, watchNamespaces, metricsPort, defaultClientImage, probe, maxActiveRuns, LeaderElection.OFF);
+    }
+
     /** Runs at once by default: one, as a benchmark cluster has one set of machines to measure on. */
     public static final int DEFAULT_MAX_ACTIVE_RUNS = 1;
 
@@ -72,9 +94,23 @@ public record OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespa
         if (maxActive < 0) {
             throw new IllegalArgumentException("PACER_MAX_ACTIVE_RUNS must be 0 (no limit) or more, was " + maxActive);
         }
+        String election = env.getOrDefault("PACER_LEADER_ELECTION", "false").strip();
+        if (!election.equals("true") && !election.equals("false")) {
+            throw new IllegalArgumentException("PACER_LEADER_ELECTION must be true or false, was '" + election + "'");
+        }
+        String leaseNamespace = env.getOrDefault("PACER_LEASE_NAMESPACE", env.getOrDefault("POD_NAMESPACE", "")).strip();
+        if (election.equals("true") && leaseNamespace.isEmpty()) {
+            throw new IllegalArgumentException("PACER_LEADER_ELECTION is true but no namespace holds the Lease: set PACER_LEASE_NAMESPACE "
+                    + "(or POD_NAMESPACE, as the chart does)");
+        }
+        String identity = env.getOrDefault("POD_NAME", "").strip();
+        if (identity.isEmpty()) {
+            identity = env.getOrDefault("HOSTNAME", "pacer-operator") + "-" + ProcessHandle.current().pid();
+        }
         return new OperatorSettings(access, watch, port, clientImage.isEmpty() ? RunPlanner.DEFAULT_CLIENT_IMAGE : clientImage,
                 new ProbeSettings(probeImage.isEmpty() ? DEFAULT_PROBE_IMAGE : probeImage,
                         probeNamespace.isEmpty() ? DEFAULT_PROBE_NAMESPACE : probeNamespace),
-                maxActive == 0 ? dev.pacer.operator.run.RunQueue.UNLIMITED : maxActive);
+                maxActive == 0 ? dev.pacer.operator.run.RunQueue.UNLIMITED : maxActive,
+                election.equals("true") ? new LeaderElection(true, leaseNamespace, identity) : LeaderElection.OFF);
     }
 }

@@ -7,6 +7,7 @@ import dev.pacer.operator.metrics.RunMetrics;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -52,8 +53,16 @@ public final class PacerOperator implements AutoCloseable {
         PrometheusRegistry registry = new PrometheusRegistry();
         JvmMetrics.builder().register(registry);
         ReconcileMetrics reconcileMetrics = new ReconcileMetrics(registry);
-        Operator operator = new Operator(o -> o.withKubernetesClient(client).withMetrics(reconcileMetrics)
-                .withCloseClientOnStop(false));
+        OperatorSettings.LeaderElection election = settings.leaderElection();
+        Operator operator = new Operator(o -> {
+            o.withKubernetesClient(client).withMetrics(reconcileMetrics).withCloseClientOnStop(false);
+            if (election.enabled()) {
+                // one replica acts; on losing the Lease it exits, so that its pod restarts as a standby
+                o.withLeaderElectionConfiguration(LeaderElectionConfigurationBuilder
+                        .aLeaderElectionConfiguration(OperatorSettings.LeaderElection.LEASE_NAME)
+                        .withLeaseNamespace(election.namespace()).withIdentity(election.identity()).build());
+            }
+        });
         BenchmarkRunReconciler reconciler = new BenchmarkRunReconciler(settings.agentAccess(), settings.defaultClientImage(),
                 settings.probe(), settings.maxActiveRuns(), java.time.Clock.systemUTC());
         operator.register(reconciler, o -> {
@@ -63,7 +72,8 @@ public final class PacerOperator implements AutoCloseable {
                 o.settingNamespaces(settings.watchNamespaces());
             }
         });
-        operator.register(new dev.pacer.operator.suite.BenchmarkSuiteReconciler(), o -> {
+        var suiteReconciler = new dev.pacer.operator.suite.BenchmarkSuiteReconciler();
+        operator.register(suiteReconciler, o -> {
             if (settings.watchNamespaces().isEmpty()) {
                 o.watchingAllNamespaces();
             } else {
@@ -71,11 +81,13 @@ public final class PacerOperator implements AutoCloseable {
             }
         });
         registry.register(new RunMetrics(reconciler::heldRuns));
+        registry.register(new dev.pacer.operator.metrics.SuiteMetrics(suiteReconciler::heldSuites));
         HTTPServer metricsServer = HTTPServer.builder().port(settings.metricsPort()).registry(registry).buildAndStart();
         operator.start();
-        LOG.info("pacer operator started: agents reached by {}, namespaces {}, metrics on port {}",
+        LOG.info("pacer operator started: agents reached by {}, namespaces {}, metrics on port {}{}",
                 settings.agentAccess().setting(), settings.watchNamespaces().isEmpty() ? "all" : settings.watchNamespaces(),
-                metricsServer.getPort());
+                metricsServer.getPort(), election.enabled() ? ", acting while it holds the Lease " + election.namespace() + "/"
+                        + OperatorSettings.LeaderElection.LEASE_NAME + " as " + election.identity() : "");
         return new PacerOperator(operator, metricsServer);
     }
 

@@ -39,4 +39,18 @@ class OperatorSettingsTest {
         assertThatThrownBy(() -> OperatorSettings.fromEnvironment(Map.of("PACER_METRICS_PORT", "70000")))
                 .hasMessageContaining("[0, 65535]");
     }
+
+    @Test
+    void leaderElectionIsOffUnlessAskedAndThenNeedsALeaseNamespace() {
+        assertThat(OperatorSettings.fromEnvironment(Map.of()).leaderElection().enabled()).isFalse();
+        OperatorSettings.LeaderElection election = OperatorSettings.fromEnvironment(Map.of("PACER_LEADER_ELECTION", "true",
+                "POD_NAMESPACE", "pacer-system", "POD_NAME", "pacer-7d9f-abcde")).leaderElection();
+        assertThat(election).isEqualTo(new OperatorSettings.LeaderElection(true, "pacer-system", "pacer-7d9f-abcde"));
+        assertThat(OperatorSettings.fromEnvironment(Map.of("PACER_LEADER_ELECTION", "true", "PACER_LEASE_NAMESPACE", "ops",
+                "HOSTNAME", "box")).leaderElection().identity()).isEqualTo("box-" + ProcessHandle.current().pid());
+        assertThatThrownBy(() -> OperatorSettings.fromEnvironment(Map.of("PACER_LEADER_ELECTION", "true")))
+                .hasMessageContaining("PACER_LEASE_NAMESPACE");
+        assertThatThrownBy(() -> OperatorSettings.fromEnvironment(Map.of("PACER_LEADER_ELECTION", "yes")))
+                .hasMessageContaining("PACER_LEADER_ELECTION must be true or false, was 'yes'");
+    }
 }

@@ -87,6 +87,19 @@ public final class RunMetrics implements MultiCollector {
                 gauge(gauges, "pacer_run_errors", "Errors seen by the clients during the run", labels, clients.errors == null ? null : clients.errors.doubleValue());
                 gauge(gauges, "pacer_run_send_lag_p99_seconds", "The worst client's send lag P99: how late requests left", labels, micros(clients.sendLagP99Micros));
             }
+            RunResult.Footprint footprint = server == null ? null : server.footprint;
+            if (footprint != null) {
+                gauge(gauges, "pacer_run_server_idle_rss_bytes", "Server resident memory before the load", labels, number(footprint.idleRssBytes));
+                gauge(gauges, "pacer_run_server_peak_rss_bytes", "Server peak resident memory in the measured window", labels, number(footprint.peakRssBytes));
+                gauge(gauges, "pacer_run_server_cpu_seconds", "Server CPU time in the measured window", labels, footprint.cpuSeconds);
+                gauge(gauges, "pacer_run_server_cpu_per_request_seconds", "Server CPU time per request in the measured window", labels,
+                        footprint.cpuMicrosPerRequest == null ? null : footprint.cpuMicrosPerRequest / 1e6);
+                gauge(gauges, "pacer_run_server_cpu_utilization_ratio", "Server CPUs busy over the CPUs it may use, 0 to 1, in the window", labels, footprint.cpuUtilization);
+                gauge(gauges, "pacer_run_server_saturated_periods", "Periods in which the server's CPUs were at least 95 % busy", labels, number(footprint.saturatedPeriods));
+                gauge(gauges, "pacer_run_server_gc_pause_seconds", "Time the server JVM's collectors reported in the window", labels,
+                        footprint.gcPauseMillis == null ? null : footprint.gcPauseMillis / 1e3);
+                gauge(gauges, "pacer_run_server_image_bytes", "Size of the server's image on its node", labels, number(footprint.imageBytes));
+            }
             if (result.window != null && result.window.endEpochMs != null) {
                 gauge(gauges, "pacer_run_window_end_timestamp_seconds", "End of the measured window, Unix time", labels, result.window.endEpochMs / 1000.0);
             }
@@ -106,7 +119,8 @@ public final class RunMetrics implements MultiCollector {
                 "server", serverLabels.getOrDefault("server", ""), "variant", serverLabels.getOrDefault("variant", ""));
     }
 
-    private static void gauge(Map<String, GaugeSnapshot.Builder> gauges, String name, String help, Labels labels, Double value) {
+    /** Adds a point to the gauge of that name, made on first use; a missing value adds nothing. */
+    static void gauge(Map<String, GaugeSnapshot.Builder> gauges, String name, String help, Labels labels, Double value) {
         if (value == null) {
             return;
         }
@@ -114,7 +128,11 @@ public final class RunMetrics implements MultiCollector {
                 .dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels).value(value).build());
     }
 
-    private static Double micros(Long micros) {
+    private static Double number(Number value) {
+        return value == null ? null : value.doubleValue();
+    }
+
+    static Double micros(Long micros) {
         return micros == null ? null : micros / 1e6;
     }
 }

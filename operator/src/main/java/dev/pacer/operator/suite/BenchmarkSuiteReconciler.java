@@ -45,6 +45,7 @@ public class BenchmarkSuiteReconciler implements Reconciler<BenchmarkSuite> {
     private static final Duration POLL = Duration.ofSeconds(10);
 
     private final Clock clock;
+    private volatile io.javaoperatorsdk.operator.api.reconciler.IndexedResourceCache<BenchmarkSuite> suites;
 
     public BenchmarkSuiteReconciler() {
         this(Clock.systemUTC());
@@ -62,8 +63,15 @@ public class BenchmarkSuiteReconciler implements Reconciler<BenchmarkSuite> {
         return List.of(new InformerEventSource<>(runs, context));
     }
 
+    /** The suites in the operator's cache (for the metrics); empty until the first reconcile. */
+    public java.util.Collection<BenchmarkSuite> heldSuites() {
+        var cache = suites;
+        return cache == null ? List.of() : cache.list().toList();
+    }
+
     @Override
     public UpdateControl<BenchmarkSuite> reconcile(BenchmarkSuite suite, Context<BenchmarkSuite> context) {
+        suites = context.getPrimaryCache();
         BenchmarkSuiteStatus before = suite.getStatus();
         if (before != null && ("Succeeded".equals(before.phase) || "Failed".equals(before.phase))) {
             return UpdateControl.noUpdate();

@@ -64,6 +64,15 @@ class RunMetricsTest {
         result.window = new RunResult.Window(1_795_000_000_000L, 1_795_000_180_000L);
         result.server.measuredBy = "probe";
         result.server.series = "service";
+        result.server.footprint = new RunResult.Footprint();
+        result.server.footprint.idleRssBytes = 100L << 20;
+        result.server.footprint.peakRssBytes = 180L << 20;
+        result.server.footprint.cpuSeconds = 300.5;
+        result.server.footprint.cpuMicrosPerRequest = 6.96;
+        result.server.footprint.cpuUtilization = 0.21;
+        result.server.footprint.saturatedPeriods = 0;
+        result.server.footprint.gcPauseMillis = 120L;
+        result.server.footprint.imageBytes = 94_371_840L;
         return result;
     }
 
@@ -86,6 +95,7 @@ class RunMetricsTest {
         assertThat(actual).contains("pacer_run_p99_integral_seconds{namespace=\"bench\",run=\"jetty12-core\",server=\"jetty12\",variant=\"core\"} 0.012345");
         assertThat(actual).contains("pacer_run_info{image=\"pacer/server-jetty12:0.1.0\",measured_by=\"\",namespace=\"bench\",phase=\"Failed\",run=\"broken\",series=\"\",server=\"\",variant=\"\",verdict=\"\"} 1");
         assertThat(actual).contains("measured_by=\"probe\",namespace=\"bench\",phase=\"Succeeded\",run=\"jetty12-core\",series=\"service\"");
+        assertThat(actual).contains("pacer_run_server_cpu_per_request_seconds{namespace=\"bench\",run=\"jetty12-core\",server=\"jetty12\",variant=\"core\"} 6.96E-6");
         Golden.assertMatches(actual, "run-metrics.txt");
     }
 
