@@ -7,6 +7,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -22,13 +24,16 @@ type Use struct {
 	Samples      []Sample `json:"samples"`
 }
 
-// Sample is one period. A process that is not a JVM has no collector figures, so they are always left out here.
+// Sample is one period. A process that is not a JVM has no collector figures, and the probe measures no stalls, so
+// those are always left out here.
 type Sample struct {
 	StartEpochMs int64 `json:"startEpochMs"`
 	EndEpochMs   int64 `json:"endEpochMs"`
 	CPUNanos     int64 `json:"cpuNanos"`
 	RSSBytes     int64 `json:"rssBytes"`
 	PeakRSSBytes int64 `json:"peakRssBytes"`
+	// RunQueueWaitNanos is the time the process's threads waited for a CPU in the period; nil where unknown.
+	RunQueueWaitNanos *int64 `json:"runQueueWaitNanos,omitempty"`
 }
 
 // maxSamples bounds memory as the Java agent does: six hours at 1 s.
@@ -46,6 +51,7 @@ type Sampler struct {
 	peakResets bool
 	lastCPU    time.Duration
 	lastEnd    int64
+	lastWait   map[string]int64 // per thread id, from its schedstat
 }
 
 // New starts from now: the first period is partial, as the histograms' first one. cpus is the process's cpuset
@@ -60,7 +66,39 @@ func New(pid int, periodMs int64, cpus int, nowEpochMs int64) (*Sampler, error) 
 		return nil, err
 	}
 	s.peakResets = s.resetPeak()
+	s.lastWait = map[string]int64{}
+	s.waitDelta()
 	return s, nil
+}
+
+// waitDelta is the time the process's threads waited for a CPU since the last call, thread by thread from
+// /proc/<pid>/task/<tid>/schedstat (its second field, nanoseconds); a thread that ended within the period is missed.
+// nil where the kernel keeps no schedstat.
+func (s *Sampler) waitDelta() *int64 {
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", s.pid))
+	if err != nil {
+		return nil
+	}
+	var delta int64
+	now := make(map[string]int64, len(tasks))
+	for _, task := range tasks {
+		raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/schedstat", s.pid, task.Name()))
+		if err != nil {
+			continue // the thread ended while being read
+		}
+		fields := strings.Fields(string(raw))
+		if len(fields) < 2 {
+			return nil
+		}
+		wait, err := strconv.ParseInt(fields[1], 10, 64)
+		if err != nil {
+			return nil
+		}
+		now[task.Name()] = wait
+		delta += max(0, wait-s.lastWait[task.Name()])
+	}
+	s.lastWait = now
+	return &delta
 }
 
 // cpu is user + system time. The kernel counts it in clock ticks (USER_HZ, 100 per second on Linux), so a
@@ -90,10 +128,11 @@ func (s *Sampler) Close(endEpochMs int64) error {
 		return err
 	}
 	reset := s.resetPeak()
+	wait := s.waitDelta()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.samples = append(s.samples, Sample{StartEpochMs: s.lastEnd, EndEpochMs: endEpochMs, CPUNanos: max(0, int64(cpu-s.lastCPU)),
-		RSSBytes: int64(status.VmRSS), PeakRSSBytes: int64(max(status.VmRSS, status.VmHWM))})
+		RSSBytes: int64(status.VmRSS), PeakRSSBytes: int64(max(status.VmRSS, status.VmHWM)), RunQueueWaitNanos: wait})
 	if len(s.samples) > maxSamples {
 		s.samples = s.samples[len(s.samples)-maxSamples:]
 	}

@@ -14,9 +14,9 @@ import dev.pacer.contract.CpuList;
 import dev.pacer.contract.ResourceUse;
 
 /**
- * What this process used per sample period ({@code GET /pacer/v1/resources}): CPU time, resident set size at the
- * boundary and its peak within the period, and the collectors' time. It listens to the processing-time sampler, so
- * its periods are the histograms' periods.
+ * What this process used per sample period ({@code GET /pacer/v1/resources}): CPU time, the time its threads waited
+ * for a CPU, resident set size at the boundary and its peak within the period, the collectors' time and the longest
+ * stall ({@link HiccupMeter}). It listens to a sampler of the agent, so its periods are the histograms' periods.
  *
  * <p>Peak RSS per period: the kernel keeps a high-water mark ({@code VmHWM}) that writing {@code 5} to
  * {@code /proc/self/clear_refs} resets (Linux 4.0+). Read then reset at each boundary, it is the period's own peak.
@@ -25,6 +25,7 @@ import dev.pacer.contract.ResourceUse;
 public final class ResourceSampler {
     static final Path STATUS = Path.of("/proc/self/status");
     static final Path CLEAR_REFS = Path.of("/proc/self/clear_refs");
+    static final Path TASKS = Path.of("/proc/self/task");
     private static final int MAX_SAMPLES = PeriodSampler.DEFAULT_MAX_RETAINED_PERIODS;
 
     private final long periodMillis;
@@ -32,10 +33,13 @@ public final class ResourceSampler {
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private final List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
     private final ArrayDeque<ResourceUse.Sample> samples = new ArrayDeque<>();   // guarded by this
+    private final java.util.Map<String, Long> lastWaitByThread = new java.util.HashMap<>();
+    private final HiccupMeter hiccups = new HiccupMeter();
     private long lastCpuNanos;
     private long lastGcMillis;
     private long lastGcCount;
     private boolean peakResets;
+    private boolean waitKept;
 
     public ResourceSampler(long periodMillis) {
         this.periodMillis = periodMillis;
@@ -43,6 +47,8 @@ public final class ResourceSampler {
         this.lastGcMillis = gcMillis();
         this.lastGcCount = gcCount();
         this.peakResets = resetPeak();
+        this.waitKept = runQueueWaitDeltaNanos() != null;
+        hiccups.takeMaxMicros();
     }
 
     /** Called at each period's close, on the sampler's closing thread. */
@@ -53,8 +59,9 @@ public final class ResourceSampler {
         long rss = statusKilobytes("VmRSS:") * 1024;
         long peak = Math.max(rss, statusKilobytes("VmHWM:") * 1024);
         boolean reset = resetPeak();
+        Long wait = waitKept ? runQueueWaitDeltaNanos() : null;
         ResourceUse.Sample sample = new ResourceUse.Sample(startEpochMs, endEpochMs, Math.max(0, cpu - lastCpuNanos), rss, peak,
-                gcMillis - lastGcMillis, gcCount - lastGcCount);
+                gcMillis - lastGcMillis, gcCount - lastGcCount, wait, hiccups.takeMaxMicros());
         lastCpuNanos = cpu;
         lastGcMillis = gcMillis;
         lastGcCount = gcCount;
@@ -71,6 +78,36 @@ public final class ResourceSampler {
         Optional<String> cpuset = ProcessInfo.readCpusAllowedList(STATUS);
         return new ResourceUse(ProcessHandle.current().pid(), periodMillis, cpuset.map(CpuList::count).orElse(null),
                 peakResets, new ArrayList<>(samples));
+    }
+
+    /**
+     * Time this process's threads waited for a CPU since the last call, summed thread by thread from each
+     * {@code /proc/self/task/<tid>/schedstat} (its second field); a thread that started since counts whole, one that
+     * ended within the period is missed (servers and clients wait in long-lived threads). Null where the kernel keeps
+     * no schedstat.
+     */
+    private Long runQueueWaitDeltaNanos() {
+        try (var tasks = Files.newDirectoryStream(TASKS)) {
+            long delta = 0;
+            java.util.Map<String, Long> now = new java.util.HashMap<>();
+            for (Path task : tasks) {
+                String tid = task.getFileName().toString();
+                String[] fields;
+                try {
+                    fields = Files.readString(task.resolve("schedstat")).trim().split("\\s+");
+                } catch (IOException gone) {
+                    continue;   // the thread ended while being read
+                }
+                long wait = Long.parseLong(fields[1]);
+                now.put(tid, wait);
+                delta += Math.max(0, wait - lastWaitByThread.getOrDefault(tid, 0L));
+            }
+            lastWaitByThread.clear();
+            lastWaitByThread.putAll(now);
+            return delta;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     private long gcMillis() {

@@ -14,7 +14,7 @@ class ResourceSamplerTest {
     @Test
     void cpuAndPeakMemoryLandInTheirOwnPeriod() {
         ResourceSampler sampler = new ResourceSampler(1_000);
-        spin(TimeUnit.MILLISECONDS.toNanos(300));
+        spinCpu(TimeUnit.MILLISECONDS.toNanos(300));
         byte[] touched = new byte[96 << 20];
         for (int i = 0; i < touched.length; i += 4096) {
             touched[i] = 1;
@@ -34,11 +34,43 @@ class ResourceSamplerTest {
         ResourceUse.Sample quiet = use.samples().get(1);
         assertThat(busy.startEpochMs()).isEqualTo(1_000);
         assertThat(busy.endEpochMs()).isEqualTo(2_000);
-        assertThat(busy.cpuNanos()).as("300 ms of spinning").isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(250));
+        assertThat(busy.cpuNanos()).as("300 ms of CPU spent spinning").isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(300));
         assertThat(busy.peakRssBytes()).isGreaterThanOrEqualTo(busy.rssBytes()).isGreaterThan(96L << 20);
         assertThat(quiet.cpuNanos()).isLessThan(busy.cpuNanos());
         assertThat(quiet.gcCount()).as("System.gc() counted in its period").isPositive();
         assertThat(use.peakResets()).as("this kernel lets a process reset its own high-water mark").isTrue();
+        assertThat(busy.maxHiccupMicros()).isNotNull().isNotNegative();
+        assertThat(busy.runQueueWaitNanos()).isNotNull().isNotNegative();
+    }
+
+    /** More spinning threads than CPUs: the time they waited for one shows, beside the CPU they got. */
+    @Test
+    void threadsWaitingForACpuShowAsRunQueueWait() throws InterruptedException {
+        ResourceSampler sampler = new ResourceSampler(1_000);
+        int threads = Runtime.getRuntime().availableProcessors() + 2;
+        java.util.List<Thread> spinners = new java.util.ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            spinners.add(Thread.ofPlatform().start(() -> spin(TimeUnit.MILLISECONDS.toNanos(800))));
+        }
+        Thread.sleep(400);
+        sampler.periodClosed(1_000, 2_000);   // the spinners still run: a thread that ended is no longer listed
+        for (Thread spinner : spinners) {
+            spinner.join();
+        }
+        ResourceUse.Sample sample = sampler.snapshot().samples().getFirst();
+        assertThat(sample.runQueueWaitNanos()).as("%d threads spinning for 400 ms on %d CPUs", threads, Runtime.getRuntime().availableProcessors())
+                .isGreaterThan(TimeUnit.MILLISECONDS.toNanos(200));
+    }
+
+    /** Spins until this thread has used that much CPU, however busy the machine is. */
+    private static void spinCpu(long cpuNanos) {
+        var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long end = threads.getCurrentThreadCpuTime() + cpuNanos;
+        long x = 0;
+        while (threads.getCurrentThreadCpuTime() < end) {
+            x += System.nanoTime() % 7;
+        }
+        sink += x;
     }
 
     private static void spin(long nanos) {

@@ -80,15 +80,19 @@ public class RunResult {
         public Double cpuUtilization;
         @JsonPropertyDescription("The busiest period's CPU utilisation, 0 to 1.")
         public Double maxPeriodCpuUtilization;
-        @JsonPropertyDescription("Periods whose CPU utilisation reached 95 %: the server was at the limit of its CPUs there.")
+        @JsonPropertyDescription("The busiest period's CPU demand over the CPUs allowed: CPU used plus the time the threads waited for a CPU (0 to 1 and beyond: above 1, threads queued for CPUs).")
+        public Double maxPeriodCpuDemand;
+        @JsonPropertyDescription("Periods whose CPU demand (or utilisation, where waiting is not known) reached 95 %: the process was at the limit of its CPUs there.")
         public Integer saturatedPeriods;
+        @JsonPropertyDescription("The longest stall of the process in the window (a thread sleeping 1 ms at a time; GC, safepoints, descheduling), milliseconds.")
+        public Double maxHiccupMillis;
         @JsonPropertyDescription("Server CPU time per request recorded in the window, microseconds.")
         public Double cpuMicrosPerRequest;
         @JsonPropertyDescription("Time the JVM's collectors reported in the window (stop-the-world collectors: pauses), milliseconds; absent for a process that is not a JVM.")
         public Long gcPauseMillis;
         @JsonPropertyDescription("Collections in the window; absent for a process that is not a JVM.")
         public Long gcCount;
-        @JsonPropertyDescription("Size of the server's image on its node (the node's image list), bytes; absent locally and where the node does not say.")
+        @JsonPropertyDescription("Size of the image on its node (the node's image list), bytes; absent locally, for clients, and where the node does not say.")
         public Long imageBytes;
     }
 
@@ -154,6 +158,8 @@ public class RunResult {
         public Long sendLagP99Micros;
         @JsonPropertyDescription("How late its requests left, maximum, microseconds.")
         public Long sendLagMaxMicros;
+        @JsonPropertyDescription("What the client process used in the window: CPU, CPU demand and its saturated periods (a saturated client makes the run Invalid), the longest stall, memory.")
+        public Footprint footprint;
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -36,10 +36,18 @@ public record ResourceUse(long pid, long periodMillis, Integer cpusAllowed, bool
      * @param gcPauseMillis time the JVM's collectors report for the period (stop-the-world collectors: pause time);
      *                      absent for a process that is not a JVM
      * @param gcCount       collections in the period; absent for a process that is not a JVM
+     * @param runQueueWaitNanos time the process's threads spent runnable but waiting for a CPU in the period
+     *                      ({@code /proc/<pid>/task/*}{@code /schedstat}): with {@code cpuNanos}, the CPU the process
+     *                      wanted; absent where the kernel does not keep it
+     * @param maxHiccupMicros the longest stall of the process in the period, as a thread sleeping 1 ms at a time sees
+     *                      it (GC, safepoints, descheduling: jHiccup's method); absent where nothing measured it
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Sample(long startEpochMs, long endEpochMs, long cpuNanos, long rssBytes, long peakRssBytes,
-                         Long gcPauseMillis, Long gcCount) {
+                         Long gcPauseMillis, Long gcCount, Long runQueueWaitNanos, Long maxHiccupMicros) {
+        public Sample(long startEpochMs, long endEpochMs, long cpuNanos, long rssBytes, long peakRssBytes, Long gcPauseMillis, Long gcCount) {
+            this(startEpochMs, endEpochMs, cpuNanos, rssBytes, peakRssBytes, gcPauseMillis, gcCount, null, null);
+        }
     }
 }

@@ -20,7 +20,6 @@ import java.util.concurrent.TimeUnit;
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.BenchmarkRunStatus;
 import dev.pacer.api.RunResult;
-import dev.pacer.api.BenchmarkRunYaml;
 import dev.pacer.api.Phase;
 import dev.pacer.operator.OperatorSettings;
 import dev.pacer.operator.PacerOperator;
@@ -359,15 +358,11 @@ class OperatorOnClusterTest {
     }
 
     static BenchmarkRun clusterQuickstart(String name) throws IOException {
-        BenchmarkRun run = BenchmarkRunYaml.read(Processes.HOME.resolve("examples/cluster-quickstart.yaml"));
-        run.getMetadata().setName(name);
-        run.getMetadata().setNamespace(NAMESPACE);
-        return run;
+        return ClusterRuns.quickstart(NAMESPACE, name);
     }
 
     static BenchmarkRunStatus status(String name) {
-        BenchmarkRun run = client.resources(BenchmarkRun.class).inNamespace(NAMESPACE).withName(name).get();
-        return run == null ? null : run.getStatus();
+        return ClusterRuns.status(client, NAMESPACE, name);
     }
 
     static Condition condition(BenchmarkRunStatus status, String type) {

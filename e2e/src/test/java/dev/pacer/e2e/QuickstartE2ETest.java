@@ -93,7 +93,7 @@ class QuickstartE2ETest {
         while (drawn.find()) {
             lengths.put(drawn.group(1), Integer.parseInt(drawn.group(2)));
         }
-        assertThat(lengths).containsOnlyKeys("spectrum", "server-latency", "server-percentiles", "server-cpu", "server-memory",
+        assertThat(lengths).containsOnlyKeys("spectrum", "server-latency", "server-percentiles", "cpu", "server-memory",
                 "client-latency", "achieved-rate", "send-lag");
         assertThat(lengths.values()).allSatisfy(length -> assertThat(length).isGreaterThan(100));
         Path png = outcome.directory().resolve("report.png");

@@ -13,6 +13,7 @@ import dev.pacer.agent.Agent;
 import dev.pacer.agent.AgentMetrics;
 import dev.pacer.agent.PeriodSampler;
 import dev.pacer.agent.ProcessInfo;
+import dev.pacer.agent.ResourceSampler;
 import dev.pacer.contract.AgentContract;
 import dev.pacer.contract.RunReport;
 import dev.pacer.contract.RunRequest;
@@ -60,7 +61,11 @@ public final class LoadGeneratorAgent implements Closeable {
                     cb.call(current == null ? 0 : current.offeredRatePerSecond(), Agent.ROLE_CLIENT);
                 }).register(registry);
         JvmMetrics.builder().register(registry);
+        // what this client used per period: a starved or paused client would blame the server for its own lateness
+        ResourceSampler resources = new ResourceSampler(responseTime.period().toMillis());
+        responseTime.addPeriodListener(period -> resources.periodClosed(period.startEpochMillis(), period.endEpochMillis()));
         admin = AdminServer.builder().port(adminPort).registry(registry)
+                .route(AgentContract.RESOURCES, exchange -> AdminServer.respondJson(exchange, 200, resources.snapshot()))
                 .sampler(responseTime).sampler(sendLag).sampler(responseTimeUncorrected)
                 .info(() -> ProcessInfo.describe(Agent.ROLE_CLIENT, responseTime.period().toMillis(),
                         List.of(RESPONSE_TIME_SERIES, SEND_LAG_SERIES, AgentContract.SERIES_RESPONSE_TIME_UNCORRECTED), Map.of()))

@@ -126,9 +126,15 @@ public final class RunCollector {
                 rawLogs.put(name + "." + AgentContract.SERIES_RESPONSE_TIME_UNCORRECTED + ".hlog", uncorrectedLog);
                 uncorrected = HistogramLogs.parse(uncorrectedLog, periodMs);
             }
+            ResourceUse clientUse = null;
+            Optional<String> clientResources = client.resources();
+            if (clientResources.isPresent()) {
+                rawLogs.put(name + ".resources.json", clientResources.get());
+                clientUse = ContractJson.MAPPER.readValue(clientResources.get(), ResourceUse.class);
+            }
             inputs.add(new AnalysisInput.ClientInput(name, report.offeredRateOrZero(),
                     HistogramLogs.parse(responseLog, periodMs), HistogramLogs.parse(lagLog, periodMs),
-                    report.errorsOrZero(), report.failure(), report.unsentOrZero(), uncorrected));
+                    report.errorsOrZero(), report.failure(), report.unsentOrZero(), uncorrected, clientUse));
         }
         AnalysisInput.ServerResources resources = resources(server, windowStartEpochMs - plan.warmup().toMillis(), rawLogs);
         String mainSeries = measure == RunPlan.Measure.PROBE ? AgentContract.SERIES_SERVICE : AgentContract.SERIES_PROCESSING;

@@ -142,6 +142,7 @@ public final class Analysis {
         RunResult.ClientFigures clients = new RunResult.ClientFigures();
         result.clients = clients;
         Map<Long, Map<String, PeriodPoint.ClientStats>> clientsByPeriod = new TreeMap<>();
+        Map<Long, Map<String, PeriodPoint.Usage>> clientUsageByPeriod = new TreeMap<>();
         Histogram allResponses = null;
         Histogram allUncorrected = null;
         long worstSendLagP99 = 0;
@@ -215,6 +216,12 @@ public final class Analysis {
                 invalid.add(String.format(Locale.ROOT,
                         "%s sent late: send lag P99 %.3f ms exceeds %.3f ms, the client could not keep up with its rate",
                         client.name(), lagP99 / NANOS_PER_MILLI, input.criteria().maxSendLagP99().toNanos() / NANOS_PER_MILLI));
+            }            if (client.resources() != null) {
+                Footprint.Outcome used = Footprint.of(new Footprint.Input(client.resources(), input.serverResources().loadStartEpochMs(),
+                        input.windowStartEpochMs(), input.windowEndEpochMs(), figure.requests));
+                figure.footprint = used.figures();
+                used.byPeriod().forEach((start, usage) -> clientUsageByPeriod.computeIfAbsent(start, k -> new LinkedHashMap<>()).put(client.name(), usage));
+                judgeClientUse(client.name(), used, input, invalid, result.warnings);
             }
         }
         clients.offeredRate = round2(offered);
@@ -247,9 +254,30 @@ public final class Analysis {
         otherByPeriod.keySet().forEach(k -> starts.put(k, true));
         for (long start : starts.keySet()) {
             series.add(new PeriodPoint(start, serverByPeriod.get(start), clientsByPeriod.getOrDefault(start, Map.of()),
-                    otherByPeriod.get(start), usageByPeriod.get(start)));
+                    otherByPeriod.get(start), usageByPeriod.get(start), clientUsageByPeriod.get(start)));
         }
         return new Outcome(result, series);
+    }
+
+    /**
+     * A client that had no CPU left, or stalled longer than it may send late, cannot have applied its schedule: it
+     * delays requests and counts its own queueing as the server's latency. Saturation makes the run Invalid; a stall
+     * longer than {@code criteria.maxSendLagP99} is a warning (the send lag criterion judges its effect).
+     */
+    private static void judgeClientUse(String client, Footprint.Outcome used, AnalysisInput input, List<String> invalid, List<String> warnings) {
+        RunResult.Footprint f = used.figures();
+        if (f.saturatedPeriods != null && f.saturatedPeriods > 0) {
+            invalid.add(String.format(Locale.ROOT, "%s's CPU was saturated: it wanted at least %.0f %% of its %d CPU(s) (used plus waiting "
+                            + "for one) in %d of %d periods, up to %.0f %%; a client without CPU left sends late and counts its own queueing "
+                            + "as the server's latency: give it more CPUs (spec.clients.cpus), other CPUs than the server's, or more clients",
+                    client, Footprint.SATURATED_UTILIZATION * 100, f.cpusAllowed, f.saturatedPeriods, used.byPeriod().size(),
+                    100 * (f.maxPeriodCpuDemand != null ? f.maxPeriodCpuDemand : f.maxPeriodCpuUtilization)));
+        }
+        double allowedMillis = input.criteria().maxSendLagP99().toNanos() / NANOS_PER_MILLI;
+        if (f.maxHiccupMillis != null && f.maxHiccupMillis > allowedMillis) {
+            warnings.add(String.format(Locale.ROOT, "%s stalled for %.1f ms in the window (GC, safepoint or descheduling), longer than "
+                    + "criteria.maxSendLagP99 %.1f ms: requests due then left late", client, f.maxHiccupMillis, allowedMillis));
+        }
     }
 
     /** Full periods lying inside the window. */

@@ -79,10 +79,17 @@ public record AnalysisInput(long windowStartEpochMs, long windowEndEpochMs, long
      * @param failure              the client's own failure, if it reported one
      * @param unsentRequests       scheduled requests the client never sent (it fell behind and was stopped)
      * @param uncorrectedPeriods   response time from the actual send time; empty when the client does not keep it
+     * @param resources            what the client process used per period, or {@code null} when it does not say
      */
     public record ClientInput(String name, double offeredRatePerSecond, List<PeriodHistogram> responseTimePeriods,
                               List<PeriodHistogram> sendLagPeriods, long errors, String failure, long unsentRequests,
-                              List<PeriodHistogram> uncorrectedPeriods) {
+                              List<PeriodHistogram> uncorrectedPeriods, dev.pacer.contract.ResourceUse resources) {
+        public ClientInput(String name, double offeredRatePerSecond, List<PeriodHistogram> responseTimePeriods,
+                           List<PeriodHistogram> sendLagPeriods, long errors, String failure, long unsentRequests,
+                           List<PeriodHistogram> uncorrectedPeriods) {
+            this(name, offeredRatePerSecond, responseTimePeriods, sendLagPeriods, errors, failure, unsentRequests, uncorrectedPeriods, null);
+        }
+
         public ClientInput(String name, double offeredRatePerSecond, List<PeriodHistogram> responseTimePeriods,
                            List<PeriodHistogram> sendLagPeriods, long errors, String failure) {
             this(name, offeredRatePerSecond, responseTimePeriods, sendLagPeriods, errors, failure, 0, List.of());

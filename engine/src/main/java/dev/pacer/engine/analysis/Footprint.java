@@ -9,13 +9,17 @@ import dev.pacer.api.RunResult;
 import dev.pacer.contract.ResourceUse;
 
 /**
- * The server's footprint from its per-period resource samples ({@link ResourceUse}): idle memory before the load, peak
- * memory and CPU in the measured window, and how saturated its CPUs were, period by period. Pure.
+ * A process's footprint from its per-period resource samples ({@link ResourceUse}), the server's or a client's: idle
+ * memory before the load, peak memory and CPU in the measured window, how saturated its CPUs were and its longest
+ * stall, period by period. Pure.
  *
  * <p>Periods count as in the window when they lie wholly inside it, as for the histograms.
  */
 public final class Footprint {
-    /** A period at or above this CPU utilisation is saturated: the server had no CPU left there. */
+    /**
+     * A period at or above this CPU demand (CPU used plus waiting for a CPU, over the CPUs allowed; the utilisation
+     * where waiting is not known) is saturated: the process had no CPU left there.
+     */
     public static final double SATURATED_UTILIZATION = 0.95;
 
     private Footprint() {
@@ -63,6 +67,8 @@ public final class Footprint {
         Long gcMillis = null;
         Long gcCount = null;
         double maxUtilization = 0;
+        Double maxDemand = null;
+        Double maxHiccup = null;
         int saturated = 0;
         for (ResourceUse.Sample sample : window) {
             long periodMs = Math.max(1, sample.endEpochMs() - sample.startEpochMs());
@@ -76,15 +82,26 @@ public final class Footprint {
                 gcCount = (gcCount == null ? 0 : gcCount) + sample.gcCount();
             }
             double cores = sample.cpuNanos() / (periodMs * 1e6);
-            Double utilization = use.cpusAllowed() == null || use.cpusAllowed() == 0 ? null : cores / use.cpusAllowed();
+            boolean cpusKnown = use.cpusAllowed() != null && use.cpusAllowed() > 0;
+            Double utilization = cpusKnown ? cores / use.cpusAllowed() : null;
+            Double demand = cpusKnown && sample.runQueueWaitNanos() != null
+                    ? (sample.cpuNanos() + sample.runQueueWaitNanos()) / (periodMs * 1e6) / use.cpusAllowed() : null;
             if (utilization != null) {
                 maxUtilization = Math.max(maxUtilization, utilization);
-                if (utilization >= SATURATED_UTILIZATION) {
+                if ((demand != null ? demand : utilization) >= SATURATED_UTILIZATION) {
                     saturated++;
                 }
             }
+            if (demand != null) {
+                maxDemand = maxDemand == null ? demand : Math.max(maxDemand, demand);
+            }
+            Double hiccupMillis = sample.maxHiccupMicros() == null ? null : sample.maxHiccupMicros() / 1000.0;
+            if (hiccupMillis != null) {
+                maxHiccup = maxHiccup == null ? hiccupMillis : Math.max(maxHiccup, hiccupMillis);
+            }
             byPeriod.put(sample.startEpochMs(), new PeriodPoint.Usage(round(cores, 3),
-                    utilization == null ? null : round(utilization, 3), sample.rssBytes(), sample.peakRssBytes(), sample.gcPauseMillis()));
+                    utilization == null ? null : round(utilization, 3), sample.rssBytes(), sample.peakRssBytes(), sample.gcPauseMillis(),
+                    demand == null ? null : round(demand, 3), hiccupMillis));
         }
         figures.peakRssBytes = peak;
         figures.peakRssSince = use.peakResets() ? "window" : "start";
@@ -94,7 +111,9 @@ public final class Footprint {
             figures.cpuUtilization = round(figures.cpuCores / use.cpusAllowed(), 3);
             figures.maxPeriodCpuUtilization = round(maxUtilization, 3);
             figures.saturatedPeriods = saturated;
+            figures.maxPeriodCpuDemand = maxDemand == null ? null : round(maxDemand, 3);
         }
+        figures.maxHiccupMillis = maxHiccup;
         if (input.requestsInWindow() != null && input.requestsInWindow() > 0) {
             figures.cpuMicrosPerRequest = round(cpuNanos / 1e3 / input.requestsInWindow(), 2);
         }

@@ -12,13 +12,14 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param clients      per client name
  * @param serverSeries the server's other series ({@code residence}, {@code probe.service}, …), or {@code null}
  * @param serverUsage  what the server process used in the period, or {@code null} when nothing sampled it
+ * @param clientUsage  what each client process used in the period, by client name, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record PeriodPoint(long startEpochMs, Stats server, Map<String, ClientStats> clients, Map<String, Stats> serverSeries,
-                          Usage serverUsage) {
+                          Usage serverUsage, Map<String, Usage> clientUsage) {
 
     public PeriodPoint(long startEpochMs, Stats server, Map<String, ClientStats> clients) {
-        this(startEpochMs, server, clients, null, null);
+        this(startEpochMs, server, clients, null, null, null);
     }
 
     /**
@@ -27,9 +28,12 @@ public record PeriodPoint(long startEpochMs, Stats server, Map<String, ClientSta
      * @param rssBytes       resident set size at the period's end
      * @param peakRssBytes   highest resident set size in the period
      * @param gcPauseMillis  the collectors' time in the period, or {@code null} for a process that is not a JVM
+     * @param cpuDemand      CPU used plus the threads' wait for a CPU, over the CPUs allowed; {@code null} where unknown
+     * @param maxHiccupMillis the longest stall in the period; {@code null} where nothing measured it
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Usage(double cpuCores, Double cpuUtilization, long rssBytes, long peakRssBytes, Long gcPauseMillis) {
+    public record Usage(double cpuCores, Double cpuUtilization, long rssBytes, long peakRssBytes, Long gcPauseMillis,
+                        Double cpuDemand, Double maxHiccupMillis) {
     }
 
     public record Stats(long count, long minMicros, long p50Micros, long p99Micros, long maxMicros) {

@@ -77,7 +77,7 @@ public final class HtmlReport {
             html.append("<p>Server histograms unavailable").append(s != null && "none".equals(s.measuredBy) ? ": the server is not measured (measure: none)" : "")
                     .append(".</p>\n");
         }
-        html.append(footprint(s));
+        html.append(footprint(r));
         html.append("<h2>Clients</h2>\n<table id=\"client-figures\"><tr><th>client</th><th>offered req/s</th><th>achieved req/s</th><th>requests</th>")
                 .append("<th>errors</th><th>p99 ms</th><th>max ms</th><th>send lag p99 ms</th><th>send lag max ms</th></tr>\n");
         for (RunResult.ClientFigure c : r.clients.perClient) {
@@ -161,15 +161,31 @@ public final class HtmlReport {
         for (PeriodPoint p : doc.periods()) {
             double x = (p.startEpochMs() - start) / 1000.0 + periodSeconds;
             if (p.serverUsage() != null) {
-                cpu.computeIfAbsent("CPUs busy", k -> new ArrayList<>()).add(new double[] {x, p.serverUsage().cpuCores()});
-                memory.computeIfAbsent("RSS", k -> new ArrayList<>()).add(new double[] {x, p.serverUsage().rssBytes() / 1048576.0});
-                memory.computeIfAbsent("peak RSS", k -> new ArrayList<>()).add(new double[] {x, p.serverUsage().peakRssBytes() / 1048576.0});
+                PeriodPoint.Usage u = p.serverUsage();
+                if (u.cpuUtilization() != null) {
+                    cpu.computeIfAbsent("server used", k -> new ArrayList<>()).add(new double[] {x, u.cpuUtilization() * 100});
+                }
+                if (u.cpuDemand() != null) {
+                    cpu.computeIfAbsent("server wanted", k -> new ArrayList<>()).add(new double[] {x, u.cpuDemand() * 100});
+                }
+                memory.computeIfAbsent("server RSS", k -> new ArrayList<>()).add(new double[] {x, u.rssBytes() / 1048576.0});
+                memory.computeIfAbsent("server peak RSS", k -> new ArrayList<>()).add(new double[] {x, u.peakRssBytes() / 1048576.0});
+            }
+            if (p.clientUsage() != null) {
+                p.clientUsage().forEach((name, u) -> {
+                    Double wanted = u.cpuDemand() != null ? u.cpuDemand() : u.cpuUtilization();
+                    if (wanted != null) {
+                        cpu.computeIfAbsent(name + " wanted", k -> new ArrayList<>()).add(new double[] {x, wanted * 100});
+                    }
+                });
             }
         }
         if (!cpu.isEmpty()) {
-            SvgLineChart cpuChart = new SvgLineChart("server-cpu", "Server CPUs busy per period (saturated at the CPUs it may use)", "CPUs");
+            SvgLineChart cpuChart = new SvgLineChart("cpu", "CPU per period, % of each process's CPUs: used, and wanted (used plus waiting; 95 % or more is saturated)", "%");
             cpu.forEach(cpuChart::series);
             out.append(cpuChart.render());
+        }
+        if (!memory.isEmpty()) {
             SvgLineChart memoryChart = new SvgLineChart("server-memory", "Server resident memory per period", "MiB");
             memory.forEach(memoryChart::series);
             out.append(memoryChart.render());
@@ -188,26 +204,37 @@ public final class HtmlReport {
         return out.toString();
     }
 
-    /** What the server process used: memory idle and at its peak, CPU in the window and per request, GC, image. */
-    private static String footprint(RunResult.ServerFigures s) {
-        if (s == null || (s.footprint == null && s.footprintUnavailable == null)) {
+    /** What each process used: memory idle and at its peak, CPU, how saturated, its longest stall, GC, image. */
+    private static String footprint(RunResult r) {
+        RunResult.ServerFigures s = r.server;
+        List<RunResult.ClientFigure> clients = r.clients == null ? List.of() : r.clients.perClient.stream().filter(c -> c.footprint != null).toList();
+        if ((s == null || (s.footprint == null && s.footprintUnavailable == null)) && clients.isEmpty()) {
             return "";
         }
-        StringBuilder html = new StringBuilder("<h2>Server footprint</h2>\n");
-        RunResult.Footprint f = s.footprint;
-        if (f == null) {
-            return html.append("<p id=\"footprint-unavailable\">Not measured: ").append(Html.escape(s.footprintUnavailable)).append(".</p>\n").toString();
+        StringBuilder html = new StringBuilder("<h2>Footprint</h2>\n");
+        if (s != null && s.footprint == null && s.footprintUnavailable != null) {
+            html.append("<p id=\"footprint-unavailable\">The server's is not measured: ").append(Html.escape(s.footprintUnavailable)).append(".</p>\n");
         }
-        html.append("<table id=\"server-footprint\"><tr><th>idle RSS MiB</th><th>peak RSS MiB</th><th>CPU s</th><th>CPUs busy</th>")
-                .append("<th>utilisation</th><th>busiest period</th><th>saturated periods</th><th>CPU µs/request</th><th>GC ms</th><th>image MiB</th></tr><tr>")
-                .append(td(mib(f.idleRssBytes))).append(td(mib(f.peakRssBytes))).append(td(f.cpuSeconds)).append(td(f.cpuCores))
-                .append(td(percent(f.cpuUtilization))).append(td(percent(f.maxPeriodCpuUtilization))).append(td(f.saturatedPeriods))
-                .append(td(f.cpuMicrosPerRequest)).append(td(f.gcPauseMillis)).append(td(mib(f.imageBytes))).append("</tr></table>\n")
-                .append("<p><small>Idle: the last period before the load. Peak, CPU and GC: the measured window")
-                .append("start".equals(f.peakRssSince) ? " (the peak is since the process started: its high-water mark could not be reset)" : "")
-                .append(". Utilisation: CPUs busy over the ").append(f.cpusAllowed == null ? "?" : f.cpusAllowed)
-                .append(" the server may use; a period at 95 % or more is saturated.</small></p>\n");
+        html.append("<table id=\"server-footprint\"><tr><th>process</th><th>idle RSS MiB</th><th>peak RSS MiB</th><th>CPU s</th><th>CPUs busy</th>")
+                .append("<th>of its CPUs</th><th>busiest period</th><th>most wanted</th><th>saturated periods</th><th>CPU µs/request</th>")
+                .append("<th>longest stall ms</th><th>GC ms</th><th>image MiB</th></tr>\n");
+        if (s != null && s.footprint != null) {
+            html.append(footprintRow("server", s.footprint));
+        }
+        clients.forEach(c -> html.append(footprintRow(c.name, c.footprint)));
+        RunResult.Footprint any = s != null && s.footprint != null ? s.footprint : clients.isEmpty() ? null : clients.getFirst().footprint;
+        html.append("</table>\n<p><small>Idle: the last period before the load. Peak, CPU, stalls and GC: the measured window")
+                .append(any != null && "start".equals(any.peakRssSince) ? " (a peak marked since start could not be reset)" : "")
+                .append(". Wanted: CPU used plus the time threads waited for one, over the CPUs the process may use; a period at 95 % "
+                        + "or more is saturated: a saturated client makes the run Invalid. Stall: the longest overshoot of a thread sleeping "
+                        + "1 ms at a time.</small></p>\n");
         return html.toString();
+    }
+
+    private static String footprintRow(String process, RunResult.Footprint f) {
+        return "<tr><td>" + Html.escape(process) + "</td>" + td(mib(f.idleRssBytes)) + td(mib(f.peakRssBytes)) + td(f.cpuSeconds) + td(f.cpuCores)
+                + td(percent(f.cpuUtilization)) + td(percent(f.maxPeriodCpuUtilization)) + td(percent(f.maxPeriodCpuDemand)) + td(f.saturatedPeriods)
+                + td(f.cpuMicrosPerRequest) + td(f.maxHiccupMillis) + td(f.gcPauseMillis) + td(mib(f.imageBytes)) + "</tr>\n";
     }
 
     private static String mib(Long bytes) {

@@ -100,6 +100,9 @@ public final class RunMetrics implements MultiCollector {
                         footprint.gcPauseMillis == null ? null : footprint.gcPauseMillis / 1e3);
                 gauge(gauges, "pacer_run_server_image_bytes", "Size of the server's image on its node", labels, number(footprint.imageBytes));
             }
+            if (result.window != null && result.window.startEpochMs != null) {
+                gauge(gauges, "pacer_run_window_start_timestamp_seconds", "Start of the measured window, Unix time", labels, result.window.startEpochMs / 1000.0);
+            }
             if (result.window != null && result.window.endEpochMs != null) {
                 gauge(gauges, "pacer_run_window_end_timestamp_seconds", "End of the measured window, Unix time", labels, result.window.endEpochMs / 1000.0);
             }

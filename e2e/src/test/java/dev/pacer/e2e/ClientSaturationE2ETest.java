@@ -1,0 +1,86 @@
+package dev.pacer.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import dev.pacer.api.RunResult;
+import dev.pacer.api.Verdict;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A client deliberately starved of its CPU: a busy loop at the highest priority shares it. The run is Invalid and
+ * the reason names the client's CPU, whatever else the starved client got wrong; the same run without the loop
+ * shows a client far from saturation.
+ */
+class ClientSaturationE2ETest {
+    @TempDir
+    Path work;
+
+    @Test
+    void aClientStarvedOfItsCpuMakesTheRunInvalidNamingIt() throws Exception {
+        assertThat(new ProcessBuilder("pgrep", "-f", "LoadGeneratorAgent").start().waitFor()).as("no other client runs").isEqualTo(1);
+        String spec = LocalRuns.spec("starved", "jetty12", "--mode=core", "2000", "/plaintext", "3s", "5s");
+        // the client is pinned to the last CPU (the server takes the first). The loop starts once the client is warming
+        // up (found through its ready file), so that it starts and takes its barrier, and it ends by itself after 12 s
+        String clientCpu = Integer.toString(Runtime.getRuntime().availableProcessors() - 1);
+        Thread starver = Thread.ofPlatform().start(() -> {
+            try {
+                waitUntilTheClientWarmsUp();
+                Process loop = new ProcessBuilder("taskset", "-c", clientCpu, "nice", "-n", "-20", "timeout", "12", "sh", "-c", "while :; do :; done")
+                        .redirectErrorStream(true).start();
+                try {
+                    loop.waitFor();
+                } finally {   // the loop and whatever it started, even if this thread is interrupted
+                    loop.descendants().forEach(ProcessHandle::destroyForcibly);
+                    loop.destroyForcibly();
+                }
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        LocalRuns.Outcome starved = LocalRuns.run(work, "starved", spec);
+        starver.join(TimeUnit.SECONDS.toMillis(30));
+        RunResult result = starved.document().result();
+        assertThat(starved.document().agents().get("client-0").cpuset()).as("the client's CPU").isEqualTo(clientCpu);
+        assertThat(result.verdict).isEqualTo(Verdict.Invalid);
+        assertThat(result.reasons).anySatisfy(reason -> assertThat(reason).contains("client-0's CPU was saturated")
+                .contains("spec.clients.cpus"));
+        RunResult.Footprint client = result.clients.perClient.getFirst().footprint;
+        assertThat(client.saturatedPeriods).isPositive();
+        assertThat(client.maxPeriodCpuDemand).isGreaterThanOrEqualTo(0.95);
+        assertThat(starved.document().periods()).anySatisfy(p -> assertThat(p.clientUsage().get("client-0").cpuDemand()).isGreaterThanOrEqualTo(0.95));
+
+        LocalRuns.Outcome alone = LocalRuns.run(work, "alone", spec.replace("name: starved", "name: alone"));
+        RunResult.Footprint unstarved = alone.document().result().clients.perClient.getFirst().footprint;
+        assertThat(unstarved.saturatedPeriods).as("the same client without the busy loop").isZero();
+        assertThat(alone.document().result().reasons).noneSatisfy(reason -> assertThat(reason).contains("saturated"));
+    }
+
+    /** The client's {@code GET /pacer/v1/run} says warmup: its port from the ready file named in its environment. */
+    private static void waitUntilTheClientWarmsUp() throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        while (System.nanoTime() < deadline) {
+            Process pgrep = new ProcessBuilder("pgrep", "-f", "LoadGeneratorAgent").start();
+            String pid = new String(pgrep.getInputStream().readAllBytes()).trim();
+            if (pgrep.waitFor() == 0 && !pid.contains("\n")) {
+                String environ = java.nio.file.Files.readString(Path.of("/proc", pid, "environ")).replace('\0', '\n');
+                java.util.Optional<Path> ready = environ.lines().filter(l -> l.startsWith("PACER_READY_FILE="))
+                        .map(l -> Path.of(l.substring("PACER_READY_FILE=".length()))).findFirst();
+                if (ready.isPresent() && java.nio.file.Files.exists(ready.get())) {
+                    int port = new com.fasterxml.jackson.databind.ObjectMapper().readTree(ready.get().toFile()).path("adminPort").asInt();
+                    String state = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + "/pacer/v1/run")).build(),
+                            java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+                    if (state.contains("\"warmup\"") || state.contains("\"measuring\"")) {
+                        return;
+                    }
+                }
+            }
+            Thread.sleep(100);
+        }
+        throw new IllegalStateException("the client did not start warming up within 60 s");
+    }
+}

@@ -1,0 +1,219 @@
+package dev.pacer.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import dev.pacer.api.BenchmarkRun;
+import dev.pacer.api.BenchmarkRunStatus;
+import dev.pacer.api.Phase;
+import dev.pacer.engine.protocol.RunConditions;
+import dev.pacer.operator.OperatorSettings;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Faults on the test cluster, with the operator as its own process, as it runs in its pod: SIGKILLed in each phase
+ * of a run, two replicas of which the acting one is killed, the API server restarted mid-run, and a client the kernel
+ * kills for its memory. Each run is the cluster quickstart (5 s warm-up, 15 s measured).
+ */
+@Tag("cluster")
+class OperatorFaultsOnClusterTest {
+    static final String NAMESPACE = "pacer-faults";
+    /** The operator's own namespace: its Lease. */
+    static final String OPERATOR_NAMESPACE = "pacer-faults-operator";
+    static final Duration RUN_LIMIT = Duration.ofMinutes(4);
+    static Path kubeconfig;
+    static KubernetesClient client;
+    final List<OperatorProcess> operators = new ArrayList<>();
+
+    /** {@code java -cp operator/target/app/lib/* PacerOperator}, configured by its environment as the chart does. */
+    record OperatorProcess(String identity, Process process, Path log) {
+        static OperatorProcess start(String identity, boolean leaderElection) throws IOException {
+            Path log = Files.createTempFile("pacer-operator-" + identity, ".log");
+            ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+                    "-cp", Processes.HOME.resolve("operator/target/app/lib") + "/*", "dev.pacer.operator.PacerOperator")
+                    .redirectErrorStream(true).redirectOutput(log.toFile());
+            Map<String, String> env = builder.environment();
+            env.put("KUBECONFIG", kubeconfig.toString());
+            env.put("PACER_AGENT_ACCESS", "apiServerProxy");
+            env.put("PACER_WATCH_NAMESPACES", NAMESPACE);
+            env.put("PACER_METRICS_PORT", "0");
+            env.put("PACER_PROBE_NAMESPACE", OPERATOR_NAMESPACE);
+            env.put("PACER_LEADER_ELECTION", Boolean.toString(leaderElection));
+            env.put("POD_NAMESPACE", OPERATOR_NAMESPACE);
+            env.put("POD_NAME", identity);
+            return new OperatorProcess(identity, builder.start(), log);
+        }
+
+        /** SIGKILL: no shutdown hook, no last status patch, the Lease left to expire. */
+        void kill() throws InterruptedException {
+            process.destroyForcibly().waitFor();
+        }
+
+        String output() throws IOException {
+            return Files.readString(log);
+        }
+    }
+
+    @BeforeAll
+    static void start() throws Exception {
+        kubeconfig = Path.of(System.getProperty("pacer.kubeconfig", System.getProperty("user.home") + "/.cache/pacer/k8s/cluster/admin-host.kubeconfig"));
+        client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(kubeconfig))).build();
+        ApiServerFixtures.applyCommittedCrd(client);
+        await().atMost(Duration.ofMinutes(2)).until(() -> {
+            var existing = client.namespaces().withName(NAMESPACE).get();
+            return existing == null || existing.getMetadata().getDeletionTimestamp() == null;
+        });
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE)
+                .addToLabels("pod-security.kubernetes.io/enforce", "restricted").endMetadata().build()).serverSideApply();
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(OPERATOR_NAMESPACE).endMetadata().build())
+                .serverSideApply();
+    }
+
+    @AfterEach
+    void stopOperatorsAndDeleteRuns() throws Exception {
+        for (OperatorProcess operator : operators) {
+            operator.kill();
+        }
+        client.resources(BenchmarkRun.class).inNamespace(NAMESPACE).delete();
+        client.resources(Lease.class).inNamespace(OPERATOR_NAMESPACE).delete();
+        // the next run's server needs the node's one exclusive CPU
+        await().atMost(Duration.ofMinutes(1)).until(() -> client.pods().inNamespace(NAMESPACE).list().getItems().isEmpty());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (client != null) {
+            client.namespaces().withName(NAMESPACE).delete();
+            client.namespaces().withName(OPERATOR_NAMESPACE).delete();
+            client.close();
+        }
+    }
+
+    OperatorProcess operator(String identity, boolean leaderElection) throws IOException {
+        OperatorProcess operator = OperatorProcess.start(identity, leaderElection);
+        operators.add(operator);
+        return operator;
+    }
+
+    static BenchmarkRun quickstart(String name) throws IOException {
+        return ClusterRuns.quickstart(NAMESPACE, name);
+    }
+
+    static BenchmarkRunStatus status(String name) {
+        return ClusterRuns.status(client, NAMESPACE, name);
+    }
+
+    /** Succeeded with every period measured, as an undisturbed run. */
+    static void assertWhole(String name, Long startAtBefore) {
+        await().atMost(RUN_LIMIT).until(() -> status(name) != null && status(name).phase != null && status(name).phase.isFinal());
+        BenchmarkRunStatus status = status(name);
+        assertThat(status.phase).as("conditions: %s", status.conditions).isEqualTo(Phase.Succeeded);
+        assertThat(status.result.server.samples).isEqualTo(15);
+        assertThat(status.result.server.p99IntegralMicros).isPositive();
+        assertThat(status.result.clients.requests).isPositive();
+        if (startAtBefore != null) {
+            assertThat(status.startAtEpochMs).as("the barrier posted before the fault, kept").isEqualTo(startAtBefore);
+        }
+    }
+
+    /**
+     * SIGKILL in each phase, a new process 3 s later: the run ends as if nothing happened. "AfterTheWindow" is the
+     * moment of collection: the window is over and the status still says Measuring, as a kill during the collection's
+     * requests leaves it (collecting and judging are one step, stored only with its result).
+     */
+    @ParameterizedTest(name = "killed in {0}")
+    @ValueSource(strings = {"Starting", "WarmingUp", "Measuring", "AfterTheWindow"})
+    void anOperatorKilledInEachPhaseResumesTheRun(String when) throws Exception {
+        String name = "killed-" + when.toLowerCase(java.util.Locale.ROOT);
+        OperatorProcess first = operator("first-" + name, false);
+        client.resource(quickstart(name)).create();
+        await().atMost(RUN_LIMIT).pollInterval(Duration.ofMillis(100)).until(() -> {
+            BenchmarkRunStatus s = status(name);
+            if (s == null || s.phase == null) {
+                return false;
+            }
+            assertThat(s.phase).as("conditions: %s", s.conditions).isNotEqualTo(Phase.Failed);
+            return switch (when) {
+                case "AfterTheWindow" -> s.window != null && s.window.endEpochMs != null && System.currentTimeMillis() >= s.window.endEpochMs;
+                default -> s.phase.name().equals(when);
+            };
+        });
+        BenchmarkRunStatus atKill = status(name);
+        first.kill();
+        assertThat(atKill.phase).as("killed in").isEqualTo("AfterTheWindow".equals(when) ? Phase.Measuring : Phase.valueOf(when));
+        Thread.sleep(3_000);
+        OperatorProcess second = operator("second-" + name, false);
+        assertWhole(name, atKill.startAtEpochMs);
+        assertThat(second.process().isAlive()).as("the new operator runs on:\n%s", second.output()).isTrue();
+    }
+
+    /** Two replicas: only the Lease's holder acts; killed mid-run, the other takes the Lease and finishes the run. */
+    @Test
+    void twoReplicasElectOneAndTheOtherTakesOverWhenItIsKilled() throws Exception {
+        OperatorProcess a = operator("replica-a", true);
+        await().atMost(Duration.ofMinutes(1)).until(() -> "replica-a".equals(holder()));
+        OperatorProcess b = operator("replica-b", true);
+        client.resource(quickstart("two-replicas")).create();
+        await().atMost(RUN_LIMIT).until(() -> status("two-replicas") != null && status("two-replicas").phase == Phase.Measuring);
+        assertThat(holder()).isEqualTo("replica-a");
+        Long startAt = status("two-replicas").startAtEpochMs;
+        a.kill();
+        assertWhole("two-replicas", startAt);
+        assertThat(holder()).as("the Lease's holder after the kill").isEqualTo("replica-b");
+        assertThat(b.process().isAlive()).isTrue();
+        assertThat(b.output()).contains("acting while it holds the Lease " + OPERATOR_NAMESPACE + "/" + OperatorSettings.LeaderElection.LEASE_NAME);
+    }
+
+    @Test
+    void theApiServerRestartedMidRunLosesNothing() throws Exception {
+        operator("alone", false);
+        client.resource(quickstart("api-restart")).create();
+        await().atMost(RUN_LIMIT).until(() -> status("api-restart") != null && status("api-restart").phase == Phase.Measuring);
+        Long startAt = status("api-restart").startAtEpochMs;
+        Process restart = new ProcessBuilder(Processes.HOME.resolve("test/cluster/restart-apiserver.sh").toString(), "5")
+                .redirectErrorStream(true).start();
+        String output = new String(restart.getInputStream().readAllBytes());
+        assertThat(restart.waitFor()).as(output).isZero();
+        assertWhole("api-restart", startAt);
+    }
+
+    /** A client whose JVM needs more than its memory limit is killed by the kernel: the run fails, saying so. */
+    @Test
+    void aClientKilledForItsMemoryFailsTheRunNamingIt() throws Exception {
+        operator("alone", false);
+        BenchmarkRun run = quickstart("oom-client");
+        run.getSpec().clients.memory = "96Mi";
+        run.getSpec().clients.jvmOptions = new ArrayList<>(List.of("-Xms256m", "-XX:+AlwaysPreTouch"));
+        client.resource(run).create();
+        await().atMost(RUN_LIMIT).until(() -> status("oom-client") != null && status("oom-client").phase != null
+                && status("oom-client").phase.isFinal());
+        BenchmarkRunStatus status = status("oom-client");
+        assertThat(status.phase).isEqualTo(Phase.Failed);
+        var failed = status.conditions.stream().filter(c -> RunConditions.FAILED.equals(c.getType())).findFirst().orElseThrow();
+        assertThat(failed.getMessage()).contains("client-").contains("OOMKilled");
+    }
+
+    static String holder() {
+        Lease lease = client.resources(Lease.class).inNamespace(OPERATOR_NAMESPACE).withName(OperatorSettings.LeaderElection.LEASE_NAME).get();
+        return lease == null || lease.getSpec() == null ? null : lease.getSpec().getHolderIdentity();
+    }
+}

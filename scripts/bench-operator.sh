@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# The operator under load: RUNS BenchmarkRuns (default 100) applied at once, their pods on kwok nodes (fake nodes
+# against the test cluster's real API server, scheduler and controllers: the pods get a Running status and an IP, but
+# no container runs), the operator as its own JVM with the image's flags, at most MAX_ACTIVE (default 10) runs at once.
+# No agent answers on a kwok node, so every run must end Failed with a reason naming its pods, by its own timeout.
+# Prints: runs per phase and reason, operator restarts (none allowed), RSS (peak and at the end), CPU seconds,
+# reconcile latency (mean, and the share above 1 s); exits 1 when a run is left unfinished or the operator died.
+# Needs the test cluster (test/cluster/up.sh) and 'make build'; builds kwok v0.8.0 once (about 3 minutes cold).
+#   scripts/bench-operator.sh   (RUNS=100 MAX_ACTIVE=10 KWOK_NODES=10 JVM_FLAGS="…")
+set -euo pipefail
+REPO="$(cd "$(dirname "$0")/.." && pwd)"
+. "$REPO/test/cluster/env.sh"
+RUNS=${RUNS:-100}
+MAX_ACTIVE=${MAX_ACTIVE:-10}
+KWOK_NODES=${KWOK_NODES:-10}
+KWOK_VERSION=v0.8.0
+# the operator image's flags (operator/pom.xml), with the heap the chart's 512 Mi limit gives at 75 %
+JVM_FLAGS=${JVM_FLAGS:-"-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError -Xmx384m"}
+NS=pacer-bench-kwok
+OPNS=pacer-bench-kwok-operator
+WORK=$(mktemp -d)
+k() { kubectl --kubeconfig="$KUBECONFIG_HOST" "$@"; }
+JAVA_HOME=$("$REPO/scripts/find-jdk.sh")
+k get --raw /readyz >/dev/null 2>&1 || { echo "the test cluster is not up: test/cluster/up.sh" >&2; exit 1; }
+[[ -d $REPO/operator/target/app/lib ]] || { echo "the operator is not built: make build" >&2; exit 1; }
+
+if [[ ! -x $PACER_K8S/bin/kwok ]]; then
+  log "building kwok $KWOK_VERSION from the Go module proxy (once)"
+  GOBIN=$PACER_K8S/bin go install sigs.k8s.io/kwok/cmd/kwok@$KWOK_VERSION
+fi
+# kwok v0.8 has no built-in stages: the ones shipped in its module (nodes Ready, pods Running)
+stages=$GOMODCACHE/sigs.k8s.io/kwok@$KWOK_VERSION/kustomize/stage
+[[ -d $stages ]] || go mod download sigs.k8s.io/kwok@$KWOK_VERSION
+{ for s in node/fast node/heartbeat pod/general; do k kustomize "$stages/$s"; echo "---"; done; } >"$WORK/stages.yaml"
+setsid nsenter --net="$NSNET" -- "$PACER_K8S/bin/kwok" --kubeconfig="$CLUSTER/admin.kubeconfig" -c "$WORK/stages.yaml" \
+  --manage-all-nodes=false --manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake \
+  --cidr=10.0.0.0/16 --node-ip=10.217.0.250 >"$WORK/kwok.log" 2>&1 </dev/null &
+KWOK_PID=$!
+OP_PID=
+cleanup() {
+  [[ -n $OP_PID ]] && kill "$OP_PID" 2>/dev/null
+  k delete namespace "$NS" "$OPNS" --ignore-not-found --wait=false >/dev/null 2>&1
+  for i in $(seq 0 $((KWOK_NODES - 1))); do k delete node "kwok-node-$i" --ignore-not-found --wait=false >/dev/null 2>&1; done
+  kill "$KWOK_PID" 2>/dev/null
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+for i in $(seq 0 $((KWOK_NODES - 1))); do
+  cat <<YAML | k apply -f - >/dev/null
+apiVersion: v1
+kind: Node
+metadata:
+  name: kwok-node-$i
+  annotations: {kwok.x-k8s.io/node: fake}
+  labels: {type: kwok, kubernetes.io/hostname: kwok-node-$i, kubernetes.io/os: linux, kubernetes.io/arch: amd64}
+spec:
+  taints: [{key: kwok.x-k8s.io/node, value: fake, effect: NoSchedule}]
+status:
+  allocatable: {cpu: "64", memory: 256Gi, pods: "110"}
+  capacity: {cpu: "64", memory: 256Gi, pods: "110"}
+YAML
+done
+for _ in $(seq 240); do
+  ready=$(k get nodes -l type=kwok -o jsonpath='{range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\n"}{end}' | grep -c True || true)
+  [[ $ready -eq $KWOK_NODES ]] && break; sleep 0.25
+done
+log "$KWOK_NODES kwok nodes Ready"
+
+k apply --server-side --force-conflicts -f "$REPO/crds/" >/dev/null
+k create namespace "$NS" --dry-run=client -o yaml | k apply -f - >/dev/null
+k create namespace "$OPNS" --dry-run=client -o yaml | k apply -f - >/dev/null
+env KUBECONFIG="$KUBECONFIG_HOST" PACER_AGENT_ACCESS=apiServerProxy PACER_WATCH_NAMESPACES="$NS" PACER_METRICS_PORT=0 \
+  PACER_PROBE_NAMESPACE="$OPNS" PACER_MAX_ACTIVE_RUNS="$MAX_ACTIVE" \
+  "$JAVA_HOME/bin/java" $JVM_FLAGS -cp "$REPO/operator/target/app/lib/*" dev.pacer.operator.PacerOperator >"$WORK/operator.log" 2>&1 &
+OP_PID=$!
+for _ in $(seq 120); do grep -q "metrics on port" "$WORK/operator.log" && break; sleep 0.5; done
+PORT=$(sed -n 's/.*metrics on port \([0-9]*\).*/\1/p' "$WORK/operator.log" | head -1)
+[[ -n $PORT ]] || { cat "$WORK/operator.log"; exit 1; }
+idle_rss=$(awk '/VmRSS/{print $2}' /proc/$OP_PID/status)
+log "operator pid $OP_PID, metrics on $PORT, idle RSS $((idle_rss / 1024)) MiB; applying $RUNS runs"
+
+t0=$(date +%s)
+for i in $(seq 1 "$RUNS"); do
+  cat <<YAML
+apiVersion: pacer.dev/v1alpha1
+kind: BenchmarkRun
+metadata: {name: fake-$i, namespace: $NS}
+spec:
+  server: {image: pacer/server-jetty12:0.1.0, cpus: "1", memory: 256Mi}
+  clients: {count: 2, rate: "100", cpus: "1", memory: 256Mi}
+  warmup: 1s
+  duration: 2s
+  timeout: 30s
+  placement:
+    pinCpus: false
+    server: {nodeSelector: {type: kwok}, tolerations: [{key: kwok.x-k8s.io/node, operator: Exists, effect: NoSchedule}]}
+    clients: {nodeSelector: {type: kwok}, tolerations: [{key: kwok.x-k8s.io/node, operator: Exists, effect: NoSchedule}]}
+---
+YAML
+done >"$WORK/runs.yaml"
+k apply -f "$WORK/runs.yaml" >/dev/null
+apply_s=$(( $(date +%s) - t0 ))
+
+peak_rss=0; samples=0
+while :; do
+  kill -0 "$OP_PID" 2>/dev/null || { echo "FAIL the operator died:"; tail -30 "$WORK/operator.log"; exit 1; }
+  rss=$(awk '/VmRSS/{print $2}' /proc/$OP_PID/status); (( rss > peak_rss )) && peak_rss=$rss
+  samples=$((samples + 1))
+  phases=$(k get br -n "$NS" -o jsonpath='{range .items[*]}{.status.phase}{"\n"}{end}')
+  finished=$(grep -cE '^(Succeeded|Failed)$' <<<"$phases" || true)
+  printf '\r%3d of %d runs finished, %3d s, operator RSS %4d MiB (peak %4d)   ' "$finished" "$RUNS" $(( $(date +%s) - t0 )) $((rss / 1024)) $((peak_rss / 1024)) >&2
+  [[ $finished -eq $RUNS ]] && break
+  (( $(date +%s) - t0 > 60 * 30 )) && { echo; echo "FAIL not every run finished in 30 minutes"; exit 1; }
+  sleep 1
+done
+echo >&2
+elapsed=$(( $(date +%s) - t0 ))
+end_rss=$(awk '/VmRSS/{print $2}' /proc/$OP_PID/status)
+hwm=$(awk '/VmHWM/{print $2}' /proc/$OP_PID/status)
+cpu_ticks=$(awk '{print $14 + $15}' /proc/$OP_PID/stat)
+metrics=$(curl -sf "http://127.0.0.1:$PORT/metrics")
+reasons=$(k get br -n "$NS" -o jsonpath='{range .items[*]}{.status.phase} {.status.conditions[?(@.type=="Failed")].reason}{"\n"}{end}' | sort | uniq -c)
+no_reason=$(k get br -n "$NS" -o jsonpath='{range .items[*]}{.status.phase} {.status.conditions[?(@.type=="Failed")].reason}{"\n"}{end}' | grep -c '^Failed $' || true)
+python3 - "$metrics" <<'PY'
+import re, sys
+text = sys.argv[1]
+def total(name, extra=""):
+    return sum(float(v) for v in re.findall(r"^" + re.escape(name) + r"\{[^}]*" + extra + r"[^}]*\}\s+(\S+)", text, re.M))
+count = total("pacer_operator_reconcile_duration_seconds_count")
+mean_ms = 1000 * total("pacer_operator_reconcile_duration_seconds_sum") / max(count, 1)
+within_1s = total("pacer_operator_reconcile_duration_seconds_bucket", 'le="1.0"')
+print(f"reconciles: {int(count)}, mean {mean_ms:.1f} ms, {100 * (1 - within_1s / max(count, 1)):.1f} % above 1 s")
+PY
+echo "runs: $RUNS applied in ${apply_s} s, all finished after ${elapsed} s (at most $MAX_ACTIVE at once)"
+echo "$reasons"
+echo "operator: RSS idle $((idle_rss / 1024)) MiB, peak $((hwm / 1024)) MiB (sampled peak $((peak_rss / 1024))), at the end $((end_rss / 1024)) MiB; CPU $((cpu_ticks / 100)) s; flags: $JVM_FLAGS"
+[[ $no_reason -eq 0 ]] || { echo "FAIL $no_reason failed runs give no reason"; exit 1; }
