@@ -32,8 +32,10 @@ type Sample struct {
 	CPUNanos     int64 `json:"cpuNanos"`
 	RSSBytes     int64 `json:"rssBytes"`
 	PeakRSSBytes int64 `json:"peakRssBytes"`
-	// RunQueueWaitNanos is the time the process's threads waited for a CPU in the period; nil where unknown.
+	// RunQueueWaitNanos is the time the process's threads waited for a CPU in the period, RunSlices the times they
+	// were put on one; nil where unknown.
 	RunQueueWaitNanos *int64 `json:"runQueueWaitNanos,omitempty"`
+	RunSlices         *int64 `json:"runSlices,omitempty"`
 }
 
 // maxSamples bounds memory as the Java agent does: six hours at 1 s.
@@ -51,7 +53,7 @@ type Sampler struct {
 	peakResets bool
 	lastCPU    time.Duration
 	lastEnd    int64
-	lastWait   map[string]int64 // per thread id, from its schedstat
+	lastSched  map[string][2]int64 // per thread id, its schedstat's wait and slices
 }
 
 // New starts from now: the first period is partial, as the histograms' first one. cpus is the process's cpuset
@@ -66,38 +68,40 @@ func New(pid int, periodMs int64, cpus int, nowEpochMs int64) (*Sampler, error) 
 		return nil, err
 	}
 	s.peakResets = s.resetPeak()
-	s.lastWait = map[string]int64{}
-	s.waitDelta()
+	s.lastSched = map[string][2]int64{}
+	s.schedDelta()
 	return s, nil
 }
 
-// waitDelta is the time the process's threads waited for a CPU since the last call, thread by thread from
-// /proc/<pid>/task/<tid>/schedstat (its second field, nanoseconds); a thread that ended within the period is missed.
-// nil where the kernel keeps no schedstat.
-func (s *Sampler) waitDelta() *int64 {
+// schedDelta is the time the process's threads waited for a CPU since the last call, and the slices they ran, thread
+// by thread from /proc/<pid>/task/<tid>/schedstat (its second and third fields); a thread that ended within the period
+// is missed. nil where the kernel keeps no schedstat.
+func (s *Sampler) schedDelta() *[2]int64 {
 	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", s.pid))
 	if err != nil {
 		return nil
 	}
-	var delta int64
-	now := make(map[string]int64, len(tasks))
+	var delta [2]int64
+	now := make(map[string][2]int64, len(tasks))
 	for _, task := range tasks {
 		raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/schedstat", s.pid, task.Name()))
 		if err != nil {
 			continue // the thread ended while being read
 		}
 		fields := strings.Fields(string(raw))
-		if len(fields) < 2 {
+		if len(fields) < 3 {
 			return nil
 		}
-		wait, err := strconv.ParseInt(fields[1], 10, 64)
-		if err != nil {
-			return nil
+		var current [2]int64
+		for i := range current {
+			if current[i], err = strconv.ParseInt(fields[i+1], 10, 64); err != nil {
+				return nil
+			}
+			delta[i] += max(0, current[i]-s.lastSched[task.Name()][i])
 		}
-		now[task.Name()] = wait
-		delta += max(0, wait-s.lastWait[task.Name()])
+		now[task.Name()] = current
 	}
-	s.lastWait = now
+	s.lastSched = now
 	return &delta
 }
 
@@ -128,11 +132,14 @@ func (s *Sampler) Close(endEpochMs int64) error {
 		return err
 	}
 	reset := s.resetPeak()
-	wait := s.waitDelta()
+	var wait, slices *int64
+	if sched := s.schedDelta(); sched != nil {
+		wait, slices = &sched[0], &sched[1]
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.samples = append(s.samples, Sample{StartEpochMs: s.lastEnd, EndEpochMs: endEpochMs, CPUNanos: max(0, int64(cpu-s.lastCPU)),
-		RSSBytes: int64(status.VmRSS), PeakRSSBytes: int64(max(status.VmRSS, status.VmHWM)), RunQueueWaitNanos: wait})
+		RSSBytes: int64(status.VmRSS), PeakRSSBytes: int64(max(status.VmRSS, status.VmHWM)), RunQueueWaitNanos: wait, RunSlices: slices})
 	if len(s.samples) > maxSamples {
 		s.samples = s.samples[len(s.samples)-maxSamples:]
 	}

@@ -40,8 +40,8 @@ func TestABusyProcessShowsItsCPUAndMemory(t *testing.T) {
 		if sample.RSSBytes <= 0 || sample.PeakRSSBytes < sample.RSSBytes {
 			t.Errorf("memory of %+v", sample)
 		}
-		if sample.RunQueueWaitNanos == nil || *sample.RunQueueWaitNanos < 0 {
-			t.Errorf("run-queue wait of %+v", sample)
+		if sample.RunQueueWaitNanos == nil || *sample.RunQueueWaitNanos < 0 || sample.RunSlices == nil || *sample.RunSlices <= 0 {
+			t.Errorf("schedstat of %+v", sample)
 		}
 	}
 	// 1.2 s of a spinning shell, on whatever share of a CPU it got: well above nothing

@@ -33,7 +33,7 @@ public final class ResourceSampler {
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private final List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
     private final ArrayDeque<ResourceUse.Sample> samples = new ArrayDeque<>();   // guarded by this
-    private final java.util.Map<String, Long> lastWaitByThread = new java.util.HashMap<>();
+    private final java.util.Map<String, long[]> lastByThread = new java.util.HashMap<>();   // tid → {wait ns, slices}
     private final HiccupMeter hiccups = new HiccupMeter();
     private long lastCpuNanos;
     private long lastGcMillis;
@@ -47,7 +47,7 @@ public final class ResourceSampler {
         this.lastGcMillis = gcMillis();
         this.lastGcCount = gcCount();
         this.peakResets = resetPeak();
-        this.waitKept = runQueueWaitDeltaNanos() != null;
+        this.waitKept = schedDelta() != null;
         hiccups.takeMaxMicros();
     }
 
@@ -59,9 +59,10 @@ public final class ResourceSampler {
         long rss = statusKilobytes("VmRSS:") * 1024;
         long peak = Math.max(rss, statusKilobytes("VmHWM:") * 1024);
         boolean reset = resetPeak();
-        Long wait = waitKept ? runQueueWaitDeltaNanos() : null;
+        long[] sched = waitKept ? schedDelta() : null;
         ResourceUse.Sample sample = new ResourceUse.Sample(startEpochMs, endEpochMs, Math.max(0, cpu - lastCpuNanos), rss, peak,
-                gcMillis - lastGcMillis, gcCount - lastGcCount, wait, hiccups.takeMaxMicros());
+                gcMillis - lastGcMillis, gcCount - lastGcCount, sched == null ? null : sched[0], hiccups.takeMaxMicros(),
+                sched == null ? null : sched[1]);
         lastCpuNanos = cpu;
         lastGcMillis = gcMillis;
         lastGcCount = gcCount;
@@ -81,15 +82,16 @@ public final class ResourceSampler {
     }
 
     /**
-     * Time this process's threads waited for a CPU since the last call, summed thread by thread from each
-     * {@code /proc/self/task/<tid>/schedstat} (its second field); a thread that started since counts whole, one that
-     * ended within the period is missed (servers and clients wait in long-lived threads). Null where the kernel keeps
-     * no schedstat.
+     * Time this process's threads waited for a CPU since the last call, and the slices they ran, summed thread by
+     * thread from each {@code /proc/self/task/<tid>/schedstat} (its second and third fields); a thread that started
+     * since counts whole, one that ended within the period is missed (servers and clients wait in long-lived threads).
+     * Null where the kernel keeps no schedstat.
      */
-    private Long runQueueWaitDeltaNanos() {
+    private long[] schedDelta() {
         try (var tasks = Files.newDirectoryStream(TASKS)) {
-            long delta = 0;
-            java.util.Map<String, Long> now = new java.util.HashMap<>();
+            long wait = 0;
+            long slices = 0;
+            java.util.Map<String, long[]> now = new java.util.HashMap<>();
             for (Path task : tasks) {
                 String tid = task.getFileName().toString();
                 String[] fields;
@@ -98,13 +100,15 @@ public final class ResourceSampler {
                 } catch (IOException gone) {
                     continue;   // the thread ended while being read
                 }
-                long wait = Long.parseLong(fields[1]);
-                now.put(tid, wait);
-                delta += Math.max(0, wait - lastWaitByThread.getOrDefault(tid, 0L));
+                long[] current = {Long.parseLong(fields[1]), Long.parseLong(fields[2])};
+                long[] last = lastByThread.getOrDefault(tid, new long[2]);
+                now.put(tid, current);
+                wait += Math.max(0, current[0] - last[0]);
+                slices += Math.max(0, current[1] - last[1]);
             }
-            lastWaitByThread.clear();
-            lastWaitByThread.putAll(now);
-            return delta;
+            lastByThread.clear();
+            lastByThread.putAll(now);
+            return new long[] {wait, slices};
         } catch (IOException | RuntimeException e) {
             return null;
         }

@@ -41,6 +41,7 @@ class ResourceSamplerTest {
         assertThat(use.peakResets()).as("this kernel lets a process reset its own high-water mark").isTrue();
         assertThat(busy.maxHiccupMicros()).isNotNull().isNotNegative();
         assertThat(busy.runQueueWaitNanos()).isNotNull().isNotNegative();
+        assertThat(busy.runSlices()).as("the spinning thread ran in at least one slice").isPositive();
     }
 
     /** More spinning threads than CPUs: the time they waited for one shows, beside the CPU they got. */

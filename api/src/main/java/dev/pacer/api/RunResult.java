@@ -82,7 +82,9 @@ public class RunResult {
         public Double maxPeriodCpuUtilization;
         @JsonPropertyDescription("The busiest period's CPU demand over the CPUs allowed: CPU used plus the time the threads waited for a CPU (0 to 1 and beyond: above 1, threads queued for CPUs).")
         public Double maxPeriodCpuDemand;
-        @JsonPropertyDescription("Periods whose CPU demand (or utilisation, where waiting is not known) reached 95 %: the process was at the limit of its CPUs there.")
+        @JsonPropertyDescription("The longest average wait for a CPU each time a thread became runnable, over the periods, microseconds: microseconds when a CPU is free, a scheduler slice (milliseconds) behind a busy neighbour.")
+        public Double maxWaitPerSliceMicros;
+        @JsonPropertyDescription("Periods in which the process had no CPU left: its utilisation reached 95 %, or its threads waited 1 ms or more on average each time they became runnable (starved by a neighbour).")
         public Integer saturatedPeriods;
         @JsonPropertyDescription("The longest stall of the process in the window (a thread sleeping 1 ms at a time; GC, safepoints, descheduling), milliseconds.")
         public Double maxHiccupMillis;

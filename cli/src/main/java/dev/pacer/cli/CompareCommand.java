@@ -19,11 +19,40 @@ import picocli.CommandLine.Parameters;
  * {@code pacer compare DIR|FILE...}: runs side by side (local results directories, or finished BenchmarkRuns saved
  * with {@code kubectl get br NAME -o yaml}), each figure's difference from the first run, and whether the
  * difference of the per-period server P99s exceeds run-to-run noise: a two-sided Mann–Whitney U test (rank test, no
- * normality assumed) over the periods of the two runs, significant when p &lt; {@value #SIGNIFICANCE}.
+ * normality assumed) over the periods of the two runs, significant when p &lt; {@value #SIGNIFICANCE}, with the
+ * Hodges–Lehmann shift and its 95 % interval as the effect size.
+ *
+ * <p>For CI: {@code --format json|markdown}; {@code --fail-on-regression PCT} exits {@value #EXIT_REGRESSION} when a
+ * run's shift exceeds PCT % of the baseline's median and the test finds it significant; {@code --expect-p99-integral
+ * MS --margin PCT [--tolerated-outliers N]} checks every run's P99 integral against an expected one (jetty-perf's
+ * baseline), its N highest outlier periods (P99 above twice the mean) replaced by the mean, and exits
+ * {@value #EXIT_REGRESSION} when one lies outside the margin.
  */
 @Command(name = "compare", description = "Compare results directories or finished BenchmarkRuns: figures, differences and a rank test of the per-period P99s.")
 final class CompareCommand implements Callable<Integer> {
     static final double SIGNIFICANCE = PeriodComparison.SIGNIFICANCE;
+    /** A regression or a baseline missed ({@code --fail-on-regression}, {@code --expect-p99-integral}). */
+    static final int EXIT_REGRESSION = 4;
+
+    enum Format { text, json, markdown }
+
+    @picocli.CommandLine.Option(names = "--format", defaultValue = "text", description = "text (default), json or markdown")
+    Format format;
+
+    @picocli.CommandLine.Option(names = "--fail-on-regression", paramLabel = "PCT",
+            description = "exit 4 when a run's per-period P99 is slower than the first run's by more than PCT %% (Hodges-Lehmann shift) and significantly so")
+    Double failOnRegressionPercent;
+
+    @picocli.CommandLine.Option(names = "--expect-p99-integral", paramLabel = "MS",
+            description = "the expected P99 integral in ms: exit 4 when a run's lies outside --margin")
+    Double expectedP99IntegralMillis;
+
+    @picocli.CommandLine.Option(names = "--margin", paramLabel = "PCT", defaultValue = "10", description = "the expected integral's margin, %% (default 10)")
+    double marginPercent;
+
+    @picocli.CommandLine.Option(names = "--tolerated-outliers", paramLabel = "N", defaultValue = "2",
+            description = "outlier periods (P99 above twice the mean) replaced by the mean before the expected integral is checked (default 2)")
+    int toleratedOutliers;
 
     @Parameters(arity = "2..*", paramLabel = "DIR|FILE", description = "Results directories, or BenchmarkRuns with their status"
             + " (kubectl get br NAME -o yaml > NAME.yaml); the first is the baseline.")
@@ -45,9 +74,18 @@ final class CompareCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("pacer: " + e.getMessage());
             return PacerCommand.EXIT_BAD_INPUT;
         }
-        out.print(render(runs));
+        if (marginPercent < 0 || toleratedOutliers < 0 || (failOnRegressionPercent != null && failOnRegressionPercent < 0)) {
+            spec.commandLine().getErr().println("pacer: --margin, --tolerated-outliers and --fail-on-regression must not be negative");
+            return PacerCommand.EXIT_BAD_INPUT;
+        }
+        ComparisonReport report = ComparisonReport.of(runs, failOnRegressionPercent, expectedP99IntegralMillis, marginPercent, toleratedOutliers);
+        out.print(switch (format) {
+            case text -> render(runs) + report.text();
+            case json -> report.json();
+            case markdown -> report.markdown();
+        });
         out.flush();
-        return PacerCommand.EXIT_OK;
+        return report.failures().isEmpty() ? PacerCommand.EXIT_OK : EXIT_REGRESSION;
     }
 
     static String render(List<ResultDocument> runs) {
@@ -78,7 +116,8 @@ final class CompareCommand implements Callable<Integer> {
                 continue;
             }
             PeriodComparison c = comparison.get();
-            text.append(String.format(Locale.ROOT, "  %-26s median %+.1f%%  p = %.4f  %s%n", run.run(), c.medianChange() * 100, c.p(), c.verdict()));
+            text.append(String.format(Locale.ROOT, "  %-26s median %+.1f%%  p = %.4f  %s; shift %+.1f%% (95%% interval %+.1f%% to %+.1f%%)%n",
+                    run.run(), c.medianChange() * 100, c.p(), c.verdict(), c.shift() * 100, c.shiftLow() * 100, c.shiftHigh() * 100));
         }
         return text.toString();
     }

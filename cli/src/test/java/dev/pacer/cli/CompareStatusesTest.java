@@ -49,6 +49,40 @@ class CompareStatusesTest {
         assertThat(out.toString()).containsPattern("loom +median \\+\\d+\\.\\d%  p = 0\\.0\\d+  difference exceeds run-to-run noise");
     }
 
+    static int compare(Path dir, StringWriter out, String... options) {
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("compare", dir.resolve("jetty12.yaml").toString(),
+                dir.resolve("loom.yaml").toString()));
+        args.addAll(java.util.List.of(options));
+        return new CommandLine(new PacerCommand()).setOut(new PrintWriter(out)).execute(args.toArray(String[]::new));
+    }
+
+    @Test
+    void forCiJsonAndMarkdownAndARegressionExitsFour(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("jetty12.yaml"), run("jetty12", 100));
+        Files.writeString(dir.resolve("loom.yaml"), run("loom", 400));
+        StringWriter json = new StringWriter();
+        assertThat(compare(dir, json, "--format", "json")).isZero();
+        var tree = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.toString());
+        assertThat(tree.path("passed").asBoolean()).isTrue();
+        assertThat(tree.path("runs").get(1).path("p99IntegralMillis").asDouble()).isEqualTo(4.009);
+        var loom = tree.path("comparisons").get(0);
+        assertThat(loom.path("run").asText()).isEqualTo("loom");
+        assertThat(loom.path("shift").asDouble()).isCloseTo(300 / 101.0, org.assertj.core.api.Assertions.within(0.01));   // 300 µs over the baseline median 101 µs
+        assertThat(loom.path("shiftLow").asDouble()).isLessThanOrEqualTo(loom.path("shift").asDouble());
+        assertThat(loom.path("significant").asBoolean()).isTrue();
+
+        StringWriter failing = new StringWriter();
+        assertThat(compare(dir, failing, "--fail-on-regression", "10")).isEqualTo(CompareCommand.EXIT_REGRESSION);
+        assertThat(failing.toString()).contains("FAIL loom regressed against jetty12: per-period P99 +");
+        assertThat(compare(dir, new StringWriter(), "--fail-on-regression", "500")).as("a 300 % regression within 500 % allowed").isZero();
+
+        StringWriter baseline = new StringWriter();
+        assertThat(compare(dir, baseline, "--format", "markdown", "--expect-p99-integral", "1.0", "--margin", "5")).isEqualTo(CompareCommand.EXIT_REGRESSION);
+        assertThat(baseline.toString()).contains("| run | load | verdict | P99 integral ms").contains("| jetty12 | 2x200 | Passed | 1.009 |")
+                .contains("- loom: P99 integral 4.009 ms (2 outlier periods tolerated) lies outside 1.000 ms ± 5.0 %")
+                .doesNotContain("- jetty12:");
+    }
+
     @Test
     void aRunWithoutResultIsRefusedNamingIt(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("a.yaml"), run("a", 100));

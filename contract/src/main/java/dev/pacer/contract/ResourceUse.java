@@ -41,13 +41,15 @@ public record ResourceUse(long pid, long periodMillis, Integer cpusAllowed, bool
      *                      wanted; absent where the kernel does not keep it
      * @param maxHiccupMicros the longest stall of the process in the period, as a thread sleeping 1 ms at a time sees
      *                      it (GC, safepoints, descheduling: jHiccup's method); absent where nothing measured it
+     * @param runSlices     times the process's threads were put on a CPU in the period (schedstat's third field): the
+     *                      wait per slice is how long a thread waited each time it became runnable; absent with the wait
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Sample(long startEpochMs, long endEpochMs, long cpuNanos, long rssBytes, long peakRssBytes,
-                         Long gcPauseMillis, Long gcCount, Long runQueueWaitNanos, Long maxHiccupMicros) {
+                         Long gcPauseMillis, Long gcCount, Long runQueueWaitNanos, Long maxHiccupMicros, Long runSlices) {
         public Sample(long startEpochMs, long endEpochMs, long cpuNanos, long rssBytes, long peakRssBytes, Long gcPauseMillis, Long gcCount) {
-            this(startEpochMs, endEpochMs, cpuNanos, rssBytes, peakRssBytes, gcPauseMillis, gcCount, null, null);
+            this(startEpochMs, endEpochMs, cpuNanos, rssBytes, peakRssBytes, gcPauseMillis, gcCount, null, null, null);
         }
     }
 }

@@ -63,9 +63,9 @@ class ContractGoldenTest {
     static ResourceUse resources() {
         return new ResourceUse(7L, 1_000L, 2, true, List.of(
                 new ResourceUse.Sample(1_795_355_400_417L, 1_795_355_401_000L, 310_000_000L, 88_080_384L, 90_177_536L, 12L, 2L,
-                        4_000_000L, 14_100L),
+                        4_000_000L, 14_100L, 2_100L),
                 new ResourceUse.Sample(1_795_355_401_000L, 1_795_355_402_000L, 1_620_000_000L, 134_217_728L, 141_557_760L, 3L, 1L,
-                        95_000_000L, 3_200L)));
+                        95_000_000L, 3_200L, 9_800L)));
     }
 
     @Test

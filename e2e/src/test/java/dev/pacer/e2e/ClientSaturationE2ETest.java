@@ -50,6 +50,7 @@ class ClientSaturationE2ETest {
                 .contains("spec.clients.cpus"));
         RunResult.Footprint client = result.clients.perClient.getFirst().footprint;
         assertThat(client.saturatedPeriods).isPositive();
+        assertThat(client.maxWaitPerSliceMicros).as("waiting behind the loop each time it woke").isGreaterThanOrEqualTo(1_000.0);
         assertThat(client.maxPeriodCpuDemand).isGreaterThanOrEqualTo(0.95);
         assertThat(starved.document().periods()).anySatisfy(p -> assertThat(p.clientUsage().get("client-0").cpuDemand()).isGreaterThanOrEqualTo(0.95));
 

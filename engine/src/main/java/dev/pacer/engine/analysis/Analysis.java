@@ -267,11 +267,12 @@ public final class Analysis {
     private static void judgeClientUse(String client, Footprint.Outcome used, AnalysisInput input, List<String> invalid, List<String> warnings) {
         RunResult.Footprint f = used.figures();
         if (f.saturatedPeriods != null && f.saturatedPeriods > 0) {
-            invalid.add(String.format(Locale.ROOT, "%s's CPU was saturated: it wanted at least %.0f %% of its %d CPU(s) (used plus waiting "
-                            + "for one) in %d of %d periods, up to %.0f %%; a client without CPU left sends late and counts its own queueing "
-                            + "as the server's latency: give it more CPUs (spec.clients.cpus), other CPUs than the server's, or more clients",
-                    client, Footprint.SATURATED_UTILIZATION * 100, f.cpusAllowed, f.saturatedPeriods, used.byPeriod().size(),
-                    100 * (f.maxPeriodCpuDemand != null ? f.maxPeriodCpuDemand : f.maxPeriodCpuUtilization)));
+            invalid.add(String.format(Locale.ROOT, "%s's CPU was saturated in %d of %d periods (up to %.0f %% of its %d CPU(s) used, "
+                            + "threads waiting up to %s for one each time they became runnable): a client without CPU left sends late and counts "
+                            + "its own queueing as the server's latency; give it more CPUs (spec.clients.cpus), other CPUs than the server's "
+                            + "and its neighbours', or more clients",
+                    client, f.saturatedPeriods, used.byPeriod().size(), 100 * f.maxPeriodCpuUtilization, f.cpusAllowed,
+                    f.maxWaitPerSliceMicros == null ? "an unknown time" : String.format(Locale.ROOT, "%.2f ms", f.maxWaitPerSliceMicros / 1000)));
         }
         double allowedMillis = input.criteria().maxSendLagP99().toNanos() / NANOS_PER_MILLI;
         if (f.maxHiccupMillis != null && f.maxHiccupMillis > allowedMillis) {

@@ -16,11 +16,15 @@ import dev.pacer.contract.ResourceUse;
  * <p>Periods count as in the window when they lie wholly inside it, as for the histograms.
  */
 public final class Footprint {
-    /**
-     * A period at or above this CPU demand (CPU used plus waiting for a CPU, over the CPUs allowed; the utilisation
-     * where waiting is not known) is saturated: the process had no CPU left there.
-     */
+    /** A period at or above this CPU utilisation (CPU used over the CPUs allowed) is saturated: no CPU was left. */
     public static final double SATURATED_UTILIZATION = 0.95;
+    /**
+     * A period in which the threads waited this long on average each time they became runnable is saturated too: the
+     * CPU was not there when they needed it, whoever had it (a starved process uses little CPU, so its utilisation
+     * alone would not show it). A thread that finds a CPU free waits microseconds; one behind a busy neighbour waits a
+     * scheduler slice, milliseconds.
+     */
+    public static final double STARVED_WAIT_MICROS = 1_000;
 
     private Footprint() {
     }
@@ -68,6 +72,7 @@ public final class Footprint {
         Long gcCount = null;
         double maxUtilization = 0;
         Double maxDemand = null;
+        Double maxWait = null;
         Double maxHiccup = null;
         int saturated = 0;
         for (ResourceUse.Sample sample : window) {
@@ -86,11 +91,16 @@ public final class Footprint {
             Double utilization = cpusKnown ? cores / use.cpusAllowed() : null;
             Double demand = cpusKnown && sample.runQueueWaitNanos() != null
                     ? (sample.cpuNanos() + sample.runQueueWaitNanos()) / (periodMs * 1e6) / use.cpusAllowed() : null;
+            Double waitPerSliceMicros = sample.runQueueWaitNanos() != null && sample.runSlices() != null && sample.runSlices() > 0
+                    ? sample.runQueueWaitNanos() / 1e3 / sample.runSlices() : null;
             if (utilization != null) {
                 maxUtilization = Math.max(maxUtilization, utilization);
-                if ((demand != null ? demand : utilization) >= SATURATED_UTILIZATION) {
+                if (utilization >= SATURATED_UTILIZATION || (waitPerSliceMicros != null && waitPerSliceMicros >= STARVED_WAIT_MICROS)) {
                     saturated++;
                 }
+            }
+            if (waitPerSliceMicros != null) {
+                maxWait = maxWait == null ? waitPerSliceMicros : Math.max(maxWait, waitPerSliceMicros);
             }
             if (demand != null) {
                 maxDemand = maxDemand == null ? demand : Math.max(maxDemand, demand);
@@ -101,7 +111,7 @@ public final class Footprint {
             }
             byPeriod.put(sample.startEpochMs(), new PeriodPoint.Usage(round(cores, 3),
                     utilization == null ? null : round(utilization, 3), sample.rssBytes(), sample.peakRssBytes(), sample.gcPauseMillis(),
-                    demand == null ? null : round(demand, 3), hiccupMillis));
+                    demand == null ? null : round(demand, 3), hiccupMillis, waitPerSliceMicros == null ? null : round(waitPerSliceMicros, 1)));
         }
         figures.peakRssBytes = peak;
         figures.peakRssSince = use.peakResets() ? "window" : "start";
@@ -113,6 +123,7 @@ public final class Footprint {
             figures.saturatedPeriods = saturated;
             figures.maxPeriodCpuDemand = maxDemand == null ? null : round(maxDemand, 3);
         }
+        figures.maxWaitPerSliceMicros = maxWait == null ? null : round(maxWait, 1);
         figures.maxHiccupMillis = maxHiccup;
         if (input.requestsInWindow() != null && input.requestsInWindow() > 0) {
             figures.cpuMicrosPerRequest = round(cpuNanos / 1e3 / input.requestsInWindow(), 2);

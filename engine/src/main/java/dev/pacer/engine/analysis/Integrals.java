@@ -29,6 +29,11 @@ public final class Integrals {
 
     /** The corrected P99 integral, in nanoseconds (the mean is kept as a fraction until the end, then rounded). */
     public static long correctedSumNanos(List<Long> perPeriodP99Nanos) {
+        return correctedSumNanos(perPeriodP99Nanos, MAX_CORRECTED_PERIODS);
+    }
+
+    /** The same with up to {@code tolerated} outlier periods replaced (a baseline's tolerance, {@code pacer compare}). */
+    public static long correctedSumNanos(List<Long> perPeriodP99Nanos, int tolerated) {
         if (perPeriodP99Nanos.isEmpty()) {
             return 0;
         }
@@ -39,7 +44,7 @@ public final class Integrals {
         double corrected = sum;
         int replaced = 0;
         for (long value : sortedDescending) {
-            if (replaced == MAX_CORRECTED_PERIODS || value <= OUTLIER_FACTOR * mean) {
+            if (replaced == tolerated || value <= OUTLIER_FACTOR * mean) {
                 break;
             }
             corrected += mean - value;

@@ -30,10 +30,11 @@ public record PeriodPoint(long startEpochMs, Stats server, Map<String, ClientSta
      * @param gcPauseMillis  the collectors' time in the period, or {@code null} for a process that is not a JVM
      * @param cpuDemand      CPU used plus the threads' wait for a CPU, over the CPUs allowed; {@code null} where unknown
      * @param maxHiccupMillis the longest stall in the period; {@code null} where nothing measured it
+     * @param waitPerSliceMicros how long the threads waited on average each time they became runnable; {@code null} where unknown
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Usage(double cpuCores, Double cpuUtilization, long rssBytes, long peakRssBytes, Long gcPauseMillis,
-                        Double cpuDemand, Double maxHiccupMillis) {
+                        Double cpuDemand, Double maxHiccupMillis, Double waitPerSliceMicros) {
     }
 
     public record Stats(long count, long minMicros, long p50Micros, long p99Micros, long maxMicros) {

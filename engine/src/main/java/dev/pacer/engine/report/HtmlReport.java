@@ -216,7 +216,7 @@ public final class HtmlReport {
             html.append("<p id=\"footprint-unavailable\">The server's is not measured: ").append(Html.escape(s.footprintUnavailable)).append(".</p>\n");
         }
         html.append("<table id=\"server-footprint\"><tr><th>process</th><th>idle RSS MiB</th><th>peak RSS MiB</th><th>CPU s</th><th>CPUs busy</th>")
-                .append("<th>of its CPUs</th><th>busiest period</th><th>most wanted</th><th>saturated periods</th><th>CPU µs/request</th>")
+                .append("<th>of its CPUs</th><th>busiest period</th><th>longest wait per slice ms</th><th>saturated periods</th><th>CPU µs/request</th>")
                 .append("<th>longest stall ms</th><th>GC ms</th><th>image MiB</th></tr>\n");
         if (s != null && s.footprint != null) {
             html.append(footprintRow("server", s.footprint));
@@ -225,15 +225,16 @@ public final class HtmlReport {
         RunResult.Footprint any = s != null && s.footprint != null ? s.footprint : clients.isEmpty() ? null : clients.getFirst().footprint;
         html.append("</table>\n<p><small>Idle: the last period before the load. Peak, CPU, stalls and GC: the measured window")
                 .append(any != null && "start".equals(any.peakRssSince) ? " (a peak marked since start could not be reset)" : "")
-                .append(". Wanted: CPU used plus the time threads waited for one, over the CPUs the process may use; a period at 95 % "
-                        + "or more is saturated: a saturated client makes the run Invalid. Stall: the longest overshoot of a thread sleeping "
-                        + "1 ms at a time.</small></p>\n");
+                .append(". Wait per slice: how long the threads waited for a CPU, on average, each time they became runnable. A period "
+                        + "is saturated when the process used 95 % of its CPUs or waited 1 ms per slice (starved by a neighbour); a saturated "
+                        + "client makes the run Invalid. Stall: the longest overshoot of a thread sleeping 1 ms at a time.</small></p>\n");
         return html.toString();
     }
 
     private static String footprintRow(String process, RunResult.Footprint f) {
         return "<tr><td>" + Html.escape(process) + "</td>" + td(mib(f.idleRssBytes)) + td(mib(f.peakRssBytes)) + td(f.cpuSeconds) + td(f.cpuCores)
-                + td(percent(f.cpuUtilization)) + td(percent(f.maxPeriodCpuUtilization)) + td(percent(f.maxPeriodCpuDemand)) + td(f.saturatedPeriods)
+                + td(percent(f.cpuUtilization)) + td(percent(f.maxPeriodCpuUtilization))
+                + td(f.maxWaitPerSliceMicros == null ? null : String.format(Locale.ROOT, "%.2f", f.maxWaitPerSliceMicros / 1000)) + td(f.saturatedPeriods)
                 + td(f.cpuMicrosPerRequest) + td(f.maxHiccupMillis) + td(f.gcPauseMillis) + td(mib(f.imageBytes)) + "</tr>\n";
     }
 

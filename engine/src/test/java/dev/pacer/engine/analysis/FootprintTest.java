@@ -61,4 +61,19 @@ class FootprintTest {
         assertThat(figures.cpuUtilization).isCloseTo(0.4225, org.assertj.core.data.Offset.offset(0.001));
         assertThat(figures.saturatedPeriods).isZero();
     }
+
+    /** A process starved by a neighbour uses little CPU, but each time a thread wakes it waits for one. */
+    @Test
+    void waitingAMillisecondPerSliceIsSaturationEvenWithLittleCpuUsed() {
+        List<ResourceUse.Sample> samples = List.of(
+                new ResourceUse.Sample(104_000, 105_000, 20_000_000L, 100L << 20, 100L << 20, 0L, 0L, 3_000_000L, 500L, 30_000L),
+                new ResourceUse.Sample(105_000, 106_000, 15_000_000L, 100L << 20, 100L << 20, 0L, 0L, 900_000_000L, 80_000L, 300L));
+        Footprint.Outcome outcome = Footprint.of(new Footprint.Input(new ResourceUse(1, 1_000, 1, true, samples), 102_000, 104_000, 106_000, 100L));
+        assertThat(outcome.figures().maxPeriodCpuUtilization).isEqualTo(0.02);
+        assertThat(outcome.figures().saturatedPeriods).as("3 ms over 30,000 slices: 0.1 µs; 900 ms over 300: 3 ms").isEqualTo(1);
+        assertThat(outcome.figures().maxWaitPerSliceMicros).isEqualTo(3_000.0);
+        assertThat(outcome.figures().maxHiccupMillis).isEqualTo(80.0);
+        assertThat(outcome.byPeriod().get(104_000L).waitPerSliceMicros()).isEqualTo(0.1);
+        assertThat(outcome.byPeriod().get(105_000L).cpuDemand()).as("(15 + 900) ms wanted of 1 s").isEqualTo(0.915);
+    }
 }
