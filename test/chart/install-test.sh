@@ -32,6 +32,15 @@ check "helm install --wait with the local images ($(( $(date +%s) - t0 )) s)" \
   h install pacer "$REPO/charts/pacer" -n "$NS" --create-namespace --wait --timeout 3m --set image.pullPolicy=Never \
   --set operator.resources.requests.cpu=0   # the node's one allocatable CPU is the pinned server's
 check "the operator Deployment is available" k -n "$NS" wait --for=condition=Available deploy/pacer --timeout=120s
+lease_renewed() { # the operator's pod holds the Lease and renews it with the chart's RBAC
+  local pod first
+  pod=$(k -n "$NS" get pods -l app.kubernetes.io/instance=pacer -o jsonpath='{.items[0].metadata.name}')
+  for _ in $(seq 60); do [[ $(k -n "$NS" get lease pacer-operator -o jsonpath='{.spec.holderIdentity}' 2>/dev/null) == "$pod" ]] && break; sleep 1; done
+  first=$(k -n "$NS" get lease pacer-operator -o jsonpath='{.spec.renewTime}')
+  for _ in $(seq 30); do [[ $(k -n "$NS" get lease pacer-operator -o jsonpath='{.spec.renewTime}') != "$first" ]] && return 0; sleep 1; done
+  return 1
+}
+check "the operator holds its Lease and renews it (leader election with the chart's RBAC)" lease_renewed
 # Prometheus and Grafana beside the cluster, scraping what the chart's monitors describe, for the dashboards' checks
 OBS="$REPO/test/observability"
 . "$OBS/env.sh"
