@@ -67,6 +67,7 @@ done
 log "$KWOK_NODES kwok nodes Ready"
 
 k apply --server-side --force-conflicts -f "$REPO/crds/" >/dev/null
+k wait --for=delete namespace "$NS" "$OPNS" --timeout=180s >/dev/null 2>&1 || true   # an earlier run's, still terminating
 k create namespace "$NS" --dry-run=client -o yaml | k apply -f - >/dev/null
 k create namespace "$OPNS" --dry-run=client -o yaml | k apply -f - >/dev/null
 env KUBECONFIG="$KUBECONFIG_HOST" PACER_AGENT_ACCESS=apiServerProxy PACER_WATCH_NAMESPACES="$NS" PACER_METRICS_PORT=0 \
