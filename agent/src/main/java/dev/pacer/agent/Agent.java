@@ -54,7 +54,7 @@ public final class Agent implements Closeable {
         PeriodSampler sampler = PeriodSampler.builder(AgentContract.SERIES_PROCESSING).period(samplePeriodFromEnvironment()).start();
         AgentMetrics.register(registry, ROLE_SERVER, sampler, true);
         JvmMetrics.builder().register(registry);
-        ResourceSampler resources = new ResourceSampler(sampler.period().toMillis());
+        ResourceSampler resources = new ResourceSampler(sampler.period().toMillis(), false);
         sampler.addPeriodListener(period -> resources.periodClosed(period.startEpochMillis(), period.endEpochMillis()));
         AdminServer.Builder admin = AdminServer.builder()
                 .route(AgentContract.RESOURCES, exchange -> AdminServer.respondJson(exchange, 200, resources.snapshot()));

@@ -34,21 +34,33 @@ public final class ResourceSampler {
     private final List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
     private final ArrayDeque<ResourceUse.Sample> samples = new ArrayDeque<>();   // guarded by this
     private final java.util.Map<String, long[]> lastByThread = new java.util.HashMap<>();   // tid → {wait ns, slices}
-    private final HiccupMeter hiccups = new HiccupMeter();
+    private final HiccupMeter hiccups;   // null: no stalls measured
     private long lastCpuNanos;
     private long lastGcMillis;
     private long lastGcCount;
     private boolean peakResets;
     private boolean waitKept;
 
+    /** A sampler of this process that also measures its stalls (clients: a stalled client sends late). */
     public ResourceSampler(long periodMillis) {
+        this(periodMillis, true);
+    }
+
+    /**
+     * @param measureStalls whether a {@link HiccupMeter} runs: not in a server under test, where its thousand wake-ups
+     *                      a second would share the server's CPUs, and where GC time already says what a stall would
+     */
+    public ResourceSampler(long periodMillis, boolean measureStalls) {
         this.periodMillis = periodMillis;
+        this.hiccups = measureStalls ? new HiccupMeter() : null;
         this.lastCpuNanos = os.getProcessCpuTime();
         this.lastGcMillis = gcMillis();
         this.lastGcCount = gcCount();
         this.peakResets = resetPeak();
         this.waitKept = schedDelta() != null;
-        hiccups.takeMaxMicros();
+        if (hiccups != null) {
+            hiccups.takeMaxMicros();
+        }
     }
 
     /** Called at each period's close, on the sampler's closing thread. */
@@ -61,7 +73,7 @@ public final class ResourceSampler {
         boolean reset = resetPeak();
         long[] sched = waitKept ? schedDelta() : null;
         ResourceUse.Sample sample = new ResourceUse.Sample(startEpochMs, endEpochMs, Math.max(0, cpu - lastCpuNanos), rss, peak,
-                gcMillis - lastGcMillis, gcCount - lastGcCount, sched == null ? null : sched[0], hiccups.takeMaxMicros(),
+                gcMillis - lastGcMillis, gcCount - lastGcCount, sched == null ? null : sched[0], hiccups == null ? null : hiccups.takeMaxMicros(),
                 sched == null ? null : sched[1]);
         lastCpuNanos = cpu;
         lastGcMillis = gcMillis;

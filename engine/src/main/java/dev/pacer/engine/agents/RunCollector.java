@@ -106,7 +106,7 @@ public final class RunCollector {
                 otherSeries.put("probe." + name, series(probe, PROBE_ROLE, name, periodMs, rawLogs));
             }
             // the probe's own reading of the server process, kept beside the agent's for comparison
-            probe.resources().ifPresent(json -> rawLogs.put(PROBE_ROLE + ".resources.json", json));
+            fetchResources(probe, PROBE_ROLE, rawLogs);
         }
         List<AnalysisInput.ClientInput> inputs = new ArrayList<>();
         for (Map.Entry<String, AgentClient> entry : clients.entrySet()) {
@@ -126,12 +126,7 @@ public final class RunCollector {
                 rawLogs.put(name + "." + AgentContract.SERIES_RESPONSE_TIME_UNCORRECTED + ".hlog", uncorrectedLog);
                 uncorrected = HistogramLogs.parse(uncorrectedLog, periodMs);
             }
-            ResourceUse clientUse = null;
-            Optional<String> clientResources = client.resources();
-            if (clientResources.isPresent()) {
-                rawLogs.put(name + ".resources.json", clientResources.get());
-                clientUse = ContractJson.MAPPER.readValue(clientResources.get(), ResourceUse.class);
-            }
+            ResourceUse clientUse = fetchResources(client, name, rawLogs).orElse(null);
             inputs.add(new AnalysisInput.ClientInput(name, report.offeredRateOrZero(),
                     HistogramLogs.parse(responseLog, periodMs), HistogramLogs.parse(lagLog, periodMs),
                     report.errorsOrZero(), report.failure(), report.unsentOrZero(), uncorrected, clientUse));
@@ -152,16 +147,22 @@ public final class RunCollector {
             return new AnalysisInput.ServerResources(null, loadStartEpochMs, "the server is not measured, so nothing sampled its process");
         }
         try {
-            Optional<String> json = server.resources();
-            if (json.isEmpty()) {
-                return new AnalysisInput.ServerResources(null, loadStartEpochMs,
-                        "what measures the server does not sample its process (" + server.where() + " has no " + AgentContract.RESOURCES + ")");
-            }
-            rawLogs.put("server.resources.json", json.get());
-            return new AnalysisInput.ServerResources(ContractJson.MAPPER.readValue(json.get(), ResourceUse.class), loadStartEpochMs, null);
+            return fetchResources(server, "server", rawLogs).map(use -> new AnalysisInput.ServerResources(use, loadStartEpochMs, null))
+                    .orElseGet(() -> new AnalysisInput.ServerResources(null, loadStartEpochMs,
+                            "what measures the server does not sample its process (" + server.where() + " has no " + AgentContract.RESOURCES + ")"));
         } catch (IOException e) {
             return new AnalysisInput.ServerResources(null, loadStartEpochMs, "the server's resource samples could not be read: " + e.getMessage());
         }
+    }
+
+    /** A role's {@code /pacer/v1/resources}, kept as {@code <role>.resources.json}; empty when the agent samples none. */
+    private static Optional<ResourceUse> fetchResources(AgentClient agent, String role, Map<String, String> rawLogs) throws IOException {
+        Optional<String> json = agent.resources();
+        if (json.isEmpty()) {
+            return Optional.empty();
+        }
+        rawLogs.put(role + ".resources.json", json.get());
+        return Optional.of(ContractJson.MAPPER.readValue(json.get(), ResourceUse.class));
     }
 
     /** One series of an agent, kept as {@code <role>.<series>.hlog}. */

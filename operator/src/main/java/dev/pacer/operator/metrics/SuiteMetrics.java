@@ -49,29 +49,29 @@ public final class SuiteMetrics implements MultiCollector {
             Labels labels = Labels.of("namespace", suite.getMetadata().getNamespace(), "suite", suite.getMetadata().getName());
             info.dataPoint(InfoSnapshot.InfoDataPointSnapshot.builder().labels(labels.merge(Labels.of("phase", status.phase))).build());
             anyInfo = true;
-            gauge(gauges, "pacer_suite_runs_done", "Runs of the suite that finished", labels, status.runsDone == null ? null : status.runsDone.doubleValue());
+            RunMetrics.gauge(gauges, "pacer_suite_runs_done", "Runs of the suite that finished", labels, status.runsDone == null ? null : status.runsDone.doubleValue());
             for (BenchmarkSuiteStatus.SuiteRun run : status.runs == null ? List.<BenchmarkSuiteStatus.SuiteRun>of() : status.runs) {
                 if (run.server == null || run.ratePerClient == null) {
                     continue;
                 }
                 Labels runLabels = labels.merge(Labels.of("server", run.server, "rate_per_client", Long.toString(run.ratePerClient),
                         "repetition", String.valueOf(run.repetition)));
-                gauge(gauges, "pacer_suite_run_client_p99_seconds", "Each run's client p99, by server, rate per client and repetition",
-                        runLabels, seconds(run.clientP99Micros));
-                gauge(gauges, "pacer_suite_run_p99_integral_seconds", "Each run's server P99 integral, by server, rate per client and repetition",
-                        runLabels, seconds(run.p99IntegralMicros));
-                gauge(gauges, "pacer_suite_run_achieved_rate", "Each run's achieved rate, all clients", runLabels, run.achievedRate);
+                RunMetrics.gauge(gauges, "pacer_suite_run_client_p99_seconds", "Each run's client p99, by server, rate per client and repetition",
+                        runLabels, RunMetrics.micros(run.clientP99Micros));
+                RunMetrics.gauge(gauges, "pacer_suite_run_p99_integral_seconds", "Each run's server P99 integral, by server, rate per client and repetition",
+                        runLabels, RunMetrics.micros(run.p99IntegralMicros));
+                RunMetrics.gauge(gauges, "pacer_suite_run_achieved_rate", "Each run's achieved rate, all clients", runLabels, run.achievedRate);
             }
             for (BenchmarkSuiteStatus.ServerSummary server : status.servers == null ? List.<BenchmarkSuiteStatus.ServerSummary>of() : status.servers) {
                 Labels serverLabels = labels.merge(Labels.of("server", server.name));
-                gauge(gauges, "pacer_suite_sustained_rate_per_client", "Sweep: the highest rate per client that passed",
+                RunMetrics.gauge(gauges, "pacer_suite_sustained_rate_per_client", "Sweep: the highest rate per client that passed",
                         serverLabels, server.sustainedRatePerClient == null ? null : server.sustainedRatePerClient.doubleValue());
                 if (server.ratePerClient != null) {
                     Labels atRate = serverLabels.merge(Labels.of("rate_per_client", Long.toString(server.ratePerClient)));
                     String help = "Fixed rates: the median P99 integral over the repetitions and its interval (stat median, low, high)";
-                    gauge(gauges, "pacer_suite_p99_integral_seconds", help, atRate.merge(Labels.of("stat", "median")), seconds(server.p99IntegralMedianMicros));
-                    gauge(gauges, "pacer_suite_p99_integral_seconds", help, atRate.merge(Labels.of("stat", "low")), seconds(server.p99IntegralLowMicros));
-                    gauge(gauges, "pacer_suite_p99_integral_seconds", help, atRate.merge(Labels.of("stat", "high")), seconds(server.p99IntegralHighMicros));
+                    RunMetrics.gauge(gauges, "pacer_suite_p99_integral_seconds", help, atRate.merge(Labels.of("stat", "median")), RunMetrics.micros(server.p99IntegralMedianMicros));
+                    RunMetrics.gauge(gauges, "pacer_suite_p99_integral_seconds", help, atRate.merge(Labels.of("stat", "low")), RunMetrics.micros(server.p99IntegralLowMicros));
+                    RunMetrics.gauge(gauges, "pacer_suite_p99_integral_seconds", help, atRate.merge(Labels.of("stat", "high")), RunMetrics.micros(server.p99IntegralHighMicros));
                 }
             }
         }
@@ -81,13 +81,5 @@ public final class SuiteMetrics implements MultiCollector {
         }
         gauges.values().forEach(g -> snapshots.add(g.build()));
         return new MetricSnapshots(snapshots);
-    }
-
-    private static void gauge(Map<String, GaugeSnapshot.Builder> gauges, String name, String help, Labels labels, Double value) {
-        RunMetrics.gauge(gauges, name, help, labels, value);
-    }
-
-    private static Double seconds(Long micros) {
-        return RunMetrics.micros(micros);
     }
 }
