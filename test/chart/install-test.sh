@@ -27,9 +27,35 @@ owned() { # every object the release labels, cluster-wide
 # leftovers of an interrupted attempt: gone before anything starts (a terminating namespace refuses new objects)
 h uninstall pacer -n "$NS" --wait >/dev/null 2>&1 || true
 k delete namespace "$BENCH" "$NS" --ignore-not-found --wait=true --timeout=120s >/dev/null 2>&1
+k delete pv pacer-test-artifacts --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1
+# the artifact store on a real volume: a hostPath PersistentVolume on the node (this machine), owned by the operator's uid
+ARTIFACTS_HOST=$(mktemp -d /tmp/pacer-test-artifacts.XXXXXX); chown 65532:65532 "$ARTIFACTS_HOST"
+trap 'rm -rf "$WORK" "$ARTIFACTS_HOST"' EXIT
+k create namespace "$NS" --dry-run=client -o yaml | k apply -f - >/dev/null
+k apply -f - >/dev/null <<YAML
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pacer-test-artifacts}
+spec:
+  capacity: {storage: 1Gi}
+  accessModes: [ReadWriteOnce]
+  persistentVolumeReclaimPolicy: Retain
+  storageClassName: pacer-test-artifacts
+  hostPath: {path: $ARTIFACTS_HOST, type: Directory}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: pacer-artifacts, namespace: $NS}
+spec:
+  accessModes: [ReadWriteOnce]
+  storageClassName: pacer-test-artifacts
+  volumeName: pacer-test-artifacts
+  resources: {requests: {storage: 1Gi}}
+YAML
 t0=$(date +%s)
-check "helm install --wait with the local images ($(( $(date +%s) - t0 )) s)" \
+check "helm install --wait with the local images, artifacts on a PersistentVolume ($(( $(date +%s) - t0 )) s)" \
   h install pacer "$REPO/charts/pacer" -n "$NS" --create-namespace --wait --timeout 3m --set image.pullPolicy=Never \
+  --set artifacts.persistence.enabled=true --set artifacts.persistence.existingClaim=pacer-artifacts \
   --set operator.resources.requests.cpu=0   # the node's one allocatable CPU is the pinned server's
 check "the operator Deployment is available" k -n "$NS" wait --for=condition=Available deploy/pacer --timeout=120s
 lease_renewed() { # the operator's pod holds the Lease and renews it with the chart's RBAC
@@ -46,7 +72,7 @@ OBS="$REPO/test/observability"
 . "$OBS/env.sh"
 SHOTS=$PACER_CACHE/observability-screenshots   # copied to docs/images by hand when the dashboards change
 check "Prometheus (Debian) and Grafana (built here) scraping the agents and the operator" "$OBS/stack.sh" start
-trap 'rm -rf "$WORK"; "$OBS/stack.sh" stop >/dev/null 2>&1' EXIT
+trap 'rm -rf "$WORK" "$ARTIFACTS_HOST"; "$OBS/stack.sh" stop >/dev/null 2>&1' EXIT
 dashboards_return_data() { # every panel's queries of both dashboards, through Grafana, return data
   innet python3 "$OBS/query_dashboards.py" http://127.0.0.1:3391 "$REPO/dashboards/pacer-run.json" --var namespace="$BENCH" --var run=loom \
     && innet python3 "$OBS/query_dashboards.py" http://127.0.0.1:3391 "$REPO/dashboards/pacer-server-comparison.json" \
@@ -130,6 +156,21 @@ for entry in "jetty12 pacer/server-jetty12:0.1.0 --mode=core core" "loom pacer/s
       grep '^FAIL' "$WORK/render-$shot.txt" | head -10 || true
     done
   fi
+  if [[ $name == jetty12 ]]; then   # its pods are gone (cleanup OnSuccess); its results outlive them and the operator
+    kept=$(k get br "$name" -n "$BENCH" -o jsonpath='{.status.artifacts.path} {.status.artifacts.files}')
+    k -n "$NS" rollout restart deploy/pacer >/dev/null && k -n "$NS" rollout status deploy/pacer --timeout=180s >/dev/null
+    pods_left=$(k get pods -n "$BENCH" -l pacer.dev/run="$name" -o name 2>/dev/null | wc -l)
+    "$REPO/pacer" fetch "$name" -n "$BENCH" --kubeconfig "$KUBECONFIG_HOST" -o "$WORK/fetched" >"$WORK/fetch.txt" 2>&1
+    check "$name: artifacts ${kept:-none} kept; after its pods ($pods_left left) and the operator's restart, pacer fetch gets them" \
+      bash -c "[[ -n '${kept% *}' && $pods_left -eq 0 && -f '$WORK/fetched/server.hlog' && -f '$WORK/fetched/report.html' && -f '$WORK/fetched/server.hgrm' ]] && ls '$WORK/fetched'/client-*.hlog"
+    cat "$WORK/fetch.txt" | tail -3
+    window=$(k get br "$name" -n "$BENCH" -o jsonpath='{.status.result.window.startEpochMs} {.status.result.window.endEpochMs}')
+    status_integrals=$(k get br "$name" -n "$BENCH" -o jsonpath='{.status.result.server.p99IntegralMicros} {.status.result.server.maxIntegralMicros} {.status.result.server.samples}')
+    recomputed=$("$("$REPO/scripts/find-jdk.sh")/bin/java" -cp "$REPO/cli/target/app/lib/HdrHistogram-2.2.2.jar" "$DIR/RecomputeIntegrals.java" \
+      "$WORK/fetched/server.hlog" $window 1000 2>&1)
+    check "$name: HdrHistogram's own log reader recomputes the status integrals from the fetched server.hlog exactly (status $status_integrals, recomputed $recomputed)" \
+      bash -c "[[ -n '$status_integrals' && '$status_integrals' == '$recomputed' ]]"
+  fi
   k get br "$name" -n "$BENCH" -o yaml >"$WORK/$name.yaml"
   k delete br "$name" -n "$BENCH" --wait=true >/dev/null
   for _ in $(seq 60); do [[ -z $(k get pods -n "$BENCH" -o name 2>/dev/null) ]] && break; sleep 1; done
@@ -141,6 +182,8 @@ check "pacer compare of the two statuses: figures and the rank test of per-perio
 check "helm uninstall --wait" h uninstall pacer -n "$NS" --wait --timeout 2m
 check "nothing of the release is left (Deployment, ServiceAccount, Service, RBAC)" bash -c "$(declare -f k owned); KUBECONFIG_HOST=$KUBECONFIG_HOST; [[ -z \$(owned) ]]"
 check "the CRD stays, as Helm does with crds/" k get crd benchmarkruns.pacer.dev
+k delete pvc pacer-artifacts -n "$NS" --wait=false >/dev/null 2>&1
+k delete pv pacer-test-artifacts --wait=false >/dev/null 2>&1
 k delete namespace "$BENCH" "$NS" --wait=false >/dev/null 2>&1
 echo "$passed passed, $failed failed"
 (( failed == 0 ))

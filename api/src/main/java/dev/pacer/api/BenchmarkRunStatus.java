@@ -49,6 +49,33 @@ public class BenchmarkRunStatus {
     @JsonPropertyDescription("When the run reached Succeeded or Failed (RFC 3339); ttlSecondsAfterFinished counts from here.")
     public String completionTime;
 
+    @JsonPropertyDescription("Where the run's raw histogram logs, result.json and report.html are kept after its pods are gone: "
+            + "'pacer fetch NAME' downloads them. Absent when the operator keeps no artifacts.")
+    public Artifacts artifacts;
+
+    /** Where a finished run's results directory is kept (docs/operator.md, "Artifacts"). */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class Artifacts {
+        @JsonPropertyDescription("The results directory within the operator's artifact store: NAMESPACE/NAME-UID.")
+        public String path;
+
+        @JsonPropertyDescription("The operator's Service that serves them, NAMESPACE/NAME:PORT, reached through the API server's "
+                + "service proxy (needs get on services/proxy there).")
+        public String service;
+
+        @JsonPropertyDescription("The number of files kept: result.json, report.html, every .hlog and .hgrm.")
+        public Integer files;
+
+        @JsonPropertyDescription("Their total size in bytes.")
+        public Long bytes;
+
+        @JsonPropertyDescription("When the store deletes them (RFC 3339); absent: kept while the BenchmarkRun exists.")
+        public String keptUntil;
+
+        @JsonPropertyDescription("Why they could not be kept, when they could not; the result above stands.")
+        public String error;
+    }
+
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public static class Progress {
         @JsonPropertyDescription("Seconds since startAt.")

@@ -29,7 +29,6 @@ import dev.pacer.engine.protocol.Observations;
 import dev.pacer.engine.protocol.Outcomes;
 import dev.pacer.engine.protocol.RoleObservation;
 import dev.pacer.engine.protocol.RunDriver;
-import dev.pacer.engine.report.HtmlReport;
 import dev.pacer.engine.report.ResultDocument;
 
 /**
@@ -204,18 +203,15 @@ final class LocalProcesses implements RunDriver.Effects {
     }
 
     @Override
-    public void publish(Action.Publish publish) {
+    public Optional<dev.pacer.api.BenchmarkRunStatus.Artifacts> publish(Action.Publish publish) {
         ResultDocument document = publish.document().withNotes(notes);
         try {
-            document.write(directory);
-            for (Map.Entry<String, String> log : publish.files().entrySet()) {
-                Files.writeString(directory.resolve(log.getKey()), log.getValue());
-            }
-            HtmlReport.write(document, directory);
+            dev.pacer.engine.report.ResultsDirectory.write(directory, document, publish.files());
         } catch (IOException e) {
             throw new java.io.UncheckedIOException("writing the results to " + directory + ": " + e.getMessage(), e);
         }
         published = document;
+        return Optional.empty();   // the results directory is the run's, printed at its end
     }
 
     @Override

@@ -41,6 +41,16 @@ class OperatorFaultsOnClusterTest {
     static final String OPERATOR_NAMESPACE = "pacer-faults-operator";
     static final Duration RUN_LIMIT = Duration.ofMinutes(4);
     static Path kubeconfig;
+    /** The artifact store every operator process of this class shares, as replicas share a volume. */
+    static final Path ARTIFACTS = createArtifactStore();
+
+    static Path createArtifactStore() {
+        try {
+            return Files.createTempDirectory("pacer-faults-artifacts");
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
     static KubernetesClient client;
     final List<OperatorProcess> operators = new ArrayList<>();
 
@@ -60,6 +70,7 @@ class OperatorFaultsOnClusterTest {
             env.put("PACER_LEADER_ELECTION", Boolean.toString(leaderElection));
             env.put("POD_NAMESPACE", OPERATOR_NAMESPACE);
             env.put("POD_NAME", identity);
+            env.put("PACER_ARTIFACTS_DIR", ARTIFACTS.toString());
             return new OperatorProcess(identity, builder.start(), log);
         }
 
@@ -132,6 +143,20 @@ class OperatorFaultsOnClusterTest {
         assertThat(status.result.clients.requests).isPositive();
         if (startAtBefore != null) {
             assertThat(status.startAtEpochMs).as("the barrier posted before the fault, kept").isEqualTo(startAtBefore);
+        }
+        // the results directory, kept by whichever process finished the run, holds what the status says
+        assertThat(status.artifacts).as("status.artifacts").isNotNull();
+        assertThat(status.artifacts.error).isNull();
+        Path kept = ARTIFACTS.resolve(status.artifacts.path);
+        assertThat(status.artifacts.path).startsWith(NAMESPACE + "/" + name + "/");
+        assertThat(kept.resolve("server.hlog")).isNotEmptyFile();
+        assertThat(kept.resolve("report.html")).isNotEmptyFile();
+        try (var files = Files.list(kept)) {
+            assertThat(files.count()).isEqualTo(status.artifacts.files.longValue());
+            assertThat(dev.pacer.engine.report.ResultDocument.read(kept).result().server.p99IntegralMicros)
+                    .isEqualTo(status.result.server.p99IntegralMicros);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 

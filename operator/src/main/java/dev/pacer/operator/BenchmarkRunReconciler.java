@@ -60,6 +60,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private final int maxActiveRuns;
     private final Clock clock;
     private volatile IndexedResourceCache<BenchmarkRun> runs;
+    private volatile dev.pacer.operator.artifacts.ArtifactStore artifacts;
 
     public BenchmarkRunReconciler() {
         this(AgentAccess.POD_IP);
@@ -82,6 +83,12 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         this.defaultClientImage = defaultClientImage;
         this.probe = probe;
         this.clock = clock;
+    }
+
+    /** Keeps every finished run's results directory in this store (docs/operator.md, "Artifacts"). */
+    public BenchmarkRunReconciler keepingArtifactsIn(dev.pacer.operator.artifacts.ArtifactStore store) {
+        this.artifacts = store;
+        return this;
     }
 
     /** The runs in the operator's cache (for the metrics); empty until the first reconcile. */
@@ -111,7 +118,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             RunPlan plan = RunPlanner.plan(run, defaultClientImage);
             PodObservations seen = new PodObservations(run, plan, context.getClient(), context.getSecondaryResources(Pod.class), access, probe,
                     context.getPrimaryCache().list().toList(), maxActiveRuns);
-            PodEffects effects = new PodEffects(run, plan, context.getClient(), seen, events, probe);
+            PodEffects effects = new PodEffects(run, plan, context.getClient(), seen, events, probe, artifacts);
             decision = RunDriver.drive(plan, status, seen, effects, clock);
             if (effects.runDeleted()) {
                 return UpdateControl.noUpdate();

@@ -25,13 +25,39 @@ import dev.pacer.operator.access.AgentAccess;
  *       Lease {@value LeaderElection#LEASE_NAME} acts (default {@code false}; the chart sets it); the Lease lies in
  *       {@code PACER_LEASE_NAMESPACE} (default: {@code POD_NAMESPACE}), held under {@code POD_NAME} (default: the
  *       host name and pid).</li>
+ *   <li>{@code PACER_ARTIFACTS_DIR}: a directory (a volume) where every finished run's results directory is kept (default:
+ *       none kept); {@code PACER_ARTIFACTS_RETENTION}: how long after the run finished, as {@code 720h}, {@code 30d}
+ *       or ISO-8601 {@code P30D} (default 30 days), {@code 0}: while the run exists; {@code PACER_ARTIFACTS_SERVICE}:
+ *       the Service that serves them for {@code pacer fetch}, {@code NAMESPACE/NAME:PORT} (the chart sets it).</li>
  * </ul>
  *
  * @param watchNamespaces    empty: every namespace
  * @param defaultClientImage the client image of a run that names none
  */
 public record OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespaces, int metricsPort, String defaultClientImage,
-                               ProbeSettings probe, int maxActiveRuns, LeaderElection leaderElection) {
+                               ProbeSettings probe, int maxActiveRuns, LeaderElection leaderElection,
+                               Artifacts artifacts) {
+    /**
+     * Where finished runs' results directories are kept ({@link dev.pacer.operator.artifacts.ArtifactStore}).
+     *
+     * @param directory {@code null}: none are kept
+     * @param retention how long after a run finished; {@code null}: while the run exists
+     * @param service   the Service serving them, {@code NAMESPACE/NAME:PORT}, for {@code pacer fetch}; {@code null}: none
+     */
+    public record Artifacts(java.nio.file.Path directory, java.time.Duration retention, String service) {
+        public static final Artifacts OFF = new Artifacts(null, null, null);
+        public static final java.time.Duration DEFAULT_RETENTION = java.time.Duration.ofDays(30);
+
+        public boolean enabled() {
+            return directory != null;
+        }
+    }
+
+    public OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespaces, int metricsPort, String defaultClientImage,
+                            ProbeSettings probe, int maxActiveRuns, LeaderElection leaderElection) {
+        this(agentAccess, watchNamespaces, metricsPort, defaultClientImage, probe, maxActiveRuns, leaderElection, Artifacts.OFF);
+    }
+
     /**
      * Several replicas, one acting: the holder of a Lease. A replica that loses it exits, and its pod restarts as a
      * standby; a standby takes over within the Lease's duration after the holder stops renewing it.
@@ -107,10 +133,60 @@ public record OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespa
         if (identity.isEmpty()) {
             identity = env.getOrDefault("HOSTNAME", "pacer-operator") + "-" + ProcessHandle.current().pid();
         }
+        Artifacts artifacts = artifacts(env);
         return new OperatorSettings(access, watch, port, clientImage.isEmpty() ? RunPlanner.DEFAULT_CLIENT_IMAGE : clientImage,
                 new ProbeSettings(probeImage.isEmpty() ? DEFAULT_PROBE_IMAGE : probeImage,
                         probeNamespace.isEmpty() ? DEFAULT_PROBE_NAMESPACE : probeNamespace),
                 maxActive == 0 ? dev.pacer.operator.run.RunQueue.UNLIMITED : maxActive,
-                election.equals("true") ? new LeaderElection(true, leaseNamespace, identity) : LeaderElection.OFF);
+                election.equals("true") ? new LeaderElection(true, leaseNamespace, identity) : LeaderElection.OFF, artifacts);
+    }
+
+    static Artifacts artifacts(Map<String, String> env) {
+        String dir = env.getOrDefault("PACER_ARTIFACTS_DIR", "").strip();
+        if (dir.isEmpty()) {
+            return Artifacts.OFF;
+        }
+        String text = env.getOrDefault("PACER_ARTIFACTS_RETENTION", "").strip();
+        java.time.Duration retention = text.isEmpty() ? Artifacts.DEFAULT_RETENTION : retention(text);
+        String service = env.getOrDefault("PACER_ARTIFACTS_SERVICE", "").strip();
+        if (!service.isEmpty() && !service.matches("[a-z0-9-]+/[a-z0-9-]+:[0-9]+")) {
+            throw new IllegalArgumentException("PACER_ARTIFACTS_SERVICE must be NAMESPACE/NAME:PORT, was '" + service + "'");
+        }
+        return new Artifacts(java.nio.file.Path.of(dir), retention.isZero() ? null : retention, service.isEmpty() ? null : service);
+    }
+
+    /** {@code 720h}, {@code 30d}, {@code 90m} or ISO-8601; zero: while the run exists. */
+    static java.time.Duration retention(String text) {
+        try {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)([dhm]?)").matcher(text);
+            if (m.matches()) {
+                long n = Long.parseLong(m.group(1));
+                return switch (m.group(2)) {
+                    case "d" -> java.time.Duration.ofDays(n);
+                    case "h" -> java.time.Duration.ofHours(n);
+                    case "m" -> java.time.Duration.ofMinutes(n);
+                    default -> {
+                        if (n != 0) {
+                            throw new IllegalArgumentException("a unit");
+                        }
+                        yield java.time.Duration.ZERO;
+                    }
+                };
+            }
+            java.time.Duration d;
+            if (text.startsWith("P") && !text.contains("T")) {
+                java.time.Period period = java.time.Period.parse(text);   // P30D: days only, a month has no fixed length
+                d = period.getYears() == 0 && period.getMonths() == 0 ? java.time.Duration.ofDays(period.getDays()) : null;
+            } else {
+                d = java.time.Duration.parse(text);
+            }
+            if (d == null || d.isNegative()) {
+                throw new IllegalArgumentException("negative");
+            }
+            return d;
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("PACER_ARTIFACTS_RETENTION must be a duration such as 720h, 30d or P30D "
+                    + "(0: while the run exists), was '" + text + "'");
+        }
     }
 }

@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The operator process: the BenchmarkRun controller and the metrics endpoint ({@code /metrics}: the finished runs'
- * {@code pacer_run_*} series, reconcile metrics and JVM metrics; {@code /-/healthy} for probes). {@link #start} serves
+ * {@code pacer_run_*} series, reconcile metrics and JVM metrics; {@code /-/healthy} for probes; {@code /artifacts/} when
+ * it keeps finished runs' results). {@link #start} serves
  * tests too, with a given client and port 0.
  */
 public final class PacerOperator implements AutoCloseable {
@@ -24,10 +25,12 @@ public final class PacerOperator implements AutoCloseable {
 
     private final Operator operator;
     private final HTTPServer metricsServer;
+    private final java.util.concurrent.ScheduledExecutorService pruning;
 
-    private PacerOperator(Operator operator, HTTPServer metricsServer) {
+    private PacerOperator(Operator operator, HTTPServer metricsServer, java.util.concurrent.ScheduledExecutorService pruning) {
         this.operator = operator;
         this.metricsServer = metricsServer;
+        this.pruning = pruning;
     }
 
     public static void main(String[] args) {
@@ -80,15 +83,64 @@ public final class PacerOperator implements AutoCloseable {
                 o.settingNamespaces(settings.watchNamespaces());
             }
         });
+        dev.pacer.operator.artifacts.ArtifactStore store = null;
+        if (settings.artifacts().enabled()) {
+            store = new dev.pacer.operator.artifacts.ArtifactStore(settings.artifacts().directory(), settings.artifacts().retention(),
+                    settings.artifacts().service(), java.time.Clock.systemUTC());
+            reconciler.keepingArtifactsIn(store);
+        }
         registry.register(new RunMetrics(reconciler::heldRuns));
         registry.register(new dev.pacer.operator.metrics.SuiteMetrics(suiteReconciler::heldSuites));
-        HTTPServer metricsServer = HTTPServer.builder().port(settings.metricsPort()).registry(registry).buildAndStart();
+        HTTPServer.Builder http = HTTPServer.builder().port(settings.metricsPort()).registry(registry);
+        java.util.concurrent.ScheduledExecutorService pruning = null;
+        if (store != null) {
+            http.defaultHandler(new dev.pacer.operator.artifacts.ArtifactsHandler(store));
+            pruning = prunePeriodically(store, () -> listRuns(client, settings.watchNamespaces()));
+        }
+        HTTPServer metricsServer = http.buildAndStart();
         operator.start();
         LOG.info("pacer operator started: agents reached by {}, namespaces {}, metrics on port {}{}",
                 settings.agentAccess().setting(), settings.watchNamespaces().isEmpty() ? "all" : settings.watchNamespaces(),
                 metricsServer.getPort(), election.enabled() ? ", acting while it holds the Lease " + election.namespace() + "/"
                         + OperatorSettings.LeaderElection.LEASE_NAME + " as " + election.identity() : "");
-        return new PacerOperator(operator, metricsServer);
+        if (store != null) {
+            LOG.info("finished runs' results kept in {} ({}), served under /artifacts/ on port {}", store.root(),
+                    settings.artifacts().retention() == null ? "while their run exists" : "for " + settings.artifacts().retention(),
+                    metricsServer.getPort());
+        }
+        return new PacerOperator(operator, metricsServer, pruning);
+    }
+
+    /** Every run watched, read from the API server (not the cache, which a quiet operator may not have filled). */
+    private static java.util.List<dev.pacer.api.BenchmarkRun> listRuns(KubernetesClient client, java.util.Set<String> namespaces) {
+        var runs = client.resources(dev.pacer.api.BenchmarkRun.class);
+        if (namespaces.isEmpty()) {
+            return runs.inAnyNamespace().list().getItems();
+        }
+        java.util.List<dev.pacer.api.BenchmarkRun> all = new java.util.ArrayList<>();
+        namespaces.forEach(ns -> all.addAll(runs.inNamespace(ns).list().getItems()));
+        return all;
+    }
+
+    /** Deletes expired results every ten minutes; a failed listing of the runs deletes nothing. */
+    private static java.util.concurrent.ScheduledExecutorService prunePeriodically(dev.pacer.operator.artifacts.ArtifactStore store,
+                                                                                     java.util.function.Supplier<java.util.List<dev.pacer.api.BenchmarkRun>> runs) {
+        var executor = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "pacer-artifacts-pruning");
+            t.setDaemon(true);
+            return t;
+        });
+        executor.scheduleWithFixedDelay(() -> {
+            try {
+                var deleted = store.prune(runs.get());
+                if (!deleted.isEmpty()) {
+                    LOG.info("artifacts deleted (retention or run gone): {}", deleted);
+                }
+            } catch (java.io.IOException | RuntimeException e) {
+                LOG.warn("pruning the artifacts failed: {}", e.toString());
+            }
+        }, 2, 10, java.util.concurrent.TimeUnit.MINUTES);
+        return executor;
     }
 
     public int metricsPort() {
@@ -97,6 +149,9 @@ public final class PacerOperator implements AutoCloseable {
 
     @Override
     public void close() {
+        if (pruning != null) {
+            pruning.shutdownNow();
+        }
         operator.stop();
         metricsServer.close();
     }

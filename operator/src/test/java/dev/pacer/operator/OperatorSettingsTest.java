@@ -53,4 +53,26 @@ class OperatorSettingsTest {
         assertThatThrownBy(() -> OperatorSettings.fromEnvironment(Map.of("PACER_LEADER_ELECTION", "yes")))
                 .hasMessageContaining("PACER_LEADER_ELECTION must be true or false, was 'yes'");
     }
+
+    @Test
+    void artifactsAreKeptOnlyWhereADirectoryIsNamedForTheRetentionAsked() {
+        assertThat(OperatorSettings.fromEnvironment(Map.of()).artifacts().enabled()).isFalse();
+        OperatorSettings.Artifacts kept = OperatorSettings.fromEnvironment(Map.of("PACER_ARTIFACTS_DIR", "/var/lib/pacer/artifacts",
+                "PACER_ARTIFACTS_SERVICE", "pacer-system/pacer-metrics:8080")).artifacts();
+        assertThat(kept.directory()).hasToString("/var/lib/pacer/artifacts");
+        assertThat(kept.retention()).isEqualTo(java.time.Duration.ofDays(30));
+        assertThat(kept.service()).isEqualTo("pacer-system/pacer-metrics:8080");
+        assertThat(OperatorSettings.retention("720h")).isEqualTo(java.time.Duration.ofDays(30));
+        assertThat(OperatorSettings.retention("7d")).isEqualTo(java.time.Duration.ofDays(7));
+        assertThat(OperatorSettings.retention("P2D")).isEqualTo(java.time.Duration.ofDays(2));
+        assertThat(OperatorSettings.retention("PT90M")).isEqualTo(java.time.Duration.ofMinutes(90));
+        assertThat(OperatorSettings.fromEnvironment(Map.of("PACER_ARTIFACTS_DIR", "/a", "PACER_ARTIFACTS_RETENTION", "0"))
+                .artifacts().retention()).isNull();
+        for (String bad : new String[] {"30", "a week", "P1M", "-PT1H"}) {
+            assertThatThrownBy(() -> OperatorSettings.fromEnvironment(Map.of("PACER_ARTIFACTS_DIR", "/a", "PACER_ARTIFACTS_RETENTION", bad)))
+                    .hasMessageContaining("PACER_ARTIFACTS_RETENTION must be a duration such as 720h").hasMessageContaining(bad);
+        }
+        assertThatThrownBy(() -> OperatorSettings.fromEnvironment(Map.of("PACER_ARTIFACTS_DIR", "/a", "PACER_ARTIFACTS_SERVICE", "http://x")))
+                .hasMessageContaining("PACER_ARTIFACTS_SERVICE must be NAMESPACE/NAME:PORT");
+    }
 }

@@ -35,7 +35,8 @@ public final class RunDriver {
 
         Outcomes.Collection collect(Action.Collect collect);
 
-        void publish(Action.Publish publish);
+        /** Keeps the results; @return where they are kept beyond the run's pods, when the platform keeps them */
+        Optional<BenchmarkRunStatus.Artifacts> publish(Action.Publish publish);
 
         void cleanUp(Action.CleanUp cleanUp);
 
@@ -79,7 +80,10 @@ public final class RunDriver {
                         produced.collected(effects.collect(collect));
                         answered = true;
                     }
-                    case Action.Publish publish -> effects.publish(publish);
+                    case Action.Publish publish -> {
+                        BenchmarkRunStatus finalStatus = decision.status();
+                        effects.publish(publish).ifPresent(kept -> finalStatus.artifacts = kept);
+                    }
                     case Action.CleanUp cleanUp -> effects.cleanUp(cleanUp);
                     case Action.DeleteRun delete -> effects.deleteRun(delete);
                 }

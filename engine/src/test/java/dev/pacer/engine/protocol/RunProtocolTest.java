@@ -579,6 +579,9 @@ class RunProtocolTest {
         Decision d = RunDriver.drive(run.plan, run.status, run, effects, clock);
         assertThat(effects.done).containsExactly("collect", "publish");
         assertThat(d.status().phase).isEqualTo(Phase.Succeeded);
+        // where the platform kept the results is in the status it keeps
+        assertThat(d.status().artifacts.path).isEqualTo("bench/" + run.plan.runName());
+        assertThat(d.status().artifacts.files).isPositive();
         assertThat(d.recheckAfter()).isEqualTo(Duration.ZERO);
         RunDriver.drive(run.plan, d.status(), run, effects, clock);
         assertThat(effects.done).containsExactly("collect", "publish", "cleanUp");
@@ -687,8 +690,12 @@ class RunProtocolTest {
         }
 
         @Override
-        public void publish(Action.Publish publish) {
+        public java.util.Optional<dev.pacer.api.BenchmarkRunStatus.Artifacts> publish(Action.Publish publish) {
             done.add("publish");
+            var kept = new dev.pacer.api.BenchmarkRunStatus.Artifacts();
+            kept.path = "bench/" + publish.document().run();
+            kept.files = publish.files().size();
+            return java.util.Optional.of(kept);
         }
 
         @Override

@@ -40,11 +40,14 @@ public final class PodEffects implements RunDriver.Effects {
     private final PodObservations seen;
     private final RunEvents events;
     private final ProbeSettings probe;
+    private final dev.pacer.operator.artifacts.ArtifactStore artifacts;
     private boolean runDeleted;
 
+    /** @param artifacts where finished runs' results are kept, {@code null}: nowhere */
     public PodEffects(BenchmarkRun run, RunPlan plan, KubernetesClient client, PodObservations seen, RunEvents events,
-                      ProbeSettings probe) {
+                      ProbeSettings probe, dev.pacer.operator.artifacts.ArtifactStore artifacts) {
         this.probe = probe;
+        this.artifacts = artifacts;
         this.run = run;
         this.plan = plan;
         this.client = client;
@@ -98,9 +101,17 @@ public final class PodEffects implements RunDriver.Effects {
     }
 
     @Override
-    public void publish(Action.Publish publish) {
+    public Optional<dev.pacer.api.BenchmarkRunStatus.Artifacts> publish(Action.Publish publish) {
         LOG.info("run {}/{}: {} ({} histogram files collected)", run.getMetadata().getNamespace(), run.getMetadata().getName(),
                 publish.document().result().verdict, publish.files().size());
+        if (artifacts == null) {
+            return Optional.empty();
+        }
+        var kept = artifacts.keep(run, publish.document(), publish.files());
+        if (kept.error != null) {
+            events.warning(run, "ArtifactsNotKept", kept.error + "; the result in the status stands");
+        }
+        return Optional.of(kept);
     }
 
     @Override

@@ -25,9 +25,9 @@ import org.junit.jupiter.api.Test;
  * The {@code pacer_run_*} exposition of docs/design.md ("Metrics") against a golden file (src/test/resources/golden/run-metrics.txt;
  * delete it to regenerate after an intended change).
  */
-class RunMetricsTest {
+public class RunMetricsTest {
 
-    static BenchmarkRun run(String name, Phase phase) throws IOException {
+    public static BenchmarkRun run(String name, Phase phase) throws IOException {
         try (InputStream in = RunMetricsTest.class.getResourceAsStream("/golden/run.yaml")) {
             BenchmarkRun run = BenchmarkRunYaml.read(in, "golden/run.yaml");
             run.getMetadata().setName(name);
@@ -38,7 +38,7 @@ class RunMetricsTest {
         }
     }
 
-    static RunResult result() {
+    public static RunResult result() {
         RunResult result = new RunResult();
         result.verdict = Verdict.Passed;
         result.server = new RunResult.ServerFigures();
