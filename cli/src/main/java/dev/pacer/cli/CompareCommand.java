@@ -54,6 +54,10 @@ final class CompareCommand implements Callable<Integer> {
             description = "outlier periods (P99 above twice the mean) replaced by the mean before the expected integral is checked (default 2)")
     int toleratedOutliers;
 
+    @picocli.CommandLine.Option(names = "--html", paramLabel = "FILE",
+            description = "also write a page overlaying the runs' percentile spectra and per-period server P99s")
+    Path html;
+
     @Parameters(arity = "2..*", paramLabel = "DIR|FILE", description = "Results directories, or BenchmarkRuns with their status"
             + " (kubectl get br NAME -o yaml > NAME.yaml); the first is the baseline.")
     List<Path> directories;
@@ -84,6 +88,15 @@ final class CompareCommand implements Callable<Integer> {
             case json -> report.json();
             case markdown -> report.markdown();
         });
+        if (html != null) {
+            try {
+                dev.pacer.engine.report.ComparisonPage.write(runs, render(runs) + report.text(), html);
+                (format == Format.text ? out : spec.commandLine().getErr()).println("page: " + html);
+            } catch (IOException e) {
+                spec.commandLine().getErr().println("pacer: writing " + html + ": " + e.getMessage());
+                return PacerCommand.EXIT_BAD_INPUT;
+            }
+        }
         out.flush();
         return report.failures().isEmpty() ? PacerCommand.EXIT_OK : EXIT_REGRESSION;
     }

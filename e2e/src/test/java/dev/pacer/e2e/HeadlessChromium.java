@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** Debian's chromium, headless, as the project's scripts install it (scripts/install-test-deps.sh). */
@@ -18,6 +19,54 @@ final class HeadlessChromium {
     /** The DOM after the page's scripts ran. */
     static String dumpDom(Path page) throws IOException, InterruptedException {
         return run(page, "--dump-dom");
+    }
+
+    /**
+     * What each chart of a report drew, read by a page of the test's own that frames the report (so no test code is in
+     * users' reports): chart id → series pixels on its canvas (saturated colours, not the grey axes and grid) and
+     * legend entries (the x series included).
+     */
+    static Map<String, Drawn> plotsDrawn(Path report) throws IOException, InterruptedException {
+        Path frame = Files.createTempFile(report.getParent(), "frame-", ".html");
+        Files.writeString(frame, """
+                <!DOCTYPE html><html><body><iframe id="report" src="REPORT" style="width:1200px;height:9000px"></iframe><pre id="drawn"></pre>
+                <script>
+                document.getElementById('report').addEventListener('load', function () {
+                  setTimeout(function () {
+                    var doc = document.getElementById('report').contentDocument, out = {};
+                    doc.querySelectorAll('div.plot').forEach(function (plot) {
+                      var canvas = plot.querySelector('canvas'), colored = 0;
+                      if (canvas) {
+                        var d = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+                        for (var i = 0; i < d.length; i += 4) {
+                          var max = Math.max(d[i], d[i + 1], d[i + 2]), min = Math.min(d[i], d[i + 1], d[i + 2]);
+                          if (d[i + 3] > 0 && max - min > 60) { colored++; }
+                        }
+                      }
+                      out[plot.id] = [colored, plot.querySelectorAll('.u-legend .u-series').length];
+                    });
+                    document.getElementById('drawn').textContent = JSON.stringify(out);
+                  }, 500);
+                });
+                </script></body></html>
+                """.replace("REPORT", report.getFileName().toString()));
+        try {
+            String dom = run(frame, "--allow-file-access-from-files", "--virtual-time-budget=15000", "--dump-dom");
+            java.util.regex.Matcher json = java.util.regex.Pattern.compile("<pre id=\"drawn\">(.*?)</pre>", java.util.regex.Pattern.DOTALL).matcher(dom);
+            if (!json.find() || json.group(1).isBlank()) {
+                throw new IOException("the frame read nothing of " + report + ":\n" + dom.substring(0, Math.min(2000, dom.length())));
+            }
+            Map<String, Drawn> drawn = new java.util.LinkedHashMap<>();
+            new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.group(1)).fields()
+                    .forEachRemaining(e -> drawn.put(e.getKey(), new Drawn(e.getValue().get(0).asInt(), e.getValue().get(1).asInt())));
+            return drawn;
+        } finally {
+            Files.deleteIfExists(frame);
+        }
+    }
+
+    /** A chart as the browser drew it: pixels of its series, and entries in its legend. */
+    record Drawn(int seriesPixels, int legendEntries) {
     }
 
     /** A PNG screenshot of the page. */

@@ -86,16 +86,16 @@ class QuickstartE2ETest {
         assertThat(html).contains("id=\"server-latency\"").contains("id=\"client-latency\"").contains("id=\"achieved-rate\"");
         assertThat(html).doesNotContain("data-points=\"0\"");
 
-        // the report in a real browser: every plot drew lines, and a screenshot is taken
-        String dom = HeadlessChromium.dumpDom(outcome.directory().resolve("report.html"));
-        java.util.regex.Matcher drawn = java.util.regex.Pattern.compile("id=\"([a-z-]+)\" class=\"plot\"[^>]*data-drawn-length=\"(\\d+)\"").matcher(dom);
-        java.util.Map<String, Integer> lengths = new java.util.LinkedHashMap<>();
-        while (drawn.find()) {
-            lengths.put(drawn.group(1), Integer.parseInt(drawn.group(2)));
-        }
-        assertThat(lengths).containsOnlyKeys("spectrum", "server-latency", "server-percentiles", "cpu", "server-memory",
+        // the report in a real browser: every chart drew its series and a legend to toggle them, and a screenshot is taken
+        java.util.Map<String, HeadlessChromium.Drawn> drawn = HeadlessChromium.plotsDrawn(outcome.directory().resolve("report.html"));
+        assertThat(drawn).containsOnlyKeys("spectrum", "server-latency", "server-percentiles", "cpu", "server-memory",
                 "client-latency", "achieved-rate", "send-lag");
-        assertThat(lengths.values()).allSatisfy(length -> assertThat(length).isGreaterThan(100));
+        assertThat(drawn.values()).allSatisfy(d -> {
+            assertThat(d.seriesPixels()).isGreaterThan(200);
+            assertThat(d.legendEntries()).isGreaterThanOrEqualTo(2);
+        });
+        assertThat(drawn.get("spectrum").legendEntries()).as("percentile, server, client-0, client-1").isEqualTo(4);
+        assertThat(html).doesNotContain("data-drawn-length").doesNotContain("frame-");
         Path png = outcome.directory().resolve("report.png");
         HeadlessChromium.screenshot(outcome.directory().resolve("report.html"), png, 1100, 1900);
         assertThat(Files.size(png)).isGreaterThan(20_000);
@@ -109,8 +109,16 @@ class QuickstartE2ETest {
         assertThat(report.exitCode()).isZero();
         assertThat(outcome.directory().resolve("report.html")).content().contains("id=\"server-latency\"");
 
-        LocalRuns.Outcome compare = LocalRuns.pacer(outcome.directory(), "compare", outcome.directory().toString(), outcome.directory().toString());
+        Path page = outcome.directory().resolve("compare.html");
+        LocalRuns.Outcome compare = LocalRuns.pacer(outcome.directory(), "compare", outcome.directory().toString(), outcome.directory().toString(),
+                "--html", page.toString());
         assertThat(compare.exitCode()).isZero();
-        assertThat(compare.out()).contains("P99 integral ms").contains("(+0.0%)").contains("within run-to-run noise");
+        assertThat(compare.out()).contains("P99 integral ms").contains("(+0.0%)").contains("within run-to-run noise").contains("page: " + page);
+        // the runs' spectra overlaid: the server's of each run, and each run's clients
+        java.util.Map<String, HeadlessChromium.Drawn> overlaid = HeadlessChromium.plotsDrawn(page);
+        assertThat(overlaid).containsOnlyKeys("spectrum-server", "spectrum-clients", "server-p99");
+        assertThat(overlaid.get("spectrum-server").legendEntries()).as("percentile and two runs").isEqualTo(3);
+        assertThat(overlaid.get("spectrum-clients").legendEntries()).as("percentile and two runs' two clients").isEqualTo(5);
+        assertThat(overlaid.values()).allSatisfy(d -> assertThat(d.seriesPixels()).isGreaterThan(200));
     }
 }

@@ -68,6 +68,11 @@ class SuiteE2ETest {
                 .isBetween(Math.round(capacity * 0.85), Math.round(capacity * 1.15));
         assertThat(suite.summary().runs()).allSatisfy(r -> assertThat(r.phase).isEqualTo("Succeeded"));
         assertThat(outcome.directory().resolve("suite.html")).content().contains("Sustained rate").contains("p99-by-rate");
+        // the curve of client p99 against rate, drawn in a real browser, one legend entry per server
+        var drawn = HeadlessChromium.plotsDrawn(outcome.directory().resolve("suite.html"));
+        assertThat(drawn).containsKey("p99-by-rate");
+        assertThat(drawn.get("p99-by-rate").seriesPixels()).isGreaterThan(50);
+        assertThat(drawn.get("p99-by-rate").legendEntries()).as("the rate, and jetty12").isEqualTo(2);
         assertThat(outcome.out()).contains("sustained req/s/client");
     }
 

@@ -92,7 +92,8 @@ public final class SuiteReport {
                         .append(td(ms(x.p50AtSustainedMicros))).append(td(ms(x.p99AtSustainedMicros))).append("</tr>\n");
             }
             html.append("</table>\n");
-            SvgLineChart curve = new SvgLineChart("p99-by-rate", "Client p99 against offered rate per client", "ms");
+            PlotChart curve = new PlotChart("p99-by-rate", "Client p99 against offered rate per client", "ms")
+                    .xAxis("offered req/s per client");
             s.curves().forEach((server, points) -> {
                 List<double[]> xy = new ArrayList<>();
                 points.stream().filter(p -> p.clientP99Micros() != null).forEach(p -> xy.add(new double[] {p.ratePerClient(), p.clientP99Micros() / 1000.0}));
@@ -125,7 +126,7 @@ public final class SuiteReport {
                     .append(td(r.achievedRate == null ? "–" : String.format(Locale.ROOT, "%.0f", r.achievedRate)))
                     .append(td(r.passed == null ? r.reason : (r.passed ? "passed" : "not passed: " + r.reason))).append("</tr>\n");
         }
-        html.append("</table>\n</body></html>\n");
+        html.append("</table>\n").append(PlotChart.library()).append("</body></html>\n");
         return html.toString();
     }
 
