@@ -100,6 +100,26 @@ public final class RunMetrics implements MultiCollector {
                         footprint.gcPauseMillis == null ? null : footprint.gcPauseMillis / 1e3);
                 gauge(gauges, "pacer_run_server_image_bytes", "Size of the server's image on its node", labels, number(footprint.imageBytes));
             }
+            // each client's own saturation: a client that could not keep up is why a run is Invalid
+            if (clients != null && clients.perClient != null) {
+                for (RunResult.ClientFigure client : clients.perClient) {
+                    RunResult.Footprint f = client.footprint;
+                    if (f == null) {
+                        continue;
+                    }
+                    Labels byClient = labels.merge(Labels.of("client", client.name));
+                    gauge(gauges, "pacer_run_client_cpu_utilization_ratio", "A client's CPUs busy over the CPUs it may use, 0 to 1, in the window",
+                            byClient, f.cpuUtilization);
+                    gauge(gauges, "pacer_run_client_saturated_periods", "Periods in which a client used 95 % of its CPUs or waited 1 ms per run slice",
+                            byClient, number(f.saturatedPeriods));
+                    gauge(gauges, "pacer_run_client_max_wait_per_slice_seconds", "A client's longest mean wait for a CPU per run slice in a period",
+                            byClient, f.maxWaitPerSliceMicros == null ? null : f.maxWaitPerSliceMicros / 1e6);
+                    gauge(gauges, "pacer_run_client_max_stall_seconds", "A client's longest stall in the window (a thread sleeping 1 ms at a time)",
+                            byClient, f.maxHiccupMillis == null ? null : f.maxHiccupMillis / 1e3);
+                    gauge(gauges, "pacer_run_client_cpu_per_request_seconds", "A client's CPU time per request in the window",
+                            byClient, f.cpuMicrosPerRequest == null ? null : f.cpuMicrosPerRequest / 1e6);
+                }
+            }
             if (result.window != null && result.window.startEpochMs != null) {
                 gauge(gauges, "pacer_run_window_start_timestamp_seconds", "Start of the measured window, Unix time", labels, result.window.startEpochMs / 1000.0);
             }

@@ -73,6 +73,15 @@ public class RunMetricsTest {
         result.server.footprint.saturatedPeriods = 0;
         result.server.footprint.gcPauseMillis = 120L;
         result.server.footprint.imageBytes = 94_371_840L;
+        RunResult.ClientFigure client = new RunResult.ClientFigure();
+        client.name = "client-0";
+        client.footprint = new RunResult.Footprint();
+        client.footprint.cpuUtilization = 0.97;
+        client.footprint.saturatedPeriods = 3;
+        client.footprint.maxWaitPerSliceMicros = 1_250.0;
+        client.footprint.maxHiccupMillis = 41.5;
+        client.footprint.cpuMicrosPerRequest = 18.7;
+        result.clients.perClient.add(client);
         return result;
     }
 
@@ -96,6 +105,8 @@ public class RunMetricsTest {
         assertThat(actual).contains("pacer_run_info{image=\"pacer/server-jetty12:0.1.0\",measured_by=\"\",namespace=\"bench\",phase=\"Failed\",run=\"broken\",series=\"\",server=\"\",variant=\"\",verdict=\"\"} 1");
         assertThat(actual).contains("measured_by=\"probe\",namespace=\"bench\",phase=\"Succeeded\",run=\"jetty12-core\",series=\"service\"");
         assertThat(actual).contains("pacer_run_server_cpu_per_request_seconds{namespace=\"bench\",run=\"jetty12-core\",server=\"jetty12\",variant=\"core\"} 6.96E-6");
+        // a saturated client, by name: what made the run Invalid is on the dashboard too
+        assertThat(actual).contains("pacer_run_client_saturated_periods{client=\"client-0\",namespace=\"bench\",run=\"jetty12-core\",server=\"jetty12\",variant=\"core\"} 3");
         Golden.assertMatches(actual, "run-metrics.txt");
     }
 
