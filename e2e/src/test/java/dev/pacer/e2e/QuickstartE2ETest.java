@@ -66,6 +66,17 @@ class QuickstartE2ETest {
         assertThat(doc.periods().stream().mapToDouble(p -> p.serverUsage().cpuCores()).sum() * doc.samplePeriodMs() / 1000.0)
                 .as("the periods' CPU adds up to the window's").isCloseTo(footprint.cpuSeconds, org.assertj.core.data.Offset.offset(0.05));
         assertThat(outcome.directory().resolve("server.resources.json")).isNotEmptyFile();
+        // each client collected its garbage once before the load, so that the window's first young collection does not
+        // copy the client's whole state (a 40 ms stall at this rate before it did)
+        for (String client : List.of("client-0", "client-1")) {
+            long startAt = doc.clientReports().get(client).startAtEpochMs();
+            var samples = new com.fasterxml.jackson.databind.ObjectMapper().readTree(outcome.directory().resolve(client + ".resources.json").toFile()).path("samples");
+            long before = 0;
+            for (var sample : samples) {
+                before += sample.path("endEpochMs").asLong() <= startAt ? sample.path("gcCount").asLong() : 0;
+            }
+            assertThat(before).as("%s: collections before the load", client).isPositive();
+        }
         assertThat(outcome.directory().resolve("report.html")).content().contains("id=\"server-footprint\"");
         // the percentile spectrum holds the result's own percentiles, and HdrHistogram's distribution is beside it
         assertThat(doc.spectra().get("server")).anySatisfy(p -> {

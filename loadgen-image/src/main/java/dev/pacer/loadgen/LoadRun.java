@@ -37,6 +37,8 @@ import org.mortbay.jetty.load.generator.Resource;
  * A client far behind its schedule stops two periods after the window and reports what it never sent.
  */
 final class LoadRun {
+    /** A full collection before the load only when at least this long remains before {@code startAt}. */
+    static final long PRE_LOAD_GC_MARGIN_MS = 300;
     /** One shard paces at most this many requests per second by default. */
     static final int DEFAULT_RATE_PER_SHARD = 50_000;
     /** Requests one wake-up sends at most before it looks at the clock again. */
@@ -151,6 +153,12 @@ final class LoadRun {
             });
             loops.add(loop);
             threads.add(Thread.ofPlatform().name("pacer-pacing-" + k).unstarted(() -> results.add(loop.run())));
+        }
+        // Everything this client keeps for the run (connections, buffers, histograms) is allocated now. One full
+        // collection before the load moves it out of the young generation: otherwise the first young collection in the
+        // window copies it all, a 40 ms stall at 500 req/s (SerialGC, measured), charged to the server's latency.
+        if (startNanos - System.nanoTime() > TimeUnit.MILLISECONDS.toNanos(PRE_LOAD_GC_MARGIN_MS)) {
+            System.gc();
         }
         long waitNanos = startNanos - System.nanoTime();
         if (waitNanos > 0) {
