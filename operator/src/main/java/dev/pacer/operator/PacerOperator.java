@@ -43,6 +43,17 @@ public final class PacerOperator implements AutoCloseable {
             return;
         }
         KubernetesClient client = new KubernetesClientBuilder().build();
+        dev.pacer.operator.crd.CrdCheck.Outcome crds = dev.pacer.operator.crd.CrdCheck.check(client);
+        if (!crds.passed()) {
+            System.err.println("pacer-operator: the installed CRDs are older than this operator, and the API server would drop "
+                    + "the fields they lack from every status it writes: " + String.join("; ", crds.outdated())
+                    + ". Apply this release's CRDs: kubectl apply --server-side --force-conflicts -f charts/pacer/crds/ "
+                    + "(docs/installing.md, Upgrading)");
+            System.exit(2);
+            return;
+        }
+        LOG.info("CRDs {}", crds.unreadable().isEmpty() ? "current: " + String.join(", ", new java.util.TreeSet<>(dev.pacer.operator.crd.CrdCheck.CRDS.keySet()))
+                : "not checked, cannot read " + String.join(", ", crds.unreadable()) + " (get on customresourcedefinitions)");
         try {
             PacerOperator running = start(client, settings);
             Runtime.getRuntime().addShutdownHook(new Thread(running::close, "pacer-operator-shutdown"));
