@@ -146,6 +146,15 @@ public final class PodEffects implements RunDriver.Effects {
      * quota, a policy) is final: the answer says why, and the run fails with it instead of retrying forever. Other
      * errors (5xx, no connection) are thrown: the reconcile is retried.
      */
+    /**
+     * A refusal that goes away by itself: too many requests, or a namespace created a moment ago whose default service
+     * account the controller manager has not made yet. Any other 4xx is the pod's own fault and fails the run.
+     */
+    static boolean passing(KubernetesClientException e) {
+        String message = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : String.valueOf(e.getMessage());
+        return e.getCode() == 429 || (e.getCode() == 403 && message.contains("error looking up service account"));
+    }
+
     private Optional<String> createIfAbsent(HasMetadata resource) {
         try {
             client.resource(resource).create();
@@ -153,6 +162,9 @@ public final class PodEffects implements RunDriver.Effects {
         } catch (KubernetesClientException e) {
             if (e.getCode() == 409) {
                 return Optional.empty();
+            }
+            if (passing(e)) {
+                throw e;   // the reconcile is retried with backoff; the run's spec.timeout bounds the retries
             }
             if (e.getCode() >= 400 && e.getCode() < 500) {
                 String why = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage();
