@@ -240,6 +240,11 @@ public class BenchmarkRunSpec extends RunTemplate {
 
         @JsonPropertyDescription("The measurement is invalid when a client's send lag P99 exceeds this, e.g. 10ms: the client could not keep up.")
         public String maxSendLagP99 = "10ms";
+
+        @JsonPropertyDescription("The measurement is invalid when a client stalled longer than this in the window (GC, safepoint or "
+                + "descheduling, measured by a thread sleeping 1 ms at a time), e.g. 20ms. Unset: such a stall longer than maxSendLagP99 "
+                + "is a warning.")
+        public String maxClientStall;
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)

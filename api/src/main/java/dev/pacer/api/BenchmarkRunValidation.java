@@ -141,6 +141,9 @@ public final class BenchmarkRunValidation {
             if (spec.criteria.maxSendLagP99 != null) {
                 parse(problems, "spec.criteria.maxSendLagP99", spec.criteria.maxSendLagP99, Quantities::parseDuration);
             }
+            if (spec.criteria.maxClientStall != null) {
+                parse(problems, "spec.criteria.maxClientStall", spec.criteria.maxClientStall, Quantities::parseDuration);
+            }
             if (spec.criteria.maxErrorRatio != null && !(spec.criteria.maxErrorRatio >= 0 && spec.criteria.maxErrorRatio <= 1)) {
                 problems.add(new FieldProblem("spec.criteria.maxErrorRatio", "must lie in [0, 1], was " + spec.criteria.maxErrorRatio));
             }

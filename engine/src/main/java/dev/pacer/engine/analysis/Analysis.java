@@ -274,6 +274,16 @@ public final class Analysis {
                     client, f.saturatedPeriods, used.byPeriod().size(), 100 * f.maxPeriodCpuUtilization, f.cpusAllowed,
                     f.maxWaitPerSliceMicros == null ? "an unknown time" : String.format(Locale.ROOT, "%.2f ms", f.maxWaitPerSliceMicros / 1000)));
         }
+        java.util.Optional<java.time.Duration> maxStall = input.criteria().maxClientStall();
+        if (maxStall.isPresent()) {
+            double limitMillis = maxStall.get().toNanos() / NANOS_PER_MILLI;
+            if (f.maxHiccupMillis != null && f.maxHiccupMillis > limitMillis) {
+                invalid.add(String.format(Locale.ROOT, "%s stalled for %.1f ms in the window (GC, safepoint or descheduling), longer than "
+                        + "criteria.maxClientStall %.1f ms: requests due then left late and their wait counts as the server's latency; "
+                        + "give the client more memory or CPUs (spec.clients), or fewer requests per client", client, f.maxHiccupMillis, limitMillis));
+            }
+            return;
+        }
         double allowedMillis = input.criteria().maxSendLagP99().toNanos() / NANOS_PER_MILLI;
         if (f.maxHiccupMillis != null && f.maxHiccupMillis > allowedMillis) {
             warnings.add(String.format(Locale.ROOT, "%s stalled for %.1f ms in the window (GC, safepoint or descheduling), longer than "

@@ -101,8 +101,15 @@ public record AnalysisInput(long windowStartEpochMs, long windowEndEpochMs, long
      * @param maxSendLagP99 a client whose send lag P99 exceeds this could not keep up
      * @param maxP99        optional: the server's overall P99 must not exceed this
      * @param maxErrorRatio errors / requests must not exceed this
+     * @param maxClientStall optional: a client that stalled longer than this in the window (GC, safepoint,
+     *                       descheduling) makes the run Invalid; unset, such a stall longer than maxSendLagP99 is a warning
      */
-    public record Criteria(double rateTolerance, Duration maxSendLagP99, Optional<Duration> maxP99, double maxErrorRatio) {
+    public record Criteria(double rateTolerance, Duration maxSendLagP99, Optional<Duration> maxP99, double maxErrorRatio,
+                           Optional<Duration> maxClientStall) {
         public static final Criteria DEFAULT = new Criteria(0.01, Duration.ofMillis(10), Optional.empty(), 0.0);
+
+        public Criteria(double rateTolerance, Duration maxSendLagP99, Optional<Duration> maxP99, double maxErrorRatio) {
+            this(rateTolerance, maxSendLagP99, maxP99, maxErrorRatio, Optional.empty());
+        }
     }
 }

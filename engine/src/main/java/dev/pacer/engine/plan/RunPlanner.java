@@ -65,7 +65,8 @@ public final class RunPlanner {
                 Quantities.parseRatio(criteria.rateTolerance == null ? "1%" : criteria.rateTolerance),
                 Quantities.parseDuration(criteria.maxSendLagP99 == null ? "10ms" : criteria.maxSendLagP99),
                 Optional.ofNullable(criteria.maxP99).map(Quantities::parseDuration),
-                criteria.maxErrorRatio == null ? 0.0 : criteria.maxErrorRatio);
+                criteria.maxErrorRatio == null ? 0.0 : criteria.maxErrorRatio,
+                Optional.ofNullable(criteria.maxClientStall).map(Quantities::parseDuration));
         String name = run.getMetadata() == null || run.getMetadata().getName() == null ? "run" : run.getMetadata().getName();
         return new RunPlan(name, server, clients, Quantities.parseDuration(spec.warmup), Quantities.parseDuration(spec.duration),
                 Quantities.parseDuration(spec.samplePeriod), Quantities.parseDuration(spec.timeout),

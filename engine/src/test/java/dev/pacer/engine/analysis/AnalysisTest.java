@@ -197,4 +197,39 @@ class AnalysisTest {
         assertThat(read).extracting(p -> p.histogram().getTotalCount()).containsExactly(1L, 2L, 1L);
         assertThat(read.get(1).histogram().getMaxValue()).isEqualTo(8);
     }
+
+    /** A client that stalled 30 ms (GC): a warning by default, Invalid when criteria.maxClientStall asks for less. */
+    @Test
+    void aClientStallIsAWarningUnlessMaxClientStallIsSet() {
+        List<PeriodHistogram> server = List.of(period(T0, 1000, hundred(1000, 2000)), period(T0 + 1000, 1000, hundred(1000, 2000)));
+        List<dev.pacer.contract.ResourceUse.Sample> samples = new java.util.ArrayList<>();
+        for (int i = -2; i < 2; i++) {
+            long start = T0 + i * 1000L;
+            // 5 % of one CPU, a few µs of wait per slice, and in the window's second period a 30 ms stall
+            samples.add(new dev.pacer.contract.ResourceUse.Sample(start, start + 1000, 50_000_000L, 100L << 20, 100L << 20, 0L, 0L,
+                    1_000_000L, i == 1 ? 30_000L : 1_500L, 1_000L));
+        }
+        dev.pacer.contract.ResourceUse use = new dev.pacer.contract.ResourceUse(7, 1000, 1, true, samples);
+        AnalysisInput.ClientInput stalled = new AnalysisInput.ClientInput("client-0", 100, client("x", 100, 2, 100).responseTimePeriods(),
+                client("x", 100, 2, 100).sendLagPeriods(), 0, null, 0, List.of(), use);
+        AnalysisInput.ServerResources loadFrom = new AnalysisInput.ServerResources(null, T0 - 2000, "not sampled");
+
+        RunResult byDefault = Analysis.analyze(new AnalysisInput(T0, T0 + 2000, PERIOD_MS, Optional.of(server), null, List.of(stalled),
+                new AnalysisInput.Criteria(0.01, Duration.ofMillis(20), Optional.empty(), 0)).withResources(loadFrom)).result();
+        assertThat(byDefault.clients.perClient.getFirst().footprint.maxHiccupMillis).isEqualTo(30.0);
+        assertThat(byDefault.verdict).isEqualTo(Verdict.Passed);
+        assertThat(byDefault.warnings).anySatisfy(w -> assertThat(w).contains("client-0 stalled for 30.0 ms").contains("criteria.maxSendLagP99 20.0 ms"));
+
+        RunResult strict = Analysis.analyze(new AnalysisInput(T0, T0 + 2000, PERIOD_MS, Optional.of(server), null, List.of(stalled),
+                new AnalysisInput.Criteria(0.01, Duration.ofMillis(20), Optional.empty(), 0, Optional.of(Duration.ofMillis(25))))
+                .withResources(loadFrom)).result();
+        assertThat(strict.verdict).isEqualTo(Verdict.Invalid);
+        assertThat(strict.reasons).singleElement().asString().contains("client-0 stalled for 30.0 ms").contains("criteria.maxClientStall 25.0 ms");
+
+        RunResult lenient = Analysis.analyze(new AnalysisInput(T0, T0 + 2000, PERIOD_MS, Optional.of(server), null, List.of(stalled),
+                new AnalysisInput.Criteria(0.01, Duration.ofMillis(20), Optional.empty(), 0, Optional.of(Duration.ofMillis(50))))
+                .withResources(loadFrom)).result();
+        assertThat(lenient.verdict).isEqualTo(Verdict.Passed);
+        assertThat(lenient.warnings).noneSatisfy(w -> assertThat(w).contains("stalled"));
+    }
 }
