@@ -155,35 +155,26 @@ public record OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespa
         return new Artifacts(java.nio.file.Path.of(dir), retention.isZero() ? null : retention, service.isEmpty() ? null : service);
     }
 
-    /** {@code 720h}, {@code 30d}, {@code 90m} or ISO-8601; zero: while the run exists. */
+    /** {@code 720h}, {@code 90m} (the specs' durations), {@code 30d}, or ISO-8601 {@code P30D}; {@code 0}: while the run exists. */
     static java.time.Duration retention(String text) {
         try {
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)([dhm]?)").matcher(text);
-            if (m.matches()) {
-                long n = Long.parseLong(m.group(1));
-                return switch (m.group(2)) {
-                    case "d" -> java.time.Duration.ofDays(n);
-                    case "h" -> java.time.Duration.ofHours(n);
-                    case "m" -> java.time.Duration.ofMinutes(n);
-                    default -> {
-                        if (n != 0) {
-                            throw new IllegalArgumentException("a unit");
-                        }
-                        yield java.time.Duration.ZERO;
-                    }
-                };
+            if (text.equals("0")) {
+                return java.time.Duration.ZERO;
             }
-            java.time.Duration d;
-            if (text.startsWith("P") && !text.contains("T")) {
-                java.time.Period period = java.time.Period.parse(text);   // P30D: days only, a month has no fixed length
-                d = period.getYears() == 0 && period.getMonths() == 0 ? java.time.Duration.ofDays(period.getDays()) : null;
-            } else {
-                d = java.time.Duration.parse(text);
+            if (text.matches("\\d+d")) {
+                return java.time.Duration.ofDays(Long.parseLong(text.substring(0, text.length() - 1)));
             }
-            if (d == null || d.isNegative()) {
-                throw new IllegalArgumentException("negative");
+            if (!text.startsWith("P")) {
+                return dev.pacer.api.Quantities.parseDuration(text);
             }
-            return d;
+            if (text.contains("T")) {
+                return java.time.Duration.parse(text);
+            }
+            java.time.Period period = java.time.Period.parse(text);   // P30D: days only, a month has no fixed length
+            if (period.getYears() != 0 || period.getMonths() != 0 || period.isNegative()) {
+                throw new IllegalArgumentException("days only");
+            }
+            return java.time.Duration.ofDays(period.getDays());
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("PACER_ARTIFACTS_RETENTION must be a duration such as 720h, 30d or P30D "
                     + "(0: while the run exists), was '" + text + "'");

@@ -1,7 +1,19 @@
 package dev.pacer.operator;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
+import dev.pacer.api.BenchmarkRun;
+import dev.pacer.operator.artifacts.ArtifactStore;
+import dev.pacer.operator.artifacts.ArtifactsHandler;
+import dev.pacer.operator.crd.CrdCheck;
 import dev.pacer.operator.metrics.ReconcileMetrics;
 import dev.pacer.operator.metrics.RunMetrics;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -25,9 +37,9 @@ public final class PacerOperator implements AutoCloseable {
 
     private final Operator operator;
     private final HTTPServer metricsServer;
-    private final java.util.concurrent.ScheduledExecutorService pruning;
+    private final ScheduledExecutorService pruning;
 
-    private PacerOperator(Operator operator, HTTPServer metricsServer, java.util.concurrent.ScheduledExecutorService pruning) {
+    private PacerOperator(Operator operator, HTTPServer metricsServer, ScheduledExecutorService pruning) {
         this.operator = operator;
         this.metricsServer = metricsServer;
         this.pruning = pruning;
@@ -43,7 +55,7 @@ public final class PacerOperator implements AutoCloseable {
             return;
         }
         KubernetesClient client = new KubernetesClientBuilder().build();
-        dev.pacer.operator.crd.CrdCheck.Outcome crds = dev.pacer.operator.crd.CrdCheck.check(client);
+        CrdCheck.Outcome crds = CrdCheck.check(client);
         if (!crds.passed()) {
             System.err.println("pacer-operator: the installed CRDs are older than this operator, and the API server would drop "
                     + "the fields they lack from every status it writes: " + String.join("; ", crds.outdated())
@@ -52,7 +64,7 @@ public final class PacerOperator implements AutoCloseable {
             System.exit(2);
             return;
         }
-        LOG.info("CRDs {}", crds.unreadable().isEmpty() ? "current: " + String.join(", ", new java.util.TreeSet<>(dev.pacer.operator.crd.CrdCheck.CRDS.keySet()))
+        LOG.info("CRDs {}", crds.unreadable().isEmpty() ? "current: " + String.join(", ", new TreeSet<>(CrdCheck.CRDS.keySet()))
                 : "not checked, cannot read " + String.join(", ", crds.unreadable()) + " (get on customresourcedefinitions)");
         try {
             PacerOperator running = start(client, settings);
@@ -94,18 +106,18 @@ public final class PacerOperator implements AutoCloseable {
                 o.settingNamespaces(settings.watchNamespaces());
             }
         });
-        dev.pacer.operator.artifacts.ArtifactStore store = null;
+        ArtifactStore store = null;
         if (settings.artifacts().enabled()) {
-            store = new dev.pacer.operator.artifacts.ArtifactStore(settings.artifacts().directory(), settings.artifacts().retention(),
+            store = new ArtifactStore(settings.artifacts().directory(), settings.artifacts().retention(),
                     settings.artifacts().service(), java.time.Clock.systemUTC());
             reconciler.keepingArtifactsIn(store);
         }
         registry.register(new RunMetrics(reconciler::heldRuns));
         registry.register(new dev.pacer.operator.metrics.SuiteMetrics(suiteReconciler::heldSuites));
         HTTPServer.Builder http = HTTPServer.builder().port(settings.metricsPort()).registry(registry);
-        java.util.concurrent.ScheduledExecutorService pruning = null;
+        ScheduledExecutorService pruning = null;
         if (store != null) {
-            http.defaultHandler(new dev.pacer.operator.artifacts.ArtifactsHandler(store));
+            http.defaultHandler(new ArtifactsHandler(store));
             pruning = prunePeriodically(store, () -> listRuns(client, settings.watchNamespaces()));
         }
         HTTPServer metricsServer = http.buildAndStart();
@@ -123,20 +135,20 @@ public final class PacerOperator implements AutoCloseable {
     }
 
     /** Every run watched, read from the API server (not the cache, which a quiet operator may not have filled). */
-    private static java.util.List<dev.pacer.api.BenchmarkRun> listRuns(KubernetesClient client, java.util.Set<String> namespaces) {
-        var runs = client.resources(dev.pacer.api.BenchmarkRun.class);
+    private static List<BenchmarkRun> listRuns(KubernetesClient client, Set<String> namespaces) {
+        var runs = client.resources(BenchmarkRun.class);
         if (namespaces.isEmpty()) {
             return runs.inAnyNamespace().list().getItems();
         }
-        java.util.List<dev.pacer.api.BenchmarkRun> all = new java.util.ArrayList<>();
+        List<BenchmarkRun> all = new ArrayList<>();
         namespaces.forEach(ns -> all.addAll(runs.inNamespace(ns).list().getItems()));
         return all;
     }
 
     /** Deletes expired results every ten minutes; a failed listing of the runs deletes nothing. */
-    private static java.util.concurrent.ScheduledExecutorService prunePeriodically(dev.pacer.operator.artifacts.ArtifactStore store,
-                                                                                     java.util.function.Supplier<java.util.List<dev.pacer.api.BenchmarkRun>> runs) {
-        var executor = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+    private static ScheduledExecutorService prunePeriodically(ArtifactStore store,
+                                                                                     Supplier<List<BenchmarkRun>> runs) {
+        var executor = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "pacer-artifacts-pruning");
             t.setDaemon(true);
             return t;
@@ -150,7 +162,7 @@ public final class PacerOperator implements AutoCloseable {
             } catch (java.io.IOException | RuntimeException e) {
                 LOG.warn("pruning the artifacts failed: {}", e.toString());
             }
-        }, 2, 10, java.util.concurrent.TimeUnit.MINUTES);
+        }, 2, 10, TimeUnit.MINUTES);
         return executor;
     }
 

@@ -66,6 +66,7 @@ class OperatorSettingsTest {
         assertThat(OperatorSettings.retention("7d")).isEqualTo(java.time.Duration.ofDays(7));
         assertThat(OperatorSettings.retention("P2D")).isEqualTo(java.time.Duration.ofDays(2));
         assertThat(OperatorSettings.retention("PT90M")).isEqualTo(java.time.Duration.ofMinutes(90));
+        assertThat(OperatorSettings.retention("1h30m")).as("as specs write durations").isEqualTo(java.time.Duration.ofMinutes(90));
         assertThat(OperatorSettings.fromEnvironment(Map.of("PACER_ARTIFACTS_DIR", "/a", "PACER_ARTIFACTS_RETENTION", "0"))
                 .artifacts().retention()).isNull();
         for (String bad : new String[] {"30", "a week", "P1M", "-PT1H"}) {

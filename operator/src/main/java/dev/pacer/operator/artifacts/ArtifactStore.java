@@ -60,12 +60,12 @@ public final class ArtifactStore {
     /** Writes a run's results directory, replacing an earlier one of the same run (a collection repeated after a restart). */
     public BenchmarkRunStatus.Artifacts keep(BenchmarkRun run, ResultDocument document, Map<String, String> files) {
         BenchmarkRunStatus.Artifacts kept = new BenchmarkRunStatus.Artifacts();
-        String relative = relativePath(run);
-        kept.path = relative;
         kept.service = service;
-        Path target = root.resolve(relative);
-        Path staging = target.resolveSibling("." + target.getFileName() + ".writing");
+        Path target = root;
         try {
+            kept.path = relativePath(run);
+            target = root.resolve(kept.path);
+            Path staging = target.resolveSibling("." + target.getFileName() + ".writing");
             deleteTree(staging);
             ResultsDirectory.write(staging, document, files);
             deleteTree(target);
@@ -84,9 +84,9 @@ public final class ArtifactStore {
             if (retention != null) {
                 kept.keptUntil = clock.instant().plus(retention).toString();
             }
-        } catch (IOException | UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
             kept.error = "could not write " + target + ": " + e.getMessage();
-            LOG.warn("run {}: results not kept: {}", relative, kept.error);
+            LOG.warn("run {}/{}: results not kept: {}", run.getMetadata().getNamespace(), run.getMetadata().getName(), kept.error);
         }
         return kept;
     }

@@ -151,8 +151,12 @@ public final class PodEffects implements RunDriver.Effects {
      * account the controller manager has not made yet. Any other 4xx is the pod's own fault and fails the run.
      */
     static boolean passing(KubernetesClientException e) {
-        String message = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : String.valueOf(e.getMessage());
-        return e.getCode() == 429 || (e.getCode() == 403 && message.contains("error looking up service account"));
+        return e.getCode() == 429 || (e.getCode() == 403 && message(e).contains("error looking up service account"));
+    }
+
+    /** The API server's own words, without the client's wrapping. */
+    private static String message(KubernetesClientException e) {
+        return e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : String.valueOf(e.getMessage());
     }
 
     private Optional<String> createIfAbsent(HasMetadata resource) {
@@ -167,9 +171,8 @@ public final class PodEffects implements RunDriver.Effects {
                 throw e;   // the reconcile is retried with backoff; the run's spec.timeout bounds the retries
             }
             if (e.getCode() >= 400 && e.getCode() < 500) {
-                String why = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage();
                 return Optional.of("the API server refused " + resource.getKind() + " " + resource.getMetadata().getName()
-                        + " (" + e.getCode() + "): " + why);
+                        + " (" + e.getCode() + "): " + message(e));
             }
             throw e;
         }
