@@ -99,13 +99,14 @@ class QuickstartE2ETest {
 
         // the report in a real browser: every chart drew its series and a legend to toggle them, and a screenshot is taken
         java.util.Map<String, HeadlessChromium.Drawn> drawn = HeadlessChromium.plotsDrawn(outcome.directory().resolve("report.html"));
-        assertThat(drawn).containsOnlyKeys("spectrum", "server-latency", "server-percentiles", "cpu", "server-memory",
+        assertThat(drawn).containsOnlyKeys("spectrum", "server-latency", "server-percentiles", "cpu", "pauses", "server-memory",
                 "client-latency", "achieved-rate", "send-lag");
         assertThat(drawn.values()).allSatisfy(d -> {
             assertThat(d.seriesPixels()).isGreaterThan(200);
             assertThat(d.legendEntries()).isGreaterThanOrEqualTo(2);
         });
         assertThat(drawn.get("spectrum").legendEntries()).as("percentile, server, client-0, client-1").isEqualTo(4);
+        assertThat(drawn.get("pauses").legendEntries()).as("seconds, server GC, and each client's GC and longest stall").isEqualTo(6);
         assertThat(html).doesNotContain("data-drawn-length").doesNotContain("frame-");
         Path png = outcome.directory().resolve("report.png");
         HeadlessChromium.screenshot(outcome.directory().resolve("report.html"), png, 1100, 1900);

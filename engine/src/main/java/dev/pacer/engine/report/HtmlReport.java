@@ -18,7 +18,7 @@ import dev.pacer.engine.analysis.PeriodPoint;
 /**
  * {@code report.html}: one self-contained page (inline CSS and script, no network) with the verdict and its reasons, the
  * integrals, and interactive plots ({@link PlotChart}): the percentile spectrum, and over the measured window server
- * min/p99/max per period (Jetty's chart) and its percentiles without the max, CPU and memory, client response-time
+ * min/p99/max per period (Jetty's chart) and its percentiles without the max, CPU, pauses and memory, client response-time
  * percentiles per period, achieved rate per client, and send lag per client.
  */
 public final class HtmlReport {
@@ -182,6 +182,31 @@ public final class HtmlReport {
             PlotChart cpuChart = new PlotChart("cpu", "CPU per period, % of each process's CPUs: used, and wanted (used plus waiting; 95 % or more is saturated)", "%");
             cpu.forEach(cpuChart::series);
             out.append(cpuChart.render());
+        }
+        Map<String, List<double[]>> pauses = new LinkedHashMap<>();
+        for (PeriodPoint p : doc.periods()) {
+            double x = (p.startEpochMs() - start) / 1000.0 + periodSeconds;
+            Map<String, PeriodPoint.Usage> roles = new LinkedHashMap<>();
+            if (p.serverUsage() != null) {
+                roles.put("server", p.serverUsage());
+            }
+            if (p.clientUsage() != null) {
+                roles.putAll(p.clientUsage());
+            }
+            roles.forEach((role, u) -> {
+                if (u.gcPauseMillis() != null) {
+                    pauses.computeIfAbsent(role + " GC", k -> new ArrayList<>()).add(new double[] {x, u.gcPauseMillis()});
+                }
+                if (u.maxHiccupMillis() != null) {
+                    pauses.computeIfAbsent(role + " longest stall", k -> new ArrayList<>()).add(new double[] {x, u.maxHiccupMillis()});
+                }
+            });
+        }
+        if (!pauses.isEmpty()) {
+            PlotChart pauseChart = new PlotChart("pauses", "Pauses per period: GC time of each JVM, and each client's longest stall "
+                    + "(a thread sleeping 1 ms at a time)", "ms");
+            pauses.forEach(pauseChart::series);
+            out.append(pauseChart.render());
         }
         if (!memory.isEmpty()) {
             PlotChart memoryChart = new PlotChart("server-memory", "Server resident memory per period", "MiB");

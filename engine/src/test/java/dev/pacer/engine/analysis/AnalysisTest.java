@@ -232,4 +232,24 @@ class AnalysisTest {
         assertThat(lenient.verdict).isEqualTo(Verdict.Passed);
         assertThat(lenient.warnings).noneSatisfy(w -> assertThat(w).contains("stalled"));
     }
+
+    /** A server at its CPUs' limit is a finding about the server, stated as a warning: the run stays Passed. */
+    @Test
+    void aSaturatedServerIsAWarningNotInvalid() {
+        List<PeriodHistogram> server = List.of(period(T0, 1000, hundred(1000, 2000)), period(T0 + 1000, 1000, hundred(1000, 2000)));
+        List<dev.pacer.contract.ResourceUse.Sample> samples = new java.util.ArrayList<>();
+        for (int i = -2; i < 2; i++) {
+            long start = T0 + i * 1000L;
+            long cpuNanos = i < 0 ? 10_000_000L : 990_000_000L;   // idle before the load, 99 % of its one CPU in the window
+            samples.add(new dev.pacer.contract.ResourceUse.Sample(start, start + 1000, cpuNanos, 100L << 20, 100L << 20, 0L, 0L));
+        }
+        AnalysisInput.ServerResources used = new AnalysisInput.ServerResources(new dev.pacer.contract.ResourceUse(9, 1000, 1, true, samples),
+                T0 - 2000, null);
+        RunResult result = Analysis.analyze(new AnalysisInput(T0, T0 + 2000, PERIOD_MS, Optional.of(server), null,
+                List.of(client("client-0", 100, 2, 100)), AnalysisInput.Criteria.DEFAULT).withResources(used)).result();
+        assertThat(result.server.footprint.saturatedPeriods).isEqualTo(2);
+        assertThat(result.verdict).isEqualTo(Verdict.Passed);
+        assertThat(result.reasons).isEmpty();
+        assertThat(result.warnings).anySatisfy(w -> assertThat(w).contains("the server's CPUs were saturated").contains("in 2 of 2 periods"));
+    }
 }
