@@ -202,14 +202,9 @@ class AnalysisTest {
     @Test
     void aClientStallIsAWarningUnlessMaxClientStallIsSet() {
         List<PeriodHistogram> server = List.of(period(T0, 1000, hundred(1000, 2000)), period(T0 + 1000, 1000, hundred(1000, 2000)));
-        List<dev.pacer.contract.ResourceUse.Sample> samples = new java.util.ArrayList<>();
-        for (int i = -2; i < 2; i++) {
-            long start = T0 + i * 1000L;
-            // 5 % of one CPU, a few µs of wait per slice, and in the window's second period a 30 ms stall
-            samples.add(new dev.pacer.contract.ResourceUse.Sample(start, start + 1000, 50_000_000L, 100L << 20, 100L << 20, 0L, 0L,
-                    1_000_000L, i == 1 ? 30_000L : 1_500L, 1_000L));
-        }
-        dev.pacer.contract.ResourceUse use = new dev.pacer.contract.ResourceUse(7, 1000, 1, true, samples);
+        // 5 % of one CPU, a few µs of wait per slice, and in the window's second period a 30 ms stall
+        dev.pacer.contract.ResourceUse use = fourPeriods((i, start) -> new dev.pacer.contract.ResourceUse.Sample(start, start + 1000,
+                50_000_000L, 100L << 20, 100L << 20, 0L, 0L, 1_000_000L, i == 1 ? 30_000L : 1_500L, 1_000L));
         AnalysisInput.ClientInput stalled = new AnalysisInput.ClientInput("client-0", 100, client("x", 100, 2, 100).responseTimePeriods(),
                 client("x", 100, 2, 100).sendLagPeriods(), 0, null, 0, List.of(), use);
         AnalysisInput.ServerResources loadFrom = new AnalysisInput.ServerResources(null, T0 - 2000, "not sampled");
@@ -237,19 +232,23 @@ class AnalysisTest {
     @Test
     void aSaturatedServerIsAWarningNotInvalid() {
         List<PeriodHistogram> server = List.of(period(T0, 1000, hundred(1000, 2000)), period(T0 + 1000, 1000, hundred(1000, 2000)));
-        List<dev.pacer.contract.ResourceUse.Sample> samples = new java.util.ArrayList<>();
-        for (int i = -2; i < 2; i++) {
-            long start = T0 + i * 1000L;
-            long cpuNanos = i < 0 ? 10_000_000L : 990_000_000L;   // idle before the load, 99 % of its one CPU in the window
-            samples.add(new dev.pacer.contract.ResourceUse.Sample(start, start + 1000, cpuNanos, 100L << 20, 100L << 20, 0L, 0L));
-        }
-        AnalysisInput.ServerResources used = new AnalysisInput.ServerResources(new dev.pacer.contract.ResourceUse(9, 1000, 1, true, samples),
-                T0 - 2000, null);
+        // idle before the load, 99 % of its one CPU in the window
+        AnalysisInput.ServerResources used = new AnalysisInput.ServerResources(fourPeriods((i, start) -> new dev.pacer.contract.ResourceUse.Sample(
+                start, start + 1000, i < 0 ? 10_000_000L : 990_000_000L, 100L << 20, 100L << 20, 0L, 0L)), T0 - 2000, null);
         RunResult result = Analysis.analyze(new AnalysisInput(T0, T0 + 2000, PERIOD_MS, Optional.of(server), null,
                 List.of(client("client-0", 100, 2, 100)), AnalysisInput.Criteria.DEFAULT).withResources(used)).result();
         assertThat(result.server.footprint.saturatedPeriods).isEqualTo(2);
         assertThat(result.verdict).isEqualTo(Verdict.Passed);
         assertThat(result.reasons).isEmpty();
         assertThat(result.warnings).anySatisfy(w -> assertThat(w).contains("the server's CPUs were saturated").contains("in 2 of 2 periods"));
+    }
+
+    /** A process's samples of one CPU over the two periods before the window ({@code i} −2, −1) and its two (0, 1). */
+    static dev.pacer.contract.ResourceUse fourPeriods(java.util.function.BiFunction<Integer, Long, dev.pacer.contract.ResourceUse.Sample> sample) {
+        List<dev.pacer.contract.ResourceUse.Sample> samples = new java.util.ArrayList<>();
+        for (int i = -2; i < 2; i++) {
+            samples.add(sample.apply(i, T0 + i * 1000L));
+        }
+        return new dev.pacer.contract.ResourceUse(7, 1000, 1, true, samples);
     }
 }
