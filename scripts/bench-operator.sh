@@ -72,7 +72,7 @@ k create namespace "$NS" --dry-run=client -o yaml | k apply -f - >/dev/null
 k create namespace "$OPNS" --dry-run=client -o yaml | k apply -f - >/dev/null
 env KUBECONFIG="$KUBECONFIG_HOST" PACER_AGENT_ACCESS=apiServerProxy PACER_WATCH_NAMESPACES="$NS" PACER_METRICS_PORT=0 \
   PACER_PROBE_NAMESPACE="$OPNS" PACER_MAX_ACTIVE_RUNS="$MAX_ACTIVE" \
-  "$JAVA_HOME/bin/java" $JVM_FLAGS -cp "$REPO/operator/target/app/lib/*" dev.pacer.operator.PacerOperator >"$WORK/operator.log" 2>&1 &
+  ${MALLOC_ARENA_MAX:+MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX} "$JAVA_HOME/bin/java" $JVM_FLAGS -cp "$REPO/operator/target/app/lib/*" dev.pacer.operator.PacerOperator >"$WORK/operator.log" 2>&1 &
 OP_PID=$!
 for _ in $(seq 120); do grep -q "metrics on port" "$WORK/operator.log" && break; sleep 0.5; done
 PORT=$(sed -n 's/.*metrics on port \([0-9]*\).*/\1/p' "$WORK/operator.log" | head -1)
@@ -117,6 +117,8 @@ done
 echo >&2
 elapsed=$(( $(date +%s) - t0 ))
 end_rss=$(awk '/VmRSS/{print $2}' /proc/$OP_PID/status)
+# with -XX:NativeMemoryTracking=summary in JVM_FLAGS: where the operator's memory is, by JVM area
+[[ $JVM_FLAGS == *NativeMemoryTracking* ]] && "$JAVA_HOME/bin/jcmd" "$OP_PID" VM.native_memory summary | grep -E '^(Total|-)' | sed 's/^/  /' 
 hwm=$(awk '/VmHWM/{print $2}' /proc/$OP_PID/status)
 cpu_ticks=$(awk '{print $14 + $15}' /proc/$OP_PID/stat)
 metrics=$(curl -sf "http://127.0.0.1:$PORT/metrics")

@@ -56,6 +56,7 @@ t0=$(date +%s)
 check "helm install --wait with the local images, artifacts on a PersistentVolume ($(( $(date +%s) - t0 )) s)" \
   h install pacer "$REPO/charts/pacer" -n "$NS" --create-namespace --wait --timeout 3m --set image.pullPolicy=Never \
   --set artifacts.persistence.enabled=true --set artifacts.persistence.existingClaim=pacer-artifacts \
+  --set grafana.url=http://127.0.0.1:3391 \
   --set operator.resources.requests.cpu=0   # the node's one allocatable CPU is the pinned server's
 check "the operator Deployment is available" k -n "$NS" wait --for=condition=Available deploy/pacer --timeout=120s
 lease_renewed() { # the operator's pod holds the Lease and renews it with the chart's RBAC
@@ -148,11 +149,15 @@ for entry in "jetty12 pacer/server-jetty12:0.1.0 --mode=core core" "loom pacer/s
     grep '^FAIL' -A3 "$WORK/dashboards.txt" || true
     # each dashboard in headless Chromium: no "No data", no error panel, no page error; the screenshots of docs/images
     mkdir -p "$SHOTS"
-    for dashboard in "pacer-run/run?var-namespace=$BENCH&var-run=loom pacer-run" \
-                     "pacer-servers/servers?var-namespace=$BENCH&var-server=\$__all&var-variant=\$__all&var-suite=\$__all pacer-server-comparison"; do
+    # the run dashboard as the run's status links it: the run selected, the time range its own (grafana.url above)
+    link=$(k get br loom -n "$BENCH" -o jsonpath='{.status.dashboard}')
+    check "loom: status.dashboard links the run dashboard over the run's window: ${link:-none}" \
+      bash -c "[[ '$link' =~ ^http://127.0.0.1:3391/d/pacer-run/run\?var-namespace=$BENCH\&var-run=loom\&from=[0-9]{13}\&to=[0-9]{13}$ ]]"
+    for dashboard in "${link#http://127.0.0.1:3391/d/} pacer-run" \
+                     "pacer-servers/servers?var-namespace=$BENCH&var-server=\$__all&var-variant=\$__all&var-suite=\$__all&from=now-2m&to=now pacer-server-comparison"; do
       read -r path shot <<<"$dashboard"
       innet env NODE_PATH="$PACER_CACHE/observability-node/node_modules" node "$OBS/render.js" \
-        "http://127.0.0.1:3391/d/$path&from=now-2m&to=now&kiosk" "$SHOTS/dashboard-$shot.png" >"$WORK/render-$shot.txt" 2>&1
+        "http://127.0.0.1:3391/d/$path&kiosk" "$SHOTS/dashboard-$shot.png" >"$WORK/render-$shot.txt" 2>&1
       check "dashboard $shot renders in headless Chromium with data in all $(grep -c '^ok' "$WORK/render-$shot.txt") panels" \
         bash -c "! grep -q '^FAIL' '$WORK/render-$shot.txt' && grep -q '^ok' '$WORK/render-$shot.txt'"
       grep '^FAIL' "$WORK/render-$shot.txt" | head -10 || true

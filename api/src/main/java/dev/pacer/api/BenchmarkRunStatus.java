@@ -49,6 +49,10 @@ public class BenchmarkRunStatus {
     @JsonPropertyDescription("When the run reached Succeeded or Failed (RFC 3339); ttlSecondsAfterFinished counts from here.")
     public String completionTime;
 
+    @JsonPropertyDescription("The run dashboard in Grafana, opened on this run's warm-up and measured window (set once the "
+            + "window is known, when the operator is given Grafana's address: the chart's grafana.url).")
+    public String dashboard;
+
     @JsonPropertyDescription("Where the run's raw histogram logs, result.json and report.html are kept after its pods are gone: "
             + "'pacer fetch NAME' downloads them. Absent when the operator keeps no artifacts.")
     public Artifacts artifacts;

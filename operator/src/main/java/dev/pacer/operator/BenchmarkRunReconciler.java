@@ -20,6 +20,7 @@ import dev.pacer.engine.protocol.RunDriver;
 import dev.pacer.engine.protocol.RunProtocol;
 import dev.pacer.operator.access.AgentAccess;
 import dev.pacer.operator.dependent.PodFactory;
+import dev.pacer.operator.metrics.RunDashboardLink;
 import dev.pacer.operator.run.PodEffects;
 import dev.pacer.operator.run.PodObservations;
 import dev.pacer.operator.run.RunQueue;
@@ -61,6 +62,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private final Clock clock;
     private volatile IndexedResourceCache<BenchmarkRun> runs;
     private volatile dev.pacer.operator.artifacts.ArtifactStore artifacts;
+    private volatile java.net.URI grafana;
 
     public BenchmarkRunReconciler() {
         this(AgentAccess.POD_IP);
@@ -88,6 +90,12 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     /** Keeps every finished run's results directory in this store (docs/operator.md, "Artifacts"). */
     public BenchmarkRunReconciler keepingArtifactsIn(dev.pacer.operator.artifacts.ArtifactStore store) {
         this.artifacts = store;
+        return this;
+    }
+
+    /** Links each run's status to its run dashboard in this Grafana, once its window is known. */
+    public BenchmarkRunReconciler linkingDashboardsAt(java.net.URI grafana) {
+        this.grafana = grafana;
         return this;
     }
 
@@ -136,6 +144,11 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                 decision = RunProtocol.rejected(status, e.problems(), clock.instant());
                 decision.notices().forEach(n -> events.warning(run, n.reason(), n.message()));
             }
+        }
+        BenchmarkRunStatus after = decision.status();
+        if (grafana != null && after.startAtEpochMs != null && after.window != null && after.window.endEpochMs != null) {
+            after.dashboard = RunDashboardLink.of(grafana, run.getMetadata().getNamespace(), run.getMetadata().getName(),
+                    after.startAtEpochMs, after.window.endEpochMs);
         }
         Long generation = run.getMetadata().getGeneration();
         decision.status().observedGeneration = generation;

@@ -29,14 +29,17 @@ import dev.pacer.operator.access.AgentAccess;
  *       none kept); {@code PACER_ARTIFACTS_RETENTION}: how long after the run finished, as {@code 720h}, {@code 30d}
  *       or ISO-8601 {@code P30D} (default 30 days), {@code 0}: while the run exists; {@code PACER_ARTIFACTS_SERVICE}:
  *       the Service that serves them for {@code pacer fetch}, {@code NAMESPACE/NAME:PORT} (the chart sets it).</li>
+ *   <li>{@code PACER_GRAFANA_URL}: Grafana's address as users' browsers reach it; each run's status then links to its run
+ *       dashboard over its window (default: none).</li>
  * </ul>
  *
  * @param watchNamespaces    empty: every namespace
  * @param defaultClientImage the client image of a run that names none
+ * @param grafana            Grafana's address for the runs' dashboard links; {@code null}: no links
  */
 public record OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespaces, int metricsPort, String defaultClientImage,
                                ProbeSettings probe, int maxActiveRuns, LeaderElection leaderElection,
-                               Artifacts artifacts) {
+                               Artifacts artifacts, java.net.URI grafana) {
     /**
      * Where finished runs' results directories are kept ({@link dev.pacer.operator.artifacts.ArtifactStore}).
      *
@@ -51,6 +54,11 @@ public record OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespa
         public boolean enabled() {
             return directory != null;
         }
+    }
+
+    public OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespaces, int metricsPort, String defaultClientImage,
+                            ProbeSettings probe, int maxActiveRuns, LeaderElection leaderElection, Artifacts artifacts) {
+        this(agentAccess, watchNamespaces, metricsPort, defaultClientImage, probe, maxActiveRuns, leaderElection, artifacts, null);
     }
 
     public OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespaces, int metricsPort, String defaultClientImage,
@@ -138,7 +146,27 @@ public record OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespa
                 new ProbeSettings(probeImage.isEmpty() ? DEFAULT_PROBE_IMAGE : probeImage,
                         probeNamespace.isEmpty() ? DEFAULT_PROBE_NAMESPACE : probeNamespace),
                 maxActive == 0 ? dev.pacer.operator.run.RunQueue.UNLIMITED : maxActive,
-                election.equals("true") ? new LeaderElection(true, leaseNamespace, identity) : LeaderElection.OFF, artifacts);
+                election.equals("true") ? new LeaderElection(true, leaseNamespace, identity) : LeaderElection.OFF, artifacts,
+                grafana(env));
+    }
+
+    /** An absolute http(s) address with a host; a trailing slash is dropped, as links are appended to it. */
+    static java.net.URI grafana(Map<String, String> env) {
+        String text = env.getOrDefault("PACER_GRAFANA_URL", "").strip();
+        if (text.isEmpty()) {
+            return null;
+        }
+        try {
+            java.net.URI uri = new java.net.URI(text.endsWith("/") ? text.substring(0, text.length() - 1) : text);
+            if (uri.getHost() == null || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+                    || uri.getQuery() != null || uri.getFragment() != null) {
+                throw new java.net.URISyntaxException(text, "not an http(s) address with a host");
+            }
+            return uri;
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalArgumentException("PACER_GRAFANA_URL must be Grafana's address, such as https://grafana.example.com "
+                    + "or http://grafana.monitoring:3000/grafana (no query), was '" + text + "'");
+        }
     }
 
     static Artifacts artifacts(Map<String, String> env) {

@@ -90,7 +90,7 @@ public final class PacerOperator implements AutoCloseable {
             }
         });
         BenchmarkRunReconciler reconciler = new BenchmarkRunReconciler(settings.agentAccess(), settings.defaultClientImage(),
-                settings.probe(), settings.maxActiveRuns(), java.time.Clock.systemUTC());
+                settings.probe(), settings.maxActiveRuns(), java.time.Clock.systemUTC()).linkingDashboardsAt(settings.grafana());
         operator.register(reconciler, o -> {
             if (settings.watchNamespaces().isEmpty()) {
                 o.watchingAllNamespaces();

@@ -76,4 +76,15 @@ class OperatorSettingsTest {
         assertThatThrownBy(() -> OperatorSettings.fromEnvironment(Map.of("PACER_ARTIFACTS_DIR", "/a", "PACER_ARTIFACTS_SERVICE", "http://x")))
                 .hasMessageContaining("PACER_ARTIFACTS_SERVICE must be NAMESPACE/NAME:PORT");
     }
+
+    @Test
+    void grafanaAddressIsOptionalAndMustBeAnHttpAddress() {
+        assertThat(OperatorSettings.fromEnvironment(Map.of()).grafana()).isNull();
+        assertThat(OperatorSettings.fromEnvironment(Map.of("PACER_GRAFANA_URL", "https://grafana.example.com/sub/")).grafana())
+                .hasToString("https://grafana.example.com/sub");
+        for (String bad : new String[] {"grafana:3000", "ftp://grafana", "http://grafana/?orgId=1", "http://"}) {
+            assertThatThrownBy(() -> OperatorSettings.fromEnvironment(Map.of("PACER_GRAFANA_URL", bad)))
+                    .hasMessageContaining("PACER_GRAFANA_URL must be Grafana's address").hasMessageContaining(bad);
+        }
+    }
 }
