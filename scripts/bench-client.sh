@@ -6,7 +6,7 @@
 # process) per response, the rate it achieved (held: within 1 % of the rate offered) and its p99 response time.
 # Ratios are to vegeta. Then a JFR profile of pacer's client at the highest rate says where its CPU goes.
 # Usage: scripts/bench-client.sh [RATE...]   (default 5000 10000 20000 40000); PROFILE_ONLY=1: only the profile
-# at the highest rate.
+# at the highest rate; CLIENTS="pacer" (default "vegeta pacer plain"): only those clients, for quick comparisons.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 "$PACER_HOME/scripts/install-bench-tools.sh"
@@ -89,7 +89,7 @@ printf "nginx (1 worker) on CPU 0, each client on CPU 1, %d connections, %d s wa
 printf "%8s  %-22s %12s %10s %12s %10s %14s %14s\n" "offered" "client" "µs CPU/req" "held" "achieved/s" "p99 ms" "CPU vs vegeta" "p99 vs vegeta"
 for rate in "${RATES[@]}"; do
   declare -A cpu_per=() p99_of=()
-  for client in vegeta pacer plain; do
+  for client in ${CLIENTS:-vegeta pacer plain}; do
     read -r n achieved cpu p99 < <("${client}_client" "$rate")
     per=$(echo "scale=2; $cpu * 1000000 / ($n + 0.000001)" | bc -l)
     (( n > 0 )) || per=0
@@ -97,8 +97,8 @@ for rate in "${RATES[@]}"; do
     cpu_per[$client]=$per; p99_of[$client]=$p99
     name=$client; [[ $client == pacer ]] && name="pacer loadgen"; [[ $client == plain ]] && name="jetty-load-generator"
     [[ $client == vegeta ]] && name="vegeta (Go)"
-    cpu_ratio=$(echo "scale=2; $per / (${cpu_per[vegeta]} + 0.000001)" | bc -l)
-    p99_ratio=$(echo "scale=2; $p99 / (${p99_of[vegeta]} + 0.000001)" | bc -l)
+    cpu_ratio=$(echo "scale=2; $per / (${cpu_per[vegeta]:-0} + 0.000001)" | bc -l)
+    p99_ratio=$(echo "scale=2; $p99 / (${p99_of[vegeta]:-0} + 0.000001)" | bc -l)
     printf "%8d  %-22s %12.1f %10s %12.1f %10.3f %14.2f %14.2f\n" "$rate" "$name" "$per" "$([[ $held == 1 ]] && echo yes || echo no)" \
       "$achieved" "$p99" "$cpu_ratio" "$p99_ratio"
   done

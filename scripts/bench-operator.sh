@@ -14,8 +14,9 @@ RUNS=${RUNS:-100}
 MAX_ACTIVE=${MAX_ACTIVE:-10}
 KWOK_NODES=${KWOK_NODES:-10}
 KWOK_VERSION=v0.8.0
-# the operator image's flags (operator/pom.xml), with the heap the chart's 512 Mi limit gives at 75 %
-JVM_FLAGS=${JVM_FLAGS:-"-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError -Xmx384m"}
+# the operator image's flags and malloc arenas (operator/pom.xml), with the heap the chart's 512 Mi limit gives at 75 %
+JVM_FLAGS=${JVM_FLAGS:-"-XX:+UseSerialGC -Xms16m -Xmx384m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=32m -Xss512k -XX:+ExitOnOutOfMemoryError"}
+MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX-2}
 NS=pacer-bench-kwok
 OPNS=pacer-bench-kwok-operator
 WORK=$(mktemp -d)
@@ -118,7 +119,11 @@ echo >&2
 elapsed=$(( $(date +%s) - t0 ))
 end_rss=$(awk '/VmRSS/{print $2}' /proc/$OP_PID/status)
 # with -XX:NativeMemoryTracking=summary in JVM_FLAGS: where the operator's memory is, by JVM area
-[[ $JVM_FLAGS == *NativeMemoryTracking* ]] && "$JAVA_HOME/bin/jcmd" "$OP_PID" VM.native_memory summary | grep -E '^(Total|-)' | sed 's/^/  /' 
+threads=$(ls /proc/$OP_PID/task | wc -l)
+if [[ $JVM_FLAGS == *NativeMemoryTracking* ]]; then
+  "$JAVA_HOME/bin/jcmd" "$OP_PID" VM.native_memory summary | grep -E '^(Total|-)' | sed 's/^/  /'
+  "$JAVA_HOME/bin/jcmd" "$OP_PID" GC.class_histogram | head -22 | sed 's/^/  /'
+fi
 hwm=$(awk '/VmHWM/{print $2}' /proc/$OP_PID/status)
 cpu_ticks=$(awk '{print $14 + $15}' /proc/$OP_PID/stat)
 metrics=$(curl -sf "http://127.0.0.1:$PORT/metrics")
@@ -136,5 +141,5 @@ print(f"reconciles: {int(count)}, mean {mean_ms:.1f} ms, {100 * (1 - within_1s /
 PY
 echo "runs: $RUNS applied in ${apply_s} s, all finished after ${elapsed} s (at most $MAX_ACTIVE at once)"
 echo "$reasons"
-echo "operator: RSS idle $((idle_rss / 1024)) MiB, peak $((hwm / 1024)) MiB (sampled peak $((peak_rss / 1024))), at the end $((end_rss / 1024)) MiB; CPU $((cpu_ticks / 100)) s; flags: $JVM_FLAGS"
+echo "operator: RSS idle $((idle_rss / 1024)) MiB, peak $((hwm / 1024)) MiB (sampled peak $((peak_rss / 1024))), at the end $((end_rss / 1024)) MiB; CPU $((cpu_ticks / 100)) s; $threads threads; flags: $JVM_FLAGS${MALLOC_ARENA_MAX:+, MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX}"
 [[ $no_reason -eq 0 ]] || { echo "FAIL $no_reason failed runs give no reason"; exit 1; }

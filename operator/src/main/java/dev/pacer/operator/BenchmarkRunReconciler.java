@@ -111,6 +111,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         // reconciles its run at once instead of at the next poll
         var pods = InformerEventSourceConfiguration.from(Pod.class, BenchmarkRun.class)
                 .withLabelSelector("app.kubernetes.io/managed-by=" + PodFactory.MANAGED_BY)
+                .withItemStore(CachePruning.withoutManagedFields())
                 .build();
         return List.of(new InformerEventSource<>(pods, context));
     }

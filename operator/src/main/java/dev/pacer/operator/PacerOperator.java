@@ -75,13 +75,20 @@ public final class PacerOperator implements AutoCloseable {
         }
     }
 
+    /**
+     * Reconciliations at once. Most take milliseconds; a collection takes seconds, and runs at once are few
+     * ({@code PACER_MAX_ACTIVE_RUNS}): more threads would only cost memory (JOSDK's default is 200).
+     */
+    static final int RECONCILE_THREADS = 8;
+
     public static PacerOperator start(KubernetesClient client, OperatorSettings settings) throws IOException {
         PrometheusRegistry registry = new PrometheusRegistry();
         JvmMetrics.builder().register(registry);
         ReconcileMetrics reconcileMetrics = new ReconcileMetrics(registry);
         OperatorSettings.LeaderElection election = settings.leaderElection();
         Operator operator = new Operator(o -> {
-            o.withKubernetesClient(client).withMetrics(reconcileMetrics).withCloseClientOnStop(false);
+            o.withKubernetesClient(client).withMetrics(reconcileMetrics).withCloseClientOnStop(false)
+                    .withConcurrentReconciliationThreads(RECONCILE_THREADS);
             if (election.enabled()) {
                 // one replica acts; on losing the Lease it exits, so that its pod restarts as a standby
                 o.withLeaderElectionConfiguration(LeaderElectionConfigurationBuilder
@@ -92,6 +99,7 @@ public final class PacerOperator implements AutoCloseable {
         BenchmarkRunReconciler reconciler = new BenchmarkRunReconciler(settings.agentAccess(), settings.defaultClientImage(),
                 settings.probe(), settings.maxActiveRuns(), java.time.Clock.systemUTC()).linkingDashboardsAt(settings.grafana());
         operator.register(reconciler, o -> {
+            o.withItemStore(CachePruning.withoutManagedFields());
             if (settings.watchNamespaces().isEmpty()) {
                 o.watchingAllNamespaces();
             } else {
@@ -100,6 +108,7 @@ public final class PacerOperator implements AutoCloseable {
         });
         var suiteReconciler = new dev.pacer.operator.suite.BenchmarkSuiteReconciler();
         operator.register(suiteReconciler, o -> {
+            o.withItemStore(CachePruning.withoutManagedFields());
             if (settings.watchNamespaces().isEmpty()) {
                 o.watchingAllNamespaces();
             } else {

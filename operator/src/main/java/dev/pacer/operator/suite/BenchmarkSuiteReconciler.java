@@ -59,6 +59,7 @@ public class BenchmarkSuiteReconciler implements Reconciler<BenchmarkSuite> {
     public List<EventSource<?, BenchmarkSuite>> prepareEventSources(EventSourceContext<BenchmarkSuite> context) {
         var runs = InformerEventSourceConfiguration.from(BenchmarkRun.class, BenchmarkSuite.class)
                 .withLabelSelector(SuitePlan.LABEL_SUITE)
+                .withItemStore(dev.pacer.operator.CachePruning.withoutManagedFields())
                 .build();
         return List.of(new InformerEventSource<>(runs, context));
     }
