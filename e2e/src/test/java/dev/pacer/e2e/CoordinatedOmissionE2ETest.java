@@ -3,13 +3,9 @@ package dev.pacer.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import com.sun.net.httpserver.HttpServer;
@@ -34,11 +30,8 @@ class CoordinatedOmissionE2ETest {
 
     @Test
     void stallIsRecordedFromTheIntendedSendTimes() throws Exception {
-        ExecutorService executor = Executors.newFixedThreadPool(64);
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 1024);
         long[] stall = new long[2];
-        server.setExecutor(executor);
-        server.createContext("/", exchange -> {
+        HttpServer server = Processes.jdkServer(exchange -> {
             long now = System.currentTimeMillis();
             if (now >= stall[0] && now < stall[1]) {
                 try {
@@ -47,14 +40,8 @@ class CoordinatedOmissionE2ETest {
                     Thread.currentThread().interrupt();
                 }
             }
-            byte[] body = "ok".getBytes();
-            exchange.sendResponseHeaders(200, body.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
-            }
-            exchange.close();
+            Processes.answerOk(exchange);
         });
-        server.start();
         try (Processes.Started client = Processes.loadgen("1")) {
             AgentClient agent = client.agent();
             long startAt = (System.currentTimeMillis() / PERIOD_MS + 2) * PERIOD_MS;
@@ -66,10 +53,7 @@ class CoordinatedOmissionE2ETest {
             agent.postRun(new RunRequest("http://127.0.0.1:" + server.getAddress().getPort(), RATE, 8, 0, null,
                     new RunRequest.HttpRequestSpec("GET", "/", null, null), warmupMs, durationMs, PERIOD_MS, startAt, 0));
             long windowEnd = windowStart + durationMs;
-            while (agent.runStatus().state() != RunReport.State.DONE) {
-                assertThat(System.currentTimeMillis()).as("run finished in time").isLessThan(windowEnd + 30_000);
-                Thread.sleep(200);
-            }
+            Processes.awaitDone(agent, windowEnd + 30_000);
             Thread.sleep(PERIOD_MS + 200);
             List<PeriodHistogram> responses = HistogramLogs.parse(agent.histograms("responseTime"), PERIOD_MS);
             List<PeriodHistogram> lags = HistogramLogs.parse(agent.histograms("sendLag"), PERIOD_MS);
@@ -98,8 +82,7 @@ class CoordinatedOmissionE2ETest {
             assertThat(result.clients.maxMicros).isGreaterThanOrEqualTo(950_000);
             assertThat(result.reasons).anySatisfy(r -> assertThat(r).contains("server histograms unavailable"));
         } finally {
-            server.stop(0);
-            executor.shutdownNow();
+            Processes.stop(server);
         }
     }
 }

@@ -61,6 +61,44 @@ final class Processes {
         return start("loadgen-image", "dev.pacer.loadgen.LoadGeneratorAgent", cpus, Map.of());
     }
 
+    /** A JDK HTTP server on a free loopback port, started, answering every request with {@code handler} on 64 threads. */
+    static com.sun.net.httpserver.HttpServer jdkServer(com.sun.net.httpserver.HttpHandler handler) throws IOException {
+        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 1024);
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(64);
+        server.setExecutor(threads);
+        server.createContext("/", handler);
+        server.start();
+        return server;
+    }
+
+    /** Stops a {@link #jdkServer} and its threads. */
+    static void stop(com.sun.net.httpserver.HttpServer server) {
+        server.stop(0);
+        ((java.util.concurrent.ExecutorService) server.getExecutor()).shutdownNow();
+    }
+
+    /** Waits for a load generator's run to end, failing the test past {@code deadlineEpochMs}. */
+    static dev.pacer.contract.RunReport awaitDone(AgentClient agent, long deadlineEpochMs) throws Exception {
+        dev.pacer.contract.RunReport report = agent.runStatus();
+        while (report.state() != dev.pacer.contract.RunReport.State.DONE) {
+            org.assertj.core.api.Assertions.assertThat(System.currentTimeMillis()).as("run finished in time").isLessThan(deadlineEpochMs);
+            Thread.sleep(200);
+            report = agent.runStatus();
+        }
+        return report;
+    }
+
+    /** The whole answer of the tests' JDK servers: 200 "ok", and the exchange closed. */
+    static void answerOk(com.sun.net.httpserver.HttpExchange exchange) throws IOException {
+        byte[] body = "ok".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        exchange.sendResponseHeaders(200, body.length);
+        try (java.io.OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+        }
+        exchange.close();
+    }
+
     private Processes() {
     }
 }

@@ -1,10 +1,14 @@
 package dev.pacer.loadgen;
 
 import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import dev.pacer.contract.RunRequest;
+import org.eclipse.jetty.client.Connection;
 import org.eclipse.jetty.client.Destination;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.HttpClientTransport;
@@ -22,6 +26,7 @@ import org.eclipse.jetty.http.PreEncodedHttpField;
 import org.eclipse.jetty.http2.client.HTTP2Client;
 import org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2;
 import org.eclipse.jetty.io.ClientConnector;
+import org.eclipse.jetty.util.Promise;
 import org.eclipse.jetty.util.thread.Invocable;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.mortbay.jetty.load.generator.Resource;
@@ -31,10 +36,14 @@ import org.mortbay.jetty.load.generator.Resource;
  * requests its pacing loop hands it. What costs per request is kept to what Jetty must do:
  * <ul>
  *   <li>the target URI, the Host header and the request's own headers are built once (pre-encoded);</li>
- *   <li>requests go to the {@link Destination} resolved once, not through the client's lookup by origin;</li>
- *   <li>the connections are opened before the load starts, spread round-robin, never opened on the sending thread;</li>
+ *   <li>HTTP/1.1: the connections are opened before the load starts, outside Jetty's pool ({@link Destination#newConnection}),
+ *       and each request is sent straight on an idle one ({@link Connection#send}), paired by a {@link ConnectionRing}:
+ *       no destination queue, no pool to acquire from and release to, no lookup by origin. A request finding every
+ *       connection busy waits in the ring and goes out on the thread that completes the next response;</li>
+ *   <li>HTTP/2: one multiplexed connection per shard, through the {@link Destination} resolved once;</li>
  *   <li>responses complete on the selector thread that read them ({@link Invocable.InvocationType#NON_BLOCKING}): no
- *       hand-off to another thread. The completion only records; it never blocks.</li>
+ *       hand-off to another thread. The completion only records; it never blocks;</li>
+ *   <li>no connection is ever opened on the pacing thread: one found closed is replaced in the background.</li>
  * </ul>
  * The request itself is described by the load generator library's {@link Resource} (method, path, headers).
  */
@@ -54,7 +63,10 @@ final class JettyShard implements AutoCloseable {
     private final String body;
     private final long timeoutMs;
     private final Completions completions;
+    private final boolean multiplexed;
+    private final int connections;
     private Destination destination;
+    private ConnectionRing<Connection, Completion> ring;
     private final int maxOutstanding;
     private final java.util.concurrent.atomic.AtomicLong finished = new java.util.concurrent.atomic.AtomicLong();
     private long handedOff;   // the pacing thread's alone
@@ -67,6 +79,8 @@ final class JettyShard implements AutoCloseable {
         this.timeoutMs = spec.effectiveRequestTimeoutMs();
         this.completions = completions;
         this.maxOutstanding = maxQueued;
+        this.multiplexed = RunRequest.H2C.equals(spec.httpVersion());
+        this.connections = connections;
         HttpFields resourceHeaders = resource.getRequestHeaders();
         this.headers = new HttpField[resourceHeaders.size() + 1];
         int port = base.getPort() < 0 ? 80 : base.getPort();
@@ -95,6 +109,7 @@ final class JettyShard implements AutoCloseable {
         client.setHttpCookieStore(new HttpCookieStore.Empty());
         client.setUserAgentField(null);
         client.setFollowRedirects(false);
+        client.setStrictEventOrdering(false);   // a connection is free before its response's completion is told: sendable from it
         client.setMaxConnectionsPerDestination(connections);
         client.setMaxRequestsQueuedPerDestination(maxQueued);
     }
@@ -116,9 +131,32 @@ final class JettyShard implements AutoCloseable {
         client.getContentDecoderFactories().clear();
         client.getProtocolHandlers().clear();
         destination = client.resolveDestination(client.newRequest(target));
-        int connections = client.getMaxConnectionsPerDestination();
-        destination.getConnectionPool().preCreateConnections(connections).get(timeoutMs, TimeUnit.MILLISECONDS);
+        if (multiplexed) {
+            destination.getConnectionPool().preCreateConnections(client.getMaxConnectionsPerDestination()).get(timeoutMs, TimeUnit.MILLISECONDS);
+            return;
+        }
+        ring = new ConnectionRing<>(connection -> !connection.isClosed(), closed -> reopen(), this::dispatch);
+        List<CompletableFuture<Connection>> opening = new ArrayList<>();
+        for (int i = 0; i < connections; i++) {
+            Promise.Completable<Connection> opened = new Promise.Completable<>();
+            destination.newConnection(opened);
+            opening.add(opened);
+        }
+        CompletableFuture.allOf(opening.toArray(CompletableFuture[]::new)).get(timeoutMs, TimeUnit.MILLISECONDS);
+        opening.forEach(opened -> ring.release(opened.join()));
     }
+
+    /** Opens a connection in place of one found closed (the server's idle timeout, a failed request), in the background. */
+    private void reopen() {
+        if (!client.isRunning()) {
+            return;
+        }
+        destination.newConnection(Promise.from(ring::release, failure -> client.getScheduler().schedule(this::reopen,
+                REOPEN_DELAY_MS, TimeUnit.MILLISECONDS)));
+    }
+
+    /** Waits between attempts to reopen a connection the server refuses. */
+    static final long REOPEN_DELAY_MS = 100;
 
     /**
      * Hands a request to Jetty, unless this client already holds {@code maxQueued} requests not yet answered: then it
@@ -137,14 +175,28 @@ final class JettyShard implements AutoCloseable {
     }
 
     private void send(long intendedNanos) {
+        Completion completion = new Completion(intendedNanos);
+        if (multiplexed) {
+            destination.send(newRequest().onRequestBegin(completion), completion);
+        } else {
+            ring.offer(completion);
+        }
+    }
+
+    /** On the pacing thread, or on the thread that completed the previous response on that connection. */
+    private void dispatch(Connection connection, Completion completion) {
+        completion.connection = connection;
+        completion.begin();
+        connection.send(newRequest(), completion);
+    }
+
+    private Request newRequest() {
         Request request = client.newRequest(target).method(method).timeout(timeoutMs, TimeUnit.MILLISECONDS)
                 .headers(this::addHeaders);
         if (body != null) {
             request.body(new StringRequestContent(body));
         }
-        Completion completion = new Completion(intendedNanos);
-        request.onRequestBegin(completion);
-        destination.send(request, completion);
+        return request;
     }
 
     private void addHeaders(HttpFields.Mutable fields) {
@@ -158,10 +210,11 @@ final class JettyShard implements AutoCloseable {
         client.stop();
     }
 
-    /** The one object a request costs beyond Jetty's own: its intended time and when it went to the wire. */
+    /** The one object a request costs beyond Jetty's own: its intended time, when it went to the wire, and on what. */
     private final class Completion implements Response.CompleteListener, Request.BeginListener {
         private final long intendedNanos;
         private long begunNanos;
+        private Connection connection;
 
         Completion(long intendedNanos) {
             this.intendedNanos = intendedNanos;
@@ -169,12 +222,21 @@ final class JettyShard implements AutoCloseable {
 
         @Override
         public void onBegin(Request request) {
+            begin();
+        }
+
+        void begin() {
             begunNanos = System.nanoTime();
             completions.begun();
         }
 
         @Override
         public void onComplete(Result result) {
+            // the connection is free already (no strict event ordering): first give it back, so that a request waiting
+            // goes out now, then record
+            if (connection != null) {
+                ring.release(connection);
+            }
             finished.incrementAndGet();
             completions.completed(result, intendedNanos, begunNanos);
         }

@@ -1,0 +1,57 @@
+package dev.pacer.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.pacer.contract.RunReport;
+import dev.pacer.contract.RunRequest;
+import dev.pacer.engine.agents.AgentClient;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The load generator sends on connections it holds itself, outside Jetty's pool: against a server that closes a
+ * connection after every few responses ({@code Connection: close}), each closed connection must be replaced and every
+ * scheduled request still sent and answered, none failed and none left unsent.
+ */
+class ConnectionTurnoverE2ETest {
+    static final int RATE = 400;
+    static final int CLOSE_EVERY = 7;
+    static final long PERIOD_MS = 1000;
+
+    @Test
+    void everyRequestIsAnsweredWhileTheServerClosesConnections() throws Exception {
+        AtomicLong served = new AtomicLong();
+        AtomicLong closed = new AtomicLong();
+        Set<Integer> clientPorts = ConcurrentHashMap.newKeySet();
+        HttpServer server = Processes.jdkServer(exchange -> {
+            clientPorts.add(exchange.getRemoteAddress().getPort());
+            if (served.incrementAndGet() % CLOSE_EVERY == 0) {
+                exchange.getResponseHeaders().set("Connection", "close");
+                closed.incrementAndGet();
+            }
+            Processes.answerOk(exchange);
+        });
+        try (Processes.Started client = Processes.loadgen("1")) {
+            AgentClient agent = client.agent();
+            long startAt = (System.currentTimeMillis() / PERIOD_MS + 2) * PERIOD_MS;
+            long warmupMs = 1000;
+            long durationMs = 3000;
+            int connections = 4;
+            agent.postRun(new RunRequest("http://127.0.0.1:" + server.getAddress().getPort(), RATE, connections, 0, null,
+                    new RunRequest.HttpRequestSpec("GET", "/", null, null), warmupMs, durationMs, PERIOD_MS, startAt, 0));
+            RunReport report = Processes.awaitDone(agent, startAt + warmupMs + durationMs + 30_000);
+            assertThat(closed.get()).as("connections the server closed").isGreaterThan(100);
+            assertThat(clientPorts.size()).as("connections the client opened").isGreaterThan(connections + 100);
+            assertThat(report.unsent()).as("requests never sent").isZero();
+            assertThat(report.errors()).as("requests failed").isZero();
+            assertThat(report.completed()).as("responses").isEqualTo(report.scheduled());
+            assertThat(report.sent()).isEqualTo(report.scheduled());
+        } finally {
+            Processes.stop(server);
+        }
+    }
+}

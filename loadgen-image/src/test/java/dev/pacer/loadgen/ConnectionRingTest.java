@@ -1,0 +1,120 @@
+package dev.pacer.loadgen;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+
+import org.junit.jupiter.api.Test;
+
+/** Requests paired with idle connections: one request per connection at a time, none lost, first come first served. */
+@SuppressWarnings("unchecked")
+class ConnectionRingTest {
+    /** A connection that records what it carries and fails the test when it is given a second request at once. */
+    static final class FakeConnection {
+        final int id;
+        volatile boolean closed;
+        final AtomicInteger carrying = new AtomicInteger();
+
+        FakeConnection(int id) {
+            this.id = id;
+        }
+    }
+
+    @Test
+    void sendsAtOnceOnAnIdleConnectionAndQueuesWhenAllAreBusy() {
+        List<String> sent = new ArrayList<>();
+        ConnectionRing<FakeConnection, Integer> ring = new ConnectionRing<>(c -> !c.closed, c -> { },
+                (c, r) -> sent.add(r + "@" + c.id));
+        FakeConnection a = new FakeConnection(1);
+        FakeConnection b = new FakeConnection(2);
+        ring.release(a);
+        ring.release(b);
+        ring.offer(10);
+        ring.offer(11);
+        ring.offer(12);
+        ring.offer(13);
+        assertThat(sent).containsExactly("10@1", "11@2");
+        assertThat(ring.waiting()).isEqualTo(2);
+        ring.release(b);   // 11's response completed: the oldest waiting request goes out on it
+        assertThat(sent).containsExactly("10@1", "11@2", "12@2");
+        ring.release(a);
+        assertThat(sent).containsExactly("10@1", "11@2", "12@2", "13@1");
+        assertThat(ring.waiting()).isZero();
+    }
+
+    @Test
+    void replacesAConnectionFoundClosedAndNeverUsesItAgain() {
+        List<String> sent = new ArrayList<>();
+        List<Integer> replaced = new ArrayList<>();
+        ConnectionRing<FakeConnection, Integer> ring = new ConnectionRing<>(c -> !c.closed, c -> replaced.add(c.id),
+                (c, r) -> sent.add(r + "@" + c.id));
+        FakeConnection stale = new FakeConnection(1);
+        ring.release(stale);
+        ring.release(new FakeConnection(2));
+        stale.closed = true;   // the server closed it while idle
+        ring.offer(10);
+        ring.offer(11);
+        assertThat(sent).containsExactly("10@2");
+        assertThat(replaced).containsExactly(1);
+        assertThat(ring.waiting()).as("waits for the replacement").isEqualTo(1);
+        ring.release(new FakeConnection(3));
+        assertThat(sent).containsExactly("10@2", "11@3");
+    }
+
+    @Test
+    void underContentionEveryRequestGoesOutOnceAndNoConnectionCarriesTwo() throws Exception {
+        int requests = 200_000;
+        int connections = 4;
+        AtomicIntegerArray sentTimes = new AtomicIntegerArray(requests);
+        AtomicInteger overlaps = new AtomicInteger();
+        // the responses complete on 3 "selector" threads, in the order the requests were sent
+        List<LinkedBlockingQueue<FakeConnection>> completing = List.of(new LinkedBlockingQueue<>(), new LinkedBlockingQueue<>(),
+                new LinkedBlockingQueue<>());
+        CountDownLatch allSent = new CountDownLatch(requests);
+        ConnectionRing<FakeConnection, Integer>[] ringHolder = new ConnectionRing[1];
+        ConnectionRing<FakeConnection, Integer> ring = new ConnectionRing<>(c -> true, c -> { }, (c, r) -> {
+            if (c.carrying.incrementAndGet() != 1) {
+                overlaps.incrementAndGet();
+            }
+            sentTimes.incrementAndGet(r);
+            completing.get(c.id % completing.size()).add(c);
+            allSent.countDown();
+        });
+        ringHolder[0] = ring;
+        Set<Thread> selectors = ConcurrentHashMap.newKeySet();
+        for (LinkedBlockingQueue<FakeConnection> queue : completing) {
+            Thread selector = Thread.ofPlatform().daemon().start(() -> {
+                try {
+                    while (true) {
+                        FakeConnection c = queue.take();
+                        c.carrying.decrementAndGet();
+                        ringHolder[0].release(c);
+                    }
+                } catch (InterruptedException e) {
+                    // the test is over
+                }
+            });
+            selectors.add(selector);
+        }
+        for (int i = 0; i < connections; i++) {
+            ring.release(new FakeConnection(i));
+        }
+        for (int r = 0; r < requests; r++) {
+            ring.offer(r);
+        }
+        assertThat(allSent.await(60, TimeUnit.SECONDS)).as("every request sent").isTrue();
+        selectors.forEach(Thread::interrupt);
+        for (int r = 0; r < requests; r++) {
+            assertThat(sentTimes.get(r)).as("request %d sent once", r).isEqualTo(1);
+        }
+        assertThat(overlaps.get()).as("a connection given a second request before its first completed").isZero();
+    }
+}
