@@ -6,7 +6,7 @@
 # process) per response, the rate it achieved (held: within 1 % of the rate offered) and its p99 response time.
 # Ratios are to vegeta. Then a JFR profile of pacer's client at the highest rate says where its CPU goes.
 # Usage: scripts/bench-client.sh [RATE...]   (default 5000 10000 20000 40000); PROFILE_ONLY=1: only the profile
-# at the highest rate; CLIENTS="pacer" (default "vegeta pacer plain"): only those clients, for quick comparisons.
+# at the highest rate; RAMP_SECONDS=5: pacer's warm-up starts with a 5 s ramp; CLIENTS="pacer" (default "vegeta pacer plain"): only those clients, for quick comparisons.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 "$PACER_HOME/scripts/install-bench-tools.sh"
@@ -14,6 +14,7 @@ VEGETA="${PACER_CACHE:-$HOME/.cache/pacer}/tools/bin/vegeta"
 RATES=("$@"); (( ${#RATES[@]} )) || RATES=(5000 10000 20000 40000)
 WARMUP_SECONDS="${WARMUP_SECONDS:-10}"
 MEASURED_SECONDS="${MEASURED_SECONDS:-15}"
+RAMP_SECONDS="${RAMP_SECONDS:-0}"   # pacer only: the first seconds of its warm-up ramp the rate up from 0 (rampUpMs)
 CONNECTIONS=16
 LOADGEN_JVM=(-XX:+UseSerialGC -Xms512m -Xmx512m -XX:+AlwaysPreTouch)   # the client image's defaults, for 1 CPU
 work="$(mktemp -d)"
@@ -37,7 +38,7 @@ pacer_client() {
   local admin; admin=$(sed -n 's/.*"adminPort":\([0-9]*\).*/\1/p' "$ready")
   local start_at=$(( ($(now_ms) / 1000 + 2) * 1000 ))
   local window_start=$(( start_at + WARMUP_SECONDS * 1000 )) window_end=$(( start_at + (WARMUP_SECONDS + MEASURED_SECONDS) * 1000 ))
-  curl -sf -XPOST "localhost:$admin/pacer/v1/run" -d "{\"targetUrl\":\"http://127.0.0.1:$PORT\",\"ratePerSecond\":$rate,\"connections\":$CONNECTIONS,\"request\":{\"path\":\"/\"},\"warmupMs\":$((WARMUP_SECONDS*1000)),\"durationMs\":$((MEASURED_SECONDS*1000)),\"startAtEpochMs\":$start_at}" >/dev/null
+  curl -sf -XPOST "localhost:$admin/pacer/v1/run" -d "{\"targetUrl\":\"http://127.0.0.1:$PORT\",\"ratePerSecond\":$rate,\"connections\":$CONNECTIONS,\"request\":{\"path\":\"/\"},\"warmupMs\":$((WARMUP_SECONDS*1000)),\"durationMs\":$((MEASURED_SECONDS*1000)),\"startAtEpochMs\":$start_at,\"rampUpMs\":$((RAMP_SECONDS*1000))}" >/dev/null
   wait_until_ms "$window_start"; local cpu0; cpu0=$(cpu_seconds "$pid")
   wait_until_ms "$window_end"; local cpu1; cpu1=$(cpu_seconds "$pid")
   until curl -sf "localhost:$admin/pacer/v1/run" | grep -q '"state" : "done"'; do sleep 0.2; done

@@ -27,6 +27,8 @@ import io.fabric8.kubernetes.api.model.IntOrString;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(value = "duration(self.warmup) + duration(self.duration) < duration(self.timeout)",
         message = "spec.timeout must be longer than spec.warmup + spec.duration", fieldPath = ".timeout", reason = "FieldValueInvalid")
+@ValidationRule(value = "!has(self.rampUp) || duration(self.rampUp) <= duration(self.warmup)",
+        message = "spec.rampUp must be at most spec.warmup: the ramp is part of the warm-up", fieldPath = ".rampUp", reason = "FieldValueInvalid")
 @ValidationRule(value = "!(" + BenchmarkRunSpec.CEL_PIN_SERVER + ") || string(self.server.cpus).matches('^[1-9][0-9]*$')",
         message = "spec.server.cpus must be a whole number of CPUs when the server is pinned (spec.placement.pinCpus or spec.placement.server.pinCpus)",
         fieldPath = ".server.cpus", reason = "FieldValueInvalid")
@@ -41,7 +43,7 @@ import io.fabric8.kubernetes.api.model.IntOrString;
         message = BenchmarkRunSpec.CPUS_MESSAGE, fieldPath = ".server.cpus", reason = "FieldValueInvalid")
 @ValidationRule(value = "!has(self.server.memory) || " + BenchmarkRunSpec.CEL_SERVER_MEMORY,
         message = BenchmarkRunSpec.MEMORY_MESSAGE, fieldPath = ".server.memory", reason = "FieldValueInvalid")
-@JsonPropertyOrder({"server", "clients", "request", "warmup", "duration", "samplePeriod", "placement", "criteria", "timeout", "cleanup"})
+@JsonPropertyOrder({"server", "clients", "request", "warmup", "rampUp", "duration", "samplePeriod", "placement", "criteria", "timeout", "cleanup"})
 public class BenchmarkRunSpec extends RunTemplate {
     /** CEL: placement.pinCpus (default true), unless the role's own pinCpus says otherwise. */
     static final String CEL_PIN_GLOBAL = "(!has(self.placement) || !has(self.placement.pinCpus) || self.placement.pinCpus)";

@@ -129,6 +129,13 @@ public final class BenchmarkRunValidation {
         if (warmup != null && samplePeriod != null && !samplePeriod.isZero() && warmup.toMillis() % samplePeriod.toMillis() != 0) {
             problems.add(new FieldProblem("spec.warmup", "must be a multiple of spec.samplePeriod (" + spec.samplePeriod + "), was '" + spec.warmup + "'"));
         }
+        if (spec.rampUp != null) {
+            Duration rampUp = parse(problems, "spec.rampUp", spec.rampUp, Quantities::parseDuration);
+            if (rampUp != null && warmup != null && rampUp.compareTo(warmup) > 0) {
+                problems.add(new FieldProblem("spec.rampUp", "must be at most spec.warmup (" + spec.warmup + "): the ramp is part of the "
+                        + "warm-up, and the measured window runs at the full rate; was '" + spec.rampUp + "'"));
+            }
+        }
         if (warmup != null && duration != null && timeout != null && warmup.plus(duration).compareTo(timeout) >= 0) {
             problems.add(new FieldProblem("spec.timeout", "must be longer than spec.warmup + spec.duration (" + spec.warmup + " + " + spec.duration
                     + "), was '" + spec.timeout + "'"));

@@ -26,6 +26,12 @@ public class RunTemplate {
     @JsonPropertyDescription("Load before the measured window, excluded from the figures, e.g. 60s.")
     public String warmup = "60s";
 
+    @Pattern(DURATION_PATTERN)
+    @JsonPropertyDescription("The first part of the warm-up, in which every client's rate grows linearly from 0 to `clients.rate`, "
+            + "e.g. 10s; at most `warmup`. It lets the server's and the clients' JIT compile at a low rate instead of queueing a "
+            + "backlog behind cold code. Unset: the full rate from the start. The measured window always runs at the full rate.")
+    public String rampUp;
+
     @Required
     @Pattern(DURATION_PATTERN)
     @JsonPropertyDescription("Length of the measured window, e.g. 180s.")

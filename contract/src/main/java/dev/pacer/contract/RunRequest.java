@@ -23,13 +23,23 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  * @param samplePeriodMs    sample period (must equal the process's; informational)
  * @param startAtEpochMs    when the load starts, the same instant for every client
  * @param requestTimeoutMs  a request not completed after this is a timeout error (0: 30 s)
+ * @param rampUpMs          the first part of the warm-up, in which the rate grows linearly from 0 to
+ *                          {@code ratePerSecond} (0: the full rate from {@code startAtEpochMs}); at most {@code warmupMs}
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({"targetUrl", "ratePerSecond", "connections", "senderThreads", "httpVersion", "request", "warmupMs",
-        "durationMs", "samplePeriodMs", "startAtEpochMs", "requestTimeoutMs"})
+        "durationMs", "samplePeriodMs", "startAtEpochMs", "requestTimeoutMs", "rampUpMs"})
 public record RunRequest(String targetUrl, int ratePerSecond, int connections, int senderThreads, String httpVersion,
                          HttpRequestSpec request, long warmupMs, long durationMs, long samplePeriodMs,
-                         long startAtEpochMs, long requestTimeoutMs) {
+                         long startAtEpochMs, long requestTimeoutMs, long rampUpMs) {
+
+    /** At the full rate from the start. */
+    public RunRequest(String targetUrl, int ratePerSecond, int connections, int senderThreads, String httpVersion,
+                      HttpRequestSpec request, long warmupMs, long durationMs, long samplePeriodMs, long startAtEpochMs,
+                      long requestTimeoutMs) {
+        this(targetUrl, ratePerSecond, connections, senderThreads, httpVersion, request, warmupMs, durationMs, samplePeriodMs,
+                startAtEpochMs, requestTimeoutMs, 0);
+    }
 
     public static final long DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
     public static final String HTTP_1_1 = "http/1.1";
@@ -70,6 +80,12 @@ public record RunRequest(String targetUrl, int ratePerSecond, int connections, i
         }
         if (warmupMs < 0) {
             problems.add("warmupMs must be >= 0, was " + warmupMs);
+        }
+        if (rampUpMs < 0) {
+            problems.add("rampUpMs must be >= 0 (0: no ramp), was " + rampUpMs);
+        } else if (rampUpMs > Math.max(0, warmupMs)) {
+            problems.add("rampUpMs must be at most warmupMs (the ramp is part of the warm-up; the measured window runs at the "
+                    + "full rate), was " + rampUpMs + " with warmupMs " + warmupMs);
         }
         if (durationMs <= 0) {
             problems.add("durationMs must be > 0, was " + durationMs);

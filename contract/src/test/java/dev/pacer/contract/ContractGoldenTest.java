@@ -20,7 +20,7 @@ class ContractGoldenTest {
     static RunRequest request() {
         return new RunRequest("http://10.1.2.3:8080", 60_000, 16, 0, RunRequest.HTTP_1_1,
                 new RunRequest.HttpRequestSpec("GET", "/plaintext", Map.of("Accept", "text/plain"), ""),
-                60_000, 180_000, 1_000, 1_795_355_476_000L, 30_000);
+                60_000, 180_000, 1_000, 1_795_355_476_000L, 30_000, 20_000);
     }
 
     static RunReport measuring() {
@@ -112,8 +112,8 @@ class ContractGoldenTest {
     @Test
     void requestProblemsNameTheirField() {
         RunRequest bad = new RunRequest("ftp://x", 0, 0, -1, "h3", new RunRequest.HttpRequestSpec("GET", "nope", Map.of(), ""),
-                -1, 0, 1000, 0, 0);
-        assertThat(bad.problems()).hasSize(9).anySatisfy(p -> assertThat(p).startsWith("targetUrl"))
+                -1, 0, 1000, 0, 0, 5_000);
+        assertThat(bad.problems()).hasSize(10).anySatisfy(p -> assertThat(p).startsWith("rampUpMs must be at most warmupMs")).anySatisfy(p -> assertThat(p).startsWith("targetUrl"))
                 .anySatisfy(p -> assertThat(p).startsWith("request.path")).anySatisfy(p -> assertThat(p).startsWith("httpVersion"));
         assertThat(request().problems()).isEmpty();
     }

@@ -24,7 +24,8 @@ import org.mortbay.jetty.load.generator.Resource;
 /**
  * One open-loop run of this client. Before {@code startAt} every shard opens its connections; from {@code startAt}
  * the shards' {@link PacingLoop}s send the one schedule {@code startAt + n × 1 s / rate} (pacer's own: every request
- * carries its intended send time from the loop itself) for warm-up + duration + one sample period, so that the last
+ * carries its intended send time from the loop itself; with {@code rampUpMs}, the rate first grows linearly from 0
+ * within the warm-up, {@link Schedule}) for warm-up + duration + one sample period, so that the last
  * measured period is fully loaded even when the start is late by up to a period; then the responses drain.
  *
  * <p>Every response is recorded into {@code responseTime} as completion minus <em>intended</em> send time (coordinated
@@ -70,6 +71,7 @@ final class LoadRun {
     private volatile long scheduledRequests;
     private volatile long sentAtEnd = -1;
     private volatile long unsent;
+    private volatile Schedule schedule;   // once the load is about to start
 
     LoadRun(RunRequest spec, PeriodSampler responseTime, PeriodSampler responseTimeUncorrected, PeriodSampler sendLag, Clock clock) {
         this.spec = spec;
@@ -138,7 +140,8 @@ final class LoadRun {
         long nano = System.nanoTime();
         long startNanos = nano + TimeUnit.MILLISECONDS.toNanos(spec.startAtEpochMs()) - (wall.getEpochSecond() * 1_000_000_000L + wall.getNano());
         Schedule schedule = Schedule.covering(startNanos, spec.ratePerSecond(),
-                TimeUnit.MILLISECONDS.toNanos(spec.warmupMs() + spec.durationMs() + periodMs));
+                TimeUnit.MILLISECONDS.toNanos(spec.warmupMs() + spec.durationMs() + periodMs), TimeUnit.MILLISECONDS.toNanos(spec.rampUpMs()));
+        this.schedule = schedule;
         scheduledRequests = schedule.total();
         long stopAtNanos = startNanos + TimeUnit.MILLISECONDS.toNanos(windowEndEpochMs + 2 * periodMs - spec.startAtEpochMs());
         List<Thread> threads = new ArrayList<>();
@@ -298,8 +301,13 @@ final class LoadRun {
         };
     }
 
+    /** The rate the schedule offers now: growing during a ramp, then the rate asked for. */
     double offeredRatePerSecond() {
         State state = state();
-        return state == State.WARMUP || state == State.MEASURING ? spec.ratePerSecond() : 0;
+        Schedule offered = schedule;
+        if (offered == null || !(state == State.WARMUP || state == State.MEASURING)) {
+            return 0;
+        }
+        return offered.rateAt(System.nanoTime() - offered.startNanos());
     }
 }

@@ -21,10 +21,11 @@ import dev.pacer.engine.analysis.AnalysisInput;
  * @param criteria       the verdict's thresholds
  * @param request        what every client sends, defaults applied
  * @param cleanup        the cleanup policy, defaults applied
+ * @param rampUp         the first part of the warm-up, in which the clients ramp their rate up from 0 (zero: none)
  */
 public record RunPlan(String runName, ServerRole server, List<ClientRole> clients, Duration warmup, Duration duration,
                       Duration samplePeriod, Duration timeout, String load, AnalysisInput.Criteria criteria,
-                      RequestPlan request, CleanupPlan cleanup) {
+                      RequestPlan request, CleanupPlan cleanup, Duration rampUp) {
 
     /** The least time between posting the barrier and {@code startAt}: posting to each client takes a round trip. */
     public static final Duration START_LEAD = Duration.ofSeconds(3);
@@ -140,7 +141,8 @@ public record RunPlan(String runName, ServerRole server, List<ClientRole> client
     public RunRequest runRequest(ClientRole client, String targetUrl, long startAtEpochMs) {
         return new RunRequest(targetUrl, client.ratePerSecond(), client.connections(), client.senderThreads(),
                 client.httpVersion(), new RunRequest.HttpRequestSpec(request.method(), request.path(), request.headers(), request.body()),
-                warmup.toMillis(), duration.toMillis(), samplePeriod.toMillis(), startAtEpochMs, request.timeout().toMillis());
+                warmup.toMillis(), duration.toMillis(), samplePeriod.toMillis(), startAtEpochMs, request.timeout().toMillis(),
+                rampUp.toMillis());
     }
 
     /** The client role of a name, e.g. {@code client-1}. */

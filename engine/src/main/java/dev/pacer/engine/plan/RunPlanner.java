@@ -70,7 +70,8 @@ public final class RunPlanner {
         String name = run.getMetadata() == null || run.getMetadata().getName() == null ? "run" : run.getMetadata().getName();
         return new RunPlan(name, server, clients, Quantities.parseDuration(spec.warmup), Quantities.parseDuration(spec.duration),
                 Quantities.parseDuration(spec.samplePeriod), Quantities.parseDuration(spec.timeout),
-                c.count + "x" + Quantities.formatRate(rate), parsedCriteria, request(spec.request), cleanup(spec.cleanup));
+                c.count + "x" + Quantities.formatRate(rate), parsedCriteria, request(spec.request), cleanup(spec.cleanup),
+                spec.rampUp == null ? Duration.ZERO : Quantities.parseDuration(spec.rampUp));
     }
 
     /** The request every client sends, with the defaults of docs/design.md: GET /, no headers, no body, 30 s timeout. */

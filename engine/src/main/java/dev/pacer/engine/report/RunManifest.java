@@ -92,6 +92,9 @@ public record RunManifest(String pacerVersion, Map<String, Object> plan, Map<Str
         effective.put("clients", clients);
         effective.put("request", request);
         effective.put("warmupSeconds", plan.warmup().toMillis() / 1000.0);
+        if (!plan.rampUp().isZero()) {
+            effective.put("rampUpSeconds", plan.rampUp().toMillis() / 1000.0);
+        }
         effective.put("durationSeconds", plan.duration().toMillis() / 1000.0);
         effective.put("samplePeriodMs", plan.samplePeriod().toMillis());
         effective.put("timeoutSeconds", plan.timeout().toSeconds());

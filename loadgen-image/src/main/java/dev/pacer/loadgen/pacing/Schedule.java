@@ -1,31 +1,66 @@
 package dev.pacer.loadgen.pacing;
 
 /**
- * An open-loop constant-rate schedule: request {@code n} (from 0) is intended at {@code start + floor(n × 1 s / rate)},
- * exactly, with no rounded period, so the offered rate is the rate asked for.
+ * An open-loop schedule at a constant rate, optionally after a linear ramp from 0: after the ramp, request {@code n}
+ * (from 0) is intended at {@code start + ramp + floor((n − rampRequests) × 1 s / rate)}, exactly, with no rounded
+ * period, so the offered rate is the rate asked for. During the ramp the rate grows in proportion to the time since the
+ * start (the rate at {@code t} is {@code rate × t / ramp}), so request {@code n} is intended at
+ * {@code sqrt(2 × ramp × n / rate)}, and the ramp holds {@code rate × ramp / 2} requests.
  *
  * @param startNanos     the intended time of request 0, on the {@link Ticker}'s clock
- * @param ratePerSecond  requests per second
+ * @param ratePerSecond  requests per second, after the ramp
  * @param total          how many requests the schedule holds
+ * @param rampNanos      how long the rate takes to grow from 0 to {@code ratePerSecond}; 0: no ramp
  */
-public record Schedule(long startNanos, long ratePerSecond, long total) {
+public record Schedule(long startNanos, long ratePerSecond, long total, long rampNanos) {
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
     public Schedule {
-        if (ratePerSecond <= 0 || total < 0) {
-            throw new IllegalArgumentException("rate must be > 0 and total >= 0, were " + ratePerSecond + " and " + total);
+        if (ratePerSecond <= 0 || total < 0 || rampNanos < 0) {
+            throw new IllegalArgumentException("rate must be > 0, total and ramp >= 0, were " + ratePerSecond + ", " + total + " and " + rampNanos);
         }
+    }
+
+    /** At a constant rate from the start. */
+    public Schedule(long startNanos, long ratePerSecond, long total) {
+        this(startNanos, ratePerSecond, total, 0);
     }
 
     /** The schedule that covers {@code lengthNanos} from the start (the last request intended before its end). */
     public static Schedule covering(long startNanos, long ratePerSecond, long lengthNanos) {
-        long total = Math.ceilDiv(Math.multiplyExact(lengthNanos, ratePerSecond), NANOS_PER_SECOND);
-        return new Schedule(startNanos, ratePerSecond, total);
+        return covering(startNanos, ratePerSecond, lengthNanos, 0);
     }
 
-    /** {@code start + floor(n × 1 s / rate)}, without overflow for any count a run can hold. */
+    /** The same, its first {@code rampNanos} (at most the length) ramping up from 0. */
+    public static Schedule covering(long startNanos, long ratePerSecond, long lengthNanos, long rampNanos) {
+        long ramp = Math.min(Math.max(0, rampNanos), lengthNanos);
+        long ramped = rampRequests(ratePerSecond, ramp);
+        long total = ramped + Math.ceilDiv(Math.multiplyExact(lengthNanos - ramp, ratePerSecond), NANOS_PER_SECOND);
+        return new Schedule(startNanos, ratePerSecond, total, ramp);
+    }
+
+    /** Requests the ramp holds: its integral, {@code rate × ramp / 2}, rounded down. */
+    private static long rampRequests(long ratePerSecond, long rampNanos) {
+        return Math.multiplyExact(ratePerSecond, rampNanos) / (2 * NANOS_PER_SECOND);
+    }
+
+    /** When request {@code n} is intended, without overflow for any count a run can hold. */
     public long intendedNanos(long n) {
-        return startNanos + (n / ratePerSecond) * NANOS_PER_SECOND + (n % ratePerSecond) * NANOS_PER_SECOND / ratePerSecond;
+        long ramped = rampRequests(ratePerSecond, rampNanos);
+        if (n < ramped) {
+            // n = rate × t² / (2 × ramp): t = sqrt(2 × ramp × n / rate), in doubles (exact to well under a nanosecond)
+            return startNanos + (long) Math.sqrt(2.0 * rampNanos * n * NANOS_PER_SECOND / ratePerSecond);
+        }
+        long k = n - ramped;
+        return startNanos + rampNanos + (k / ratePerSecond) * NANOS_PER_SECOND + (k % ratePerSecond) * NANOS_PER_SECOND / ratePerSecond;
+    }
+
+    /** The rate intended {@code sinceStartNanos} after the start: growing during the ramp, then the rate. */
+    public double rateAt(long sinceStartNanos) {
+        if (sinceStartNanos < 0) {
+            return 0;
+        }
+        return sinceStartNanos >= rampNanos ? ratePerSecond : (double) ratePerSecond * sinceStartNanos / rampNanos;
     }
 
     /** How many of the requests {@code shard, shard + shards, …} the schedule holds. */

@@ -1,0 +1,48 @@
+package dev.pacer.engine.plan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+
+import dev.pacer.api.BenchmarkRun;
+import dev.pacer.api.BenchmarkRunYaml;
+import dev.pacer.contract.RunRequest;
+import org.junit.jupiter.api.Test;
+
+class RunPlannerTest {
+    static BenchmarkRun run(String extra) throws Exception {
+        String yaml = """
+                apiVersion: pacer.dev/v1alpha1
+                kind: BenchmarkRun
+                metadata: {name: ramped}
+                spec:
+                  server: {image: pacer/server-jetty12:0.1.0, cpus: 1}
+                  clients: {count: 2, rate: 40k, cpus: 1}
+                  warmup: 20s
+                  duration: 30s
+                """ + extra;
+        return BenchmarkRunYaml.read(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)), "test");
+    }
+
+    @Test
+    void theRampReachesEveryClientsRunRequestWithinTheWarmUp() throws Exception {
+        RunPlan plan = RunPlanner.plan(run("  rampUp: 10s\n"), RunPlanner.DEFAULT_CLIENT_IMAGE);
+        RunRequest request = plan.runRequest(plan.client("client-1"), "http://10.0.0.5:8080", 1_800_000_000_000L);
+        assertThat(request.rampUpMs()).isEqualTo(10_000);
+        assertThat(request.warmupMs()).isEqualTo(20_000);
+        assertThat(request.problems()).isEmpty();
+    }
+
+    @Test
+    void withoutARampEveryClientStartsAtTheFullRate() throws Exception {
+        RunPlan plan = RunPlanner.plan(run(""), RunPlanner.DEFAULT_CLIENT_IMAGE);
+        assertThat(plan.runRequest(plan.client("client-0"), "http://10.0.0.5:8080", 1_800_000_000_000L).rampUpMs()).isZero();
+    }
+
+    @Test
+    void aRampLongerThanTheWarmUpIsRefusedNamingTheField() throws Exception {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> RunPlanner.plan(run("  rampUp: 30s\n"), RunPlanner.DEFAULT_CLIENT_IMAGE))
+                .isInstanceOf(RunPlanner.InvalidPlanException.class).hasMessageContaining("spec.rampUp");
+    }
+}
