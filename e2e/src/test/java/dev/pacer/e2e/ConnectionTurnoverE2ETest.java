@@ -54,4 +54,31 @@ class ConnectionTurnoverE2ETest {
             Processes.stop(server);
         }
     }
+
+    /**
+     * The server goes away for good in the middle of the window: the requests from then on fail as connection errors
+     * (what a server gone is), the client does not wait for connections that cannot be opened, and the run ends on time.
+     */
+    @Test
+    void aServerGoneShowsAsConnectionErrorsAndTheRunEndsOnTime() throws Exception {
+        HttpServer server = Processes.jdkServer(Processes::answerOk);
+        try (Processes.Started client = Processes.loadgen("1")) {
+            AgentClient agent = client.agent();
+            long startAt = (System.currentTimeMillis() / PERIOD_MS + 2) * PERIOD_MS;
+            long warmupMs = 1000;
+            long durationMs = 4000;
+            agent.postRun(new RunRequest("http://127.0.0.1:" + server.getAddress().getPort(), RATE, 4, 0, null,
+                    new RunRequest.HttpRequestSpec("GET", "/", null, null), warmupMs, durationMs, PERIOD_MS, startAt, 0));
+            long goneAt = startAt + warmupMs + 1000;
+            while (System.currentTimeMillis() < goneAt) {
+                Thread.sleep(10);
+            }
+            Processes.stop(server);   // its connections close; nothing listens on its port any more
+            RunReport report = Processes.awaitDone(agent, startAt + warmupMs + durationMs + 30_000);
+            // 3 s of the window and the drain period after it at 400 req/s found no server: most of them must fail
+            // as io errors, not wait as requests the client never sent
+            assertThat(report.errorsByKind().get("io")).as("connection errors").isGreaterThan(RATE * 2L);
+            assertThat(report.completed()).as("responses before the server went").isBetween(RATE * 2L * 9 / 10, RATE * 3L);
+        }
+    }
 }

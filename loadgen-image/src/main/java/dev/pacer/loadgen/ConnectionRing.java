@@ -59,6 +59,16 @@ final class ConnectionRing<C, R> {
         pair();
     }
 
+    /**
+     * Hands every request waiting now to {@code failed}: no connection can be opened (the server is gone), and they
+     * fail as they would on a connect of their own. Requests offered after this wait for the next connection.
+     */
+    void failWaiting(Consumer<R> failed) {
+        for (R request = waiting.poll(); request != null; request = waiting.poll()) {
+            failed.accept(request);
+        }
+    }
+
     /** Requests waiting for a connection now. */
     int waiting() {
         return waiting.size();

@@ -146,13 +146,21 @@ final class JettyShard implements AutoCloseable {
         opening.forEach(opened -> ring.release(opened.join()));
     }
 
-    /** Opens a connection in place of one found closed (the server's idle timeout, a failed request), in the background. */
+    /**
+     * Opens a connection in place of one found closed (the server's idle timeout, a failed request), in the background.
+     * When it cannot be opened, the requests waiting for one fail with the reason, as each would on a connect of its
+     * own (a server gone shows as errors, not as a client behind its schedule), and it is tried again shortly.
+     */
     private void reopen() {
         if (!client.isRunning()) {
             return;
         }
-        destination.newConnection(Promise.from(ring::release, failure -> client.getScheduler().schedule(this::reopen,
-                REOPEN_DELAY_MS, TimeUnit.MILLISECONDS)));
+        destination.newConnection(Promise.from(ring::release, failure -> {
+            ring.failWaiting(waiting -> waiting.failed(failure));
+            if (client.isRunning()) {
+                client.getScheduler().schedule(this::reopen, REOPEN_DELAY_MS, TimeUnit.MILLISECONDS);
+            }
+        }));
     }
 
     /** Waits between attempts to reopen a connection the server refuses. */
@@ -228,6 +236,12 @@ final class JettyShard implements AutoCloseable {
         void begin() {
             begunNanos = System.nanoTime();
             completions.begun();
+        }
+
+        /** It never went to the wire: no connection could be opened for it. */
+        void failed(Throwable failure) {
+            finished.incrementAndGet();
+            completions.completed(new Result(null, failure, null), intendedNanos, 0);
         }
 
         @Override

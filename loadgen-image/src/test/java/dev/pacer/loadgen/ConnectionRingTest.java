@@ -70,6 +70,25 @@ class ConnectionRingTest {
     }
 
     @Test
+    void requestsWaitingWhenNoConnectionCanBeOpenedAreFailedOnceEach() {
+        List<String> sent = new ArrayList<>();
+        ConnectionRing<FakeConnection, Integer> ring = new ConnectionRing<>(c -> !c.closed, c -> { },
+                (c, r) -> sent.add(r + "@" + c.id));
+        FakeConnection only = new FakeConnection(1);
+        ring.release(only);
+        ring.offer(10);
+        ring.offer(11);
+        ring.offer(12);
+        List<Integer> failed = new ArrayList<>();
+        ring.failWaiting(failed::add);   // the server is gone: its replacement cannot be opened
+        assertThat(failed).containsExactly(11, 12);
+        assertThat(ring.waiting()).isZero();
+        ring.release(only);
+        ring.offer(13);
+        assertThat(sent).containsExactly("10@1", "13@1");
+    }
+
+    @Test
     void underContentionEveryRequestGoesOutOnceAndNoConnectionCarriesTwo() throws Exception {
         int requests = 200_000;
         int connections = 4;
