@@ -56,17 +56,19 @@ public final class PacingLoop {
                 break;
             }
             int batch = 0;
-            while (n < total && batch < maxBatch && schedule.intendedNanos(n) <= now) {
-                sender.send(n, schedule.intendedNanos(n), ticker.nanoTime());
+            long intended = schedule.intendedNanos(n);   // read once per request: the check and the send share it
+            while (batch < maxBatch && intended <= now) {
+                sender.send(n, intended, ticker.nanoTime());
                 n += shards;
                 sent++;
                 batch++;
+                intended = n < total ? schedule.intendedNanos(n) : Long.MAX_VALUE;
             }
             sentSoFar = sent;
             if (batch == maxBatch || n >= total) {
                 continue;   // a backlog: look at the clock and send on, without waiting
             }
-            long wait = schedule.intendedNanos(n) - ticker.nanoTime();
+            long wait = intended - ticker.nanoTime();
             if (wait > 0) {
                 ticker.parkNanos(Math.min(wait, Math.max(1, stopAtNanos - now)));
             }

@@ -11,14 +11,24 @@ package dev.pacer.loadgen.pacing;
  * @param ratePerSecond  requests per second, after the ramp
  * @param total          how many requests the schedule holds
  * @param rampNanos      how long the rate takes to grow from 0 to {@code ratePerSecond}; 0: no ramp
+ * @param rampRequests   how many requests the ramp holds, {@code rate × ramp / 2} (kept: read for every request)
  */
-public record Schedule(long startNanos, long ratePerSecond, long total, long rampNanos) {
+public record Schedule(long startNanos, long ratePerSecond, long total, long rampNanos, long rampRequests) {
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
     public Schedule {
         if (ratePerSecond <= 0 || total < 0 || rampNanos < 0) {
             throw new IllegalArgumentException("rate must be > 0, total and ramp >= 0, were " + ratePerSecond + ", " + total + " and " + rampNanos);
         }
+        if (rampRequests != rampRequests(ratePerSecond, rampNanos)) {
+            throw new IllegalArgumentException("a ramp of " + rampNanos + " ns at " + ratePerSecond + "/s holds "
+                    + rampRequests(ratePerSecond, rampNanos) + " requests, not " + rampRequests);
+        }
+    }
+
+    /** Ramping up over {@code rampNanos}. */
+    public Schedule(long startNanos, long ratePerSecond, long total, long rampNanos) {
+        this(startNanos, ratePerSecond, total, rampNanos, rampRequests(ratePerSecond, rampNanos));
     }
 
     /** At a constant rate from the start. */
@@ -41,17 +51,19 @@ public record Schedule(long startNanos, long ratePerSecond, long total, long ram
 
     /** Requests the ramp holds: its integral, {@code rate × ramp / 2}, rounded down. */
     private static long rampRequests(long ratePerSecond, long rampNanos) {
+        if (ratePerSecond <= 0 || rampNanos <= 0) {
+            return 0;
+        }
         return Math.multiplyExact(ratePerSecond, rampNanos) / (2 * NANOS_PER_SECOND);
     }
 
     /** When request {@code n} is intended, without overflow for any count a run can hold. */
     public long intendedNanos(long n) {
-        long ramped = rampRequests(ratePerSecond, rampNanos);
-        if (n < ramped) {
+        if (n < rampRequests) {
             // n = rate × t² / (2 × ramp): t = sqrt(2 × ramp × n / rate), in doubles (exact to well under a nanosecond)
             return startNanos + (long) Math.sqrt(2.0 * rampNanos * n * NANOS_PER_SECOND / ratePerSecond);
         }
-        long k = n - ramped;
+        long k = n - rampRequests;
         return startNanos + rampNanos + (k / ratePerSecond) * NANOS_PER_SECOND + (k % ratePerSecond) * NANOS_PER_SECOND / ratePerSecond;
     }
 
