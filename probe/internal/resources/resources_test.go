@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -40,8 +41,9 @@ func TestABusyProcessShowsItsCPUAndMemory(t *testing.T) {
 		if sample.RSSBytes <= 0 || sample.PeakRSSBytes < sample.RSSBytes {
 			t.Errorf("memory of %+v", sample)
 		}
-		if sample.RunQueueWaitNanos == nil || *sample.RunQueueWaitNanos < 0 || sample.RunSlices == nil || *sample.RunSlices <= 0 {
-			t.Errorf("schedstat of %+v", sample)
+		// a spinning process alone on an idle CPU may never be switched out: 0 new slices is right for it
+		if sample.RunQueueWaitNanos == nil || *sample.RunQueueWaitNanos < 0 || sample.RunSlices == nil || *sample.RunSlices < 0 {
+			t.Errorf("schedstat of %+v: wait %s, slices %s", sample, show(sample.RunQueueWaitNanos), show(sample.RunSlices))
 		}
 	}
 	// 1.2 s of a spinning shell, on whatever share of a CPU it got: well above nothing
@@ -58,6 +60,39 @@ func TestABusyProcessShowsItsCPUAndMemory(t *testing.T) {
 	busy.Wait()
 	if err := s.Close(start + 1800); err == nil {
 		t.Error("closing a period of a process that is gone succeeded")
+	}
+}
+
+func show(figure *int64) string {
+	if figure == nil {
+		return "none"
+	}
+	return strconv.FormatInt(*figure, 10)
+}
+
+// A process that sleeps and wakes is switched in at every wake-up: its slices count them.
+func TestAWakingProcessShowsItsRunSlices(t *testing.T) {
+	waking := exec.Command("sh", "-c", "while :; do sleep 0.02; done")
+	if err := waking.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = waking.Process.Kill(); _ = waking.Wait() }()
+	start := time.Now().UnixMilli()
+	s, err := New(waking.Process.Pid, 500, 1, start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if err := s.Close(start + 500); err != nil {
+		t.Fatal(err)
+	}
+	sample := s.Use().Samples[0]
+	// the shell wakes each time its sleep ends, about 25 times in the period; some may be missed on a loaded machine
+	if sample.RunSlices == nil {
+		t.Fatal("no schedstat for a live process")
+	}
+	if *sample.RunSlices < 5 {
+		t.Errorf("a process waking every 20 ms ran %d slices in 500 ms", *sample.RunSlices)
 	}
 }
 
