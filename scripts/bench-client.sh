@@ -98,9 +98,12 @@ for rate in "${RATES[@]}"; do
     cpu_per[$client]=$per; p99_of[$client]=$p99
     name=$client; [[ $client == pacer ]] && name="pacer loadgen"; [[ $client == plain ]] && name="jetty-load-generator"
     [[ $client == vegeta ]] && name="vegeta (Go)"
-    cpu_ratio=$(echo "scale=2; $per / (${cpu_per[vegeta]:-0} + 0.000001)" | bc -l)
-    p99_ratio=$(echo "scale=2; $p99 / (${p99_of[vegeta]:-0} + 0.000001)" | bc -l)
-    printf "%8d  %-22s %12.1f %10s %12.1f %10.3f %14.2f %14.2f\n" "$rate" "$name" "$per" "$([[ $held == 1 ]] && echo yes || echo no)" \
+    cpu_ratio="–"; p99_ratio="–"   # no ratio without vegeta in the run (CLIENTS=…)
+    if [[ -n ${cpu_per[vegeta]:-} ]] && (( n > 0 )); then
+      cpu_ratio=$(printf "%.2f" "$(echo "$per / (${cpu_per[vegeta]} + 0.000001)" | bc -l)")
+      p99_ratio=$(printf "%.2f" "$(echo "$p99 / (${p99_of[vegeta]} + 0.000001)" | bc -l)")
+    fi
+    printf "%8d  %-22s %12.1f %10s %12.1f %10.3f %14s %14s\n" "$rate" "$name" "$per" "$([[ $held == 1 ]] && echo yes || echo no)" \
       "$achieved" "$p99" "$cpu_ratio" "$p99_ratio"
   done
 done

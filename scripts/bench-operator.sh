@@ -15,7 +15,7 @@ MAX_ACTIVE=${MAX_ACTIVE:-10}
 KWOK_NODES=${KWOK_NODES:-10}
 KWOK_VERSION=v0.8.0
 # the operator image's flags and malloc arenas (operator/pom.xml), with the heap the chart's 512 Mi limit gives at 75 %
-JVM_FLAGS=${JVM_FLAGS:-"-XX:+UseSerialGC -Xms16m -Xmx384m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=32m -Xss512k -XX:+ExitOnOutOfMemoryError"}
+JVM_FLAGS=${JVM_FLAGS:-"-XX:+UseSerialGC -Xms16m -Xmx384m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=32m -XX:CompileThresholdScaling=5 -XX:TrimNativeHeapInterval=5000 -Xss512k -XX:+ExitOnOutOfMemoryError"}
 MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX-2}
 NS=pacer-bench-kwok
 OPNS=pacer-bench-kwok-operator
@@ -118,6 +118,9 @@ done
 echo >&2
 elapsed=$(( $(date +%s) - t0 ))
 end_rss=$(awk '/VmRSS/{print $2}' /proc/$OP_PID/status)
+# the RSS's parts: the process's own memory, and pages of files it maps (libjvm, the runtime's modules, the CDS archive)
+end_anon=$(awk '/RssAnon/{print $2}' /proc/$OP_PID/status)
+end_file=$(awk '/RssFile/{print $2}' /proc/$OP_PID/status)
 # with -XX:NativeMemoryTracking=summary in JVM_FLAGS: where the operator's memory is, by JVM area
 threads=$(ls /proc/$OP_PID/task | wc -l)
 if [[ $JVM_FLAGS == *NativeMemoryTracking* ]]; then
@@ -141,5 +144,5 @@ print(f"reconciles: {int(count)}, mean {mean_ms:.1f} ms, {100 * (1 - within_1s /
 PY
 echo "runs: $RUNS applied in ${apply_s} s, all finished after ${elapsed} s (at most $MAX_ACTIVE at once)"
 echo "$reasons"
-echo "operator: RSS idle $((idle_rss / 1024)) MiB, peak $((hwm / 1024)) MiB (sampled peak $((peak_rss / 1024))), at the end $((end_rss / 1024)) MiB; CPU $((cpu_ticks / 100)) s; $threads threads; flags: $JVM_FLAGS${MALLOC_ARENA_MAX:+, MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX}"
+echo "operator: RSS idle $((idle_rss / 1024)) MiB, peak $((hwm / 1024)) MiB (sampled peak $((peak_rss / 1024))), at the end $((end_rss / 1024)) MiB (anonymous $((end_anon / 1024)), mapped files $((end_file / 1024))); CPU $((cpu_ticks / 100)) s; $threads threads; flags: $JVM_FLAGS${MALLOC_ARENA_MAX:+, MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX}"
 [[ $no_reason -eq 0 ]] || { echo "FAIL $no_reason failed runs give no reason"; exit 1; }
