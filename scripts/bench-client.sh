@@ -44,11 +44,16 @@ pacer_client() {
   until curl -sf "localhost:$admin/pacer/v1/run" | grep -q '"state" : "done"'; do sleep 0.2; done
   local report; report=$(curl -sf "localhost:$admin/pacer/v1/run")
   curl -sf "localhost:$admin/pacer/v1/histograms?series=responseTime" >"$work/rt.hlog"
+  curl -sf "localhost:$admin/pacer/v1/histograms?series=sendLag" >"$work/lag.hlog"
   kill "$pid"; wait "$pid" 2>/dev/null || true
   local done achieved p99
   done=$(echo "$report" | sed -n 's/.*"completedInWindow" : \([0-9]*\).*/\1/p')
   achieved=$(echo "$report" | sed -n 's/.*"achievedRate" : \([0-9.E]*\).*/\1/p')
-  read -r _ _ p99 _ < <("$JAVA" -cp "$PACER_HOME/loadgen-image/target/app/lib/*" dev.pacer.loadgen.bench.WindowPercentiles "$work/rt.hlog" "$window_start" "$window_end")
+  local p50 lag50 lag99 lagmax
+  read -r _ p50 p99 _ < <("$JAVA" -cp "$PACER_HOME/loadgen-image/target/app/lib/*" dev.pacer.loadgen.bench.WindowPercentiles "$work/rt.hlog" "$window_start" "$window_end")
+  read -r _ lag50 lag99 lagmax < <("$JAVA" -cp "$PACER_HOME/loadgen-image/target/app/lib/*" dev.pacer.loadgen.bench.WindowPercentiles "$work/lag.hlog" "$window_start" "$window_end")
+  # what the table has no column for: the median, and how late the requests went out (all of it is in the response times)
+  echo "  pacer at $rate req/s: response time p50 $p50 µs; send lag p50 $lag50 µs, p99 $lag99 µs, max $lagmax µs" >>"$work/details"
   echo "$done $achieved $(echo "$cpu1 - $cpu0" | bc -l) $(echo "scale=3; $p99 / 1000" | bc -l)"
 }
 
@@ -107,6 +112,7 @@ for rate in "${RATES[@]}"; do
       "$achieved" "$p99" "$cpu_ratio" "$p99_ratio"
   done
 done
+[[ -s $work/details ]] && { echo; cat "$work/details"; }
 
 fi
 

@@ -41,8 +41,13 @@ class PacingLoopTest {
     }
 
     static List<Sent> run(Schedule schedule, FakeTicker ticker, int shard, int shards, int batch, long stopAt, List<PacingLoop.Result> results) {
+        return run(schedule, ticker, shard, shards, batch, 0, stopAt, results);
+    }
+
+    static List<Sent> run(Schedule schedule, FakeTicker ticker, int shard, int shards, int batch, long minWakeupInterval, long stopAt,
+                          List<PacingLoop.Result> results) {
         List<Sent> sent = new ArrayList<>();
-        PacingLoop loop = new PacingLoop(schedule, shard, shards, batch, stopAt, ticker, (i, intended, at) -> {
+        PacingLoop loop = new PacingLoop(schedule, shard, shards, batch, minWakeupInterval, stopAt, ticker, (i, intended, at) -> {
             sent.add(new Sent(i, intended, at));
             ticker.now += ticker.sendCostNanos;
         });
@@ -62,6 +67,40 @@ class PacingLoopTest {
         long n = 3_600L * 24 * 365 * 60_000;   // a year of requests at 60k/s: no overflow
         assertThat(fast.intendedNanos(n)).isEqualTo(3_600L * 24 * 365 * 1_000_000_000L);
         assertThat(Schedule.covering(0, 40_000, 1_500 * MS).total()).isEqualTo(60_000);
+    }
+
+    /**
+     * Requests 10 µs apart and a 50 µs wake-up interval: the loop parks to its next wake-up at least 50 µs after the last
+     * one, sends all that fell due meanwhile, none early, none dropped, and no request waits more than one interval.
+     */
+    @Test
+    void requestsCloserThanTheWakeupIntervalGoOutTogether() {
+        long interval = 50_000;
+        FakeTicker ticker = new FakeTicker();
+        ticker.sendCostNanos = 500;
+        List<PacingLoop.Result> results = new ArrayList<>();
+        List<Sent> sent = run(Schedule.covering(0, 100_000, 10 * MS), ticker, 0, 1, 256, interval, Long.MAX_VALUE, results);
+        assertThat(results.getFirst()).isEqualTo(new PacingLoop.Result(1_000, 0, false));
+        assertThat(sent).extracting(Sent::index).containsExactlyElementsOf(java.util.stream.LongStream.range(0, 1_000).boxed().toList());
+        assertThat(sent).allSatisfy(s -> assertThat(s.sent()).isGreaterThanOrEqualTo(s.intended()));
+        long maxLag = sent.stream().mapToLong(s -> s.sent() - s.intended()).max().orElseThrow();
+        assertThat(maxLag).as("no request waits more than an interval and its batch's sending").isLessThanOrEqualTo(interval + 6 * 500);
+        // each park lasts from its send batch's end to at least an interval after the wake-up that sent it
+        assertThat(ticker.parks).hasSizeLessThanOrEqualTo((int) (10 * MS / interval) + 1);
+        assertThat(ticker.parks.subList(1, ticker.parks.size())).allSatisfy(park -> assertThat(park).isGreaterThanOrEqualTo(interval - 6 * 500));
+        // the same schedule without an interval wakes for every request
+        FakeTicker everyRequest = new FakeTicker();
+        everyRequest.sendCostNanos = 500;
+        run(Schedule.covering(0, 100_000, 10 * MS), everyRequest, 0, 1, 256, 0, Long.MAX_VALUE, new ArrayList<>());
+        assertThat(everyRequest.parks).hasSizeGreaterThanOrEqualTo(999);
+    }
+
+    /** Requests farther apart than the interval are each sent on time: the interval only merges what is closer. */
+    @Test
+    void requestsFartherApartThanTheWakeupIntervalAreNotDelayed() {
+        FakeTicker ticker = new FakeTicker();
+        List<Sent> sent = run(Schedule.covering(0, 5_000, 10 * MS), ticker, 0, 1, 256, 50_000, Long.MAX_VALUE, new ArrayList<>());
+        assertThat(sent).hasSize(50).allSatisfy(s -> assertThat(s.sent()).isEqualTo(s.intended()));
     }
 
     @Test
