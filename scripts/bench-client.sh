@@ -103,7 +103,7 @@ for rate in "${RATES[@]}"; do
     cpu_per[$client]=$per; p99_of[$client]=$p99
     name=$client; [[ $client == pacer ]] && name="pacer loadgen"; [[ $client == plain ]] && name="jetty-load-generator"
     [[ $client == vegeta ]] && name="vegeta (Go)"
-    cpu_ratio="–"; p99_ratio="–"   # no ratio without vegeta in the run (CLIENTS=…)
+    cpu_ratio="-"; p99_ratio="-"   # no ratio without vegeta in the run (CLIENTS=…)
     if [[ -n ${cpu_per[vegeta]:-} ]] && (( n > 0 )); then
       cpu_ratio=$(printf "%.2f" "$(echo "$per / (${cpu_per[vegeta]} + 0.000001)" | bc -l)")
       p99_ratio=$(printf "%.2f" "$(echo "$p99 / (${p99_of[vegeta]} + 0.000001)" | bc -l)")

@@ -1,6 +1,7 @@
 package dev.pacer.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Files;
@@ -19,7 +20,9 @@ import dev.pacer.operator.BenchmarkRunReconciler;
 import io.fabric8.kubeapitest.junit.EnableKubeAPIServer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
@@ -134,6 +137,66 @@ class OperatorApiServerTest {
             assertThat(seen.getStatus().completionTime).isNotNull();
         });
         await().atMost(Duration.ofSeconds(30)).until(() -> fetch("expires") == null);
+    }
+
+    /**
+     * The API server refuses the run's pods for a while, as it does in a namespace made a moment ago whose default
+     * service account the controller manager has not made yet (none runs here: an admission policy refuses them, with
+     * the same code and words, until the test removes it). The run is retried meanwhile; the refusal must not leave a
+     * phase whose pods were never created, which the next reconcile would read as a deleted server.
+     */
+    @Test
+    void aPodRefusedForAWhileIsCreatedOnceItCanBe() throws Exception {
+        String namespace = "no-account-yet";
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace)
+                .addToLabels("pacer.test/refuse-pods", "true").endMetadata().build()).create();
+        var policy = client.resource(Serialization.unmarshal("""
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicy
+                metadata: {name: refuse-pods-for-a-while}
+                spec:
+                  failurePolicy: Fail
+                  matchConstraints:
+                    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
+                  validations:
+                  - expression: "false"
+                    reason: Forbidden
+                    message: 'error looking up service account no-account-yet/default: serviceaccount "default" not found'
+                """, GenericKubernetesResource.class));
+        var binding = client.resource(Serialization.unmarshal("""
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicyBinding
+                metadata: {name: refuse-pods-for-a-while}
+                spec:
+                  policyName: refuse-pods-for-a-while
+                  validationActions: [Deny]
+                  matchResources:
+                    namespaceSelector: {matchLabels: {pacer.test/refuse-pods: "true"}}
+                """, GenericKubernetesResource.class));
+        policy.create();
+        binding.create();
+        Pod probe = new PodBuilder().withNewMetadata().withName("probe").endMetadata()
+                .withNewSpec().addNewContainer().withName("c").withImage("pause").endContainer().endSpec().build();
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThatThrownBy(() -> client.pods().inNamespace(namespace).resource(probe).create())
+                .as("the precondition: pods are refused").isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("error looking up service account"));
+        BenchmarkRun run = quickstart("waits-for-account");
+        run.getMetadata().setNamespace(namespace);
+        client.resources(BenchmarkRun.class).inNamespace(namespace).resource(run).create();
+        // the operator's retries come at about 2, 5 and 9.5 s: the first two fall in this wait
+        await().during(Duration.ofSeconds(8)).atMost(Duration.ofSeconds(12)).untilAsserted(() -> {
+            BenchmarkRun seen = client.resources(BenchmarkRun.class).inNamespace(namespace).withName("waits-for-account").get();
+            Phase phase = seen.getStatus() == null ? null : seen.getStatus().phase;
+            assertThat(phase).as("conditions: %s", seen.getStatus() == null ? null : seen.getStatus().conditions)
+                    .isNotIn(Phase.Failed, Phase.Starting);
+        });
+        binding.delete();
+        policy.delete();
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            BenchmarkRun seen = client.resources(BenchmarkRun.class).inNamespace(namespace).withName("waits-for-account").get();
+            assertThat(seen.getStatus().phase).as("conditions: %s", seen.getStatus().conditions).isEqualTo(Phase.Starting);
+            assertThat(client.pods().inNamespace(namespace).withName("waits-for-account-server").get()).isNotNull();
+        });
     }
 
     @Test

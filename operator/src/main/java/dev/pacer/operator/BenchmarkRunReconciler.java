@@ -119,8 +119,10 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     @Override
     public UpdateControl<BenchmarkRun> reconcile(BenchmarkRun run, Context<BenchmarkRun> context) {
         runs = context.getPrimaryCache();
-        BenchmarkRunStatus status = run.getStatus() == null ? new BenchmarkRunStatus() : run.getStatus();
-        String before = json(status);
+        // a copy: when an action throws (a refusal that passes, the API server gone), the error status must be the run's
+        // as it was, not the decision's half done (a phase whose pods were never created)
+        String before = json(run.getStatus() == null ? new BenchmarkRunStatus() : run.getStatus());
+        BenchmarkRunStatus status = copyOf(before);
         RunEvents events = new RunEvents(context.getClient());
         Decision decision;
         try {
@@ -166,6 +168,14 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         RunConditions.set(status.conditions, RunConditions.READY, RunConditions.UNKNOWN, "ReconcileError",
                 e.getClass().getSimpleName() + ": " + e.getMessage(), Instant.now(clock));
         return ErrorStatusUpdateControl.patchStatus(forStatus(run, status));
+    }
+
+    private static BenchmarkRunStatus copyOf(String json) {
+        try {
+            return JSON.readValue(json, BenchmarkRunStatus.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static String json(BenchmarkRunStatus status) {

@@ -5,10 +5,11 @@ package dev.pacer.loadgen.pacing;
  * sends every request that is due, at most {@code maxBatch} before looking at the clock again, and drops none: a
  * client that fell behind sends its backlog at once, each request with its own intended time. A request is never sent
  * before its intended time: the time it is sent is read after the check that it is due, on the same clock.
- * <p>It wakes at most once per {@code minWakeupIntervalNanos}: requests due closer together than that go out together,
- * at the next wake-up. Each wake-up costs the client's core a few microseconds (a timer, two context switches), as much
- * as a request's own sending at 40k req/s; the lag this adds is recorded as every lag is, and counted in the response
- * time, which runs from the intended time.
+ * <p>A request due less than {@code minWakeupIntervalNanos} after the one before it waits for the next wake-up, at
+ * least that interval after the last: requests closer together than the interval go out together. Requests farther
+ * apart are each woken for at their own time. Each wake-up costs the client's core a few microseconds (a timer, two
+ * context switches), as much as a request's own sending at 40k req/s; the lag this adds is recorded as every lag is,
+ * and counted in the response time, which runs from the intended time.
  * <p>The loop ends when the schedule is done, at {@code stopAtNanos} (a client far behind does not go on sending a
  * backlog after the run), or when {@link #stop()} is called; what it never sent is counted.
  */
@@ -58,6 +59,7 @@ public final class PacingLoop {
         long n = shard;
         long sent = 0;
         long total = schedule.total();
+        long lastIntended = Long.MIN_VALUE / 2;   // of the last request sent; none yet
         while (n < total && !stopRequested) {
             long now = ticker.nanoTime();
             if (now >= stopAtNanos) {
@@ -67,6 +69,7 @@ public final class PacingLoop {
             long intended = schedule.intendedNanos(n);   // read once per request: the check and the send share it
             while (batch < maxBatch && intended <= now) {
                 sender.send(n, intended, ticker.nanoTime());
+                lastIntended = intended;
                 n += shards;
                 sent++;
                 batch++;
@@ -76,7 +79,10 @@ public final class PacingLoop {
             if (batch == maxBatch || n >= total) {
                 continue;   // a backlog: look at the clock and send on, without waiting
             }
-            long wait = Math.max(intended, now + minWakeupIntervalNanos) - ticker.nanoTime();   // now: this wake-up's time
+            // only a request due less than the interval after the one before it waits for the interval: one farther apart
+            // is woken for at its own time, however late this wake-up came
+            long wakeAt = intended - lastIntended < minWakeupIntervalNanos ? Math.max(intended, now + minWakeupIntervalNanos) : intended;
+            long wait = wakeAt - ticker.nanoTime();
             if (wait > 0) {
                 ticker.parkNanos(Math.min(wait, Math.max(1, stopAtNanos - now)));
             }
