@@ -11,18 +11,24 @@ import (
 	"time"
 )
 
-// A busy child process: its CPU shows in the periods it ran, and its memory is read.
-func TestABusyProcessShowsItsCPUAndMemory(t *testing.T) {
-	busy := exec.Command("sh", "-c", "while :; do :; done")
-	if err := busy.Start(); err != nil {
+// sampledChild starts a shell running script, killed when the test ends, and samples it in 500 ms periods from now.
+func sampledChild(t *testing.T, script string) (*exec.Cmd, *Sampler, int64) {
+	child := exec.Command("sh", "-c", script)
+	if err := child.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _ = busy.Process.Kill(); _ = busy.Wait() }()
+	t.Cleanup(func() { _ = child.Process.Kill(); _ = child.Wait() })
 	start := time.Now().UnixMilli()
-	s, err := New(busy.Process.Pid, 500, 1, start)
+	s, err := New(child.Process.Pid, 500, 1, start)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return child, s, start
+}
+
+// A busy child process: its CPU shows in the periods it ran, and its memory is read.
+func TestABusyProcessShowsItsCPUAndMemory(t *testing.T) {
+	busy, s, start := sampledChild(t, "while :; do :; done")
 	time.Sleep(600 * time.Millisecond)
 	if err := s.Close(start + 600); err != nil {
 		t.Fatal(err)
@@ -72,16 +78,7 @@ func show(figure *int64) string {
 
 // A process that sleeps and wakes is switched in at every wake-up: its slices count them.
 func TestAWakingProcessShowsItsRunSlices(t *testing.T) {
-	waking := exec.Command("sh", "-c", "while :; do sleep 0.02; done")
-	if err := waking.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = waking.Process.Kill(); _ = waking.Wait() }()
-	start := time.Now().UnixMilli()
-	s, err := New(waking.Process.Pid, 500, 1, start)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, s, start := sampledChild(t, "while :; do sleep 0.02; done")
 	time.Sleep(500 * time.Millisecond)
 	if err := s.Close(start + 500); err != nil {
 		t.Fatal(err)

@@ -45,10 +45,10 @@ final class LoadRun {
     /** Requests one wake-up sends at most before it looks at the clock again. */
     static final int MAX_BATCH = 256;
     /**
-     * A request due less than this after the one before it waits for the next wake-up: above 20k req/s per shard, requests go out in small batches
-     * rather than one wake-up each. At 40k req/s on one core this takes the client from ~15.4 to ~14 µs of CPU per
-     * request, for ~20 µs more median send lag (docs/benchmarks.md); its median response time fell, the core being
-     * less busy.
+     * A request due less than this after the one before it waits for the next wake-up: above 20k req/s per shard,
+     * requests go out in small batches rather than one wake-up each. At 40k req/s on one core this takes the client
+     * from ~15.4 to ~14 µs of CPU per request, for 10-20 µs more median send lag (docs/benchmarks.md); its median
+     * response time fell, the core being less busy.
      */
     static final long MIN_WAKEUP_INTERVAL_NANOS = 50_000;
     static final long CONNECT_TIMEOUT_MS = 10_000;
