@@ -3,6 +3,7 @@
 # against the test cluster's real API server, scheduler and controllers: the pods get a Running status and an IP, but
 # no container runs), the operator as its own JVM with the image's flags, at most MAX_ACTIVE (default 10) runs at once.
 # No agent answers on a kwok node, so every run must end Failed with a reason naming its pods, by its own timeout.
+# The operator's /metrics is scraped every 15 s meanwhile, as the chart's monitors would.
 # Prints: runs per phase and reason, operator restarts (none allowed), RSS (peak and at the end), CPU seconds,
 # reconcile latency (mean, and the share above 1 s); exits 1 when a run is left unfinished or the operator died.
 # Needs the test cluster (test/cluster/up.sh) and 'make build'; builds kwok v0.8.0 once (about 3 minutes cold).
@@ -15,7 +16,7 @@ MAX_ACTIVE=${MAX_ACTIVE:-10}
 KWOK_NODES=${KWOK_NODES:-10}
 KWOK_VERSION=v0.8.0
 # the operator image's flags and malloc arenas (operator/pom.xml), with the heap the chart's 512 Mi limit gives at 75 %
-JVM_FLAGS=${JVM_FLAGS:-"-XX:+UseSerialGC -Xms16m -Xmx384m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=32m -XX:CompileThresholdScaling=5 -XX:TrimNativeHeapInterval=5000 -Xss512k -XX:+ExitOnOutOfMemoryError"}
+JVM_FLAGS=${JVM_FLAGS:-"-XX:+UseSerialGC -Xms16m -Xmx384m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=32m -XX:CompileThresholdScaling=5 -XX:TrimNativeHeapInterval=5000 -Xss512k -XX:+UseCompactObjectHeaders -XX:+ExitOnOutOfMemoryError"}
 MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX-2}
 NS=pacer-bench-kwok
 OPNS=pacer-bench-kwok-operator
@@ -108,6 +109,8 @@ while :; do
   kill -0 "$OP_PID" 2>/dev/null || { echo "FAIL the operator died:"; tail -30 "$WORK/operator.log"; exit 1; }
   rss=$(awk '/VmRSS/{print $2}' /proc/$OP_PID/status); (( rss > peak_rss )) && peak_rss=$rss
   samples=$((samples + 1))
+  # scraped like Prometheus would (the chart's monitors: every 15 s): what a scrape loads counts in the footprint
+  if (( samples % 15 == 1 )); then curl -sf "http://127.0.0.1:$PORT/metrics" >/dev/null || true; fi
   phases=$(k get br -n "$NS" -o jsonpath='{range .items[*]}{.status.phase}{"\n"}{end}')
   finished=$(grep -cE '^(Succeeded|Failed)$' <<<"$phases" || true)
   printf '\r%3d of %d runs finished, %3d s, operator RSS %4d MiB (peak %4d)   ' "$finished" "$RUNS" $(( $(date +%s) - t0 )) $((rss / 1024)) $((peak_rss / 1024)) >&2

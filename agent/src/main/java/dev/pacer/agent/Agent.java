@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 
 import dev.pacer.contract.AgentContract;
-import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 /**
@@ -53,7 +52,7 @@ public final class Agent implements Closeable {
         PrometheusRegistry registry = new PrometheusRegistry();
         PeriodSampler sampler = PeriodSampler.builder(AgentContract.SERIES_PROCESSING).period(samplePeriodFromEnvironment()).start();
         AgentMetrics.register(registry, ROLE_SERVER, sampler, true);
-        JvmMetrics.builder().register(registry);
+        JvmSeries.register(registry);
         ResourceSampler resources = new ResourceSampler(sampler.period().toMillis(), false);
         sampler.addPeriodListener(period -> resources.periodClosed(period.startEpochMillis(), period.endEpochMillis()));
         AdminServer.Builder admin = AdminServer.builder()

@@ -1,5 +1,6 @@
 package dev.pacer.api;
 
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
@@ -36,7 +37,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
         priority = 1, getDescription = "Responses per second inside the window, all clients.")
 @AdditionalPrinterColumn(name = "ERRORS", jsonPath = ".status.result.clients.errors", type = AdditionalPrinterColumn.Type.INTEGER,
         priority = 1, getDescription = "Failed requests and error statuses, all clients.")
-@AdditionalPrinterColumn(name = "AGE", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
+@AdditionalPrinterColumn(name = "AGE", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE,
+        getDescription = "Time since the resource was created.")
 public class BenchmarkRun extends CustomResource<BenchmarkRunSpec, BenchmarkRunStatus> implements Namespaced {
     public static final String GROUP = "pacer.dev";
     public static final String VERSION = "v1alpha1";
@@ -46,4 +48,17 @@ public class BenchmarkRun extends CustomResource<BenchmarkRunSpec, BenchmarkRunS
     /** {@code kubectl get pacer} lists every pacer resource. */
     public static final String CATEGORY = "pacer";
     public static final String API_VERSION = GROUP + "/" + VERSION;
+
+    // overridden for their descriptions in the CRD (kubectl explain benchmarkrun.spec)
+    @Override
+    @JsonPropertyDescription("What to run: the server under test, its clients and their open-loop rate, the warm-up and the measured duration, placement, criteria and cleanup.")
+    public BenchmarkRunSpec getSpec() {
+        return super.getSpec();
+    }
+
+    @Override
+    @JsonPropertyDescription("What the operator observed and measured: the phase, conditions, pods, progress and, once finished, the result with its verdict. Written by the operator only.")
+    public BenchmarkRunStatus getStatus() {
+        return super.getStatus();
+    }
 }

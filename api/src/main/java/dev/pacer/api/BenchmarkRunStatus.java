@@ -5,6 +5,7 @@ import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.kubernetes.api.model.Condition;
 
 /** Observed state of a run: phase, conditions, pods and the result. */
@@ -14,6 +15,7 @@ public class BenchmarkRunStatus {
     public Phase phase;
 
     @JsonPropertyDescription("Kubernetes-style conditions. Outcome: Finished (True once Succeeded or Failed), Complete (True when the run has a verdict), Passed (True when the verdict is Passed; False once finished otherwise), Failed (True when the run could not be completed, the reason says why). For CI: kubectl wait --for=condition=Finished, then --for=condition=Passed. Progress: Ready (Unknown while running, the reason is the phase; not a pass/fail signal), SpecValid, PodsReady, AgentsReachable, CpusPinned.")
+    @SchemaFrom(type = ConditionSchema[].class)
     public List<Condition> conditions = new ArrayList<>();
 
     @JsonPropertyDescription("The generation of the spec this status describes.")

@@ -1,5 +1,6 @@
 package dev.pacer.api;
 
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
@@ -28,9 +29,23 @@ import io.fabric8.kubernetes.model.annotation.Version;
         getDescription = "Runs finished.")
 @AdditionalPrinterColumn(name = "CURRENT", jsonPath = ".status.currentRun", type = AdditionalPrinterColumn.Type.STRING,
         getDescription = "The run under way.")
-@AdditionalPrinterColumn(name = "AGE", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
+@AdditionalPrinterColumn(name = "AGE", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE,
+        getDescription = "Time since the resource was created.")
 public class BenchmarkSuite extends CustomResource<BenchmarkSuiteSpec, BenchmarkSuiteStatus> implements Namespaced {
     public static final String KIND = "BenchmarkSuite";
     public static final String PLURAL = "benchmarksuites";
     public static final String SHORT_NAME = "bs";
+
+    // overridden for their descriptions in the CRD (kubectl explain benchmarksuite.spec)
+    @Override
+    @JsonPropertyDescription("What to compare: the servers, the run template they share, and fixed rates with repetitions or a sweep of rising rates.")
+    public BenchmarkSuiteSpec getSpec() {
+        return super.getSpec();
+    }
+
+    @Override
+    @JsonPropertyDescription("What the operator observed: the phase, conditions, each run's outcome, each server's summary and the comparisons between servers. Written by the operator only.")
+    public BenchmarkSuiteStatus getStatus() {
+        return super.getStatus();
+    }
 }

@@ -5,6 +5,7 @@ import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.kubernetes.api.model.Condition;
 
 /** Where a suite is, its runs, and per server the figures the reference reports give. */
@@ -23,6 +24,7 @@ public class BenchmarkSuiteStatus {
     @JsonPropertyDescription("Each server against the first, in a sentence: how much faster or slower, and whether that exceeds run-to-run noise.")
     public List<String> comparisons = new ArrayList<>();
     @JsonPropertyDescription("Ready, Complete, Failed.")
+    @SchemaFrom(type = ConditionSchema[].class)
     public List<Condition> conditions = new ArrayList<>();
     @JsonPropertyDescription("The generation of the spec this status is of.")
     public Long observedGeneration;

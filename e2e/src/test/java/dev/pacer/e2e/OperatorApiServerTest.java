@@ -148,38 +148,7 @@ class OperatorApiServerTest {
     @Test
     void aPodRefusedForAWhileIsCreatedOnceItCanBe() throws Exception {
         String namespace = "no-account-yet";
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace)
-                .addToLabels("pacer.test/refuse-pods", "true").endMetadata().build()).create();
-        var policy = client.resource(Serialization.unmarshal("""
-                apiVersion: admissionregistration.k8s.io/v1
-                kind: ValidatingAdmissionPolicy
-                metadata: {name: refuse-pods-for-a-while}
-                spec:
-                  failurePolicy: Fail
-                  matchConstraints:
-                    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
-                  validations:
-                  - expression: "false"
-                    reason: Forbidden
-                    message: 'error looking up service account no-account-yet/default: serviceaccount "default" not found'
-                """, GenericKubernetesResource.class));
-        var binding = client.resource(Serialization.unmarshal("""
-                apiVersion: admissionregistration.k8s.io/v1
-                kind: ValidatingAdmissionPolicyBinding
-                metadata: {name: refuse-pods-for-a-while}
-                spec:
-                  policyName: refuse-pods-for-a-while
-                  validationActions: [Deny]
-                  matchResources:
-                    namespaceSelector: {matchLabels: {pacer.test/refuse-pods: "true"}}
-                """, GenericKubernetesResource.class));
-        policy.create();
-        binding.create();
-        Pod probe = new PodBuilder().withNewMetadata().withName("probe").endMetadata()
-                .withNewSpec().addNewContainer().withName("c").withImage("pause").endContainer().endSpec().build();
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThatThrownBy(() -> client.pods().inNamespace(namespace).resource(probe).create())
-                .as("the precondition: pods are refused").isInstanceOf(KubernetesClientException.class)
-                .hasMessageContaining("error looking up service account"));
+        Runnable allowPods = refusePodsIn(namespace, "refuse-pods-for-a-while");
         BenchmarkRun run = quickstart("waits-for-account");
         run.getMetadata().setNamespace(namespace);
         client.resources(BenchmarkRun.class).inNamespace(namespace).resource(run).create();
@@ -190,13 +159,79 @@ class OperatorApiServerTest {
             assertThat(phase).as("conditions: %s", seen.getStatus() == null ? null : seen.getStatus().conditions)
                     .isNotIn(Phase.Failed, Phase.Starting);
         });
-        binding.delete();
-        policy.delete();
+        allowPods.run();
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
             BenchmarkRun seen = client.resources(BenchmarkRun.class).inNamespace(namespace).withName("waits-for-account").get();
             assertThat(seen.getStatus().phase).as("conditions: %s", seen.getStatus().conditions).isEqualTo(Phase.Starting);
             assertThat(client.pods().inNamespace(namespace).withName("waits-for-account-server").get()).isNotNull();
         });
+    }
+
+    /**
+     * Pods refused for longer than the run's timeout (40 s, beyond the ~26 s JOSDK retries by default): the run is
+     * retried all along, then fails with reason {@code ReconcileError} naming the refusal; it never has a pod.
+     */
+    @Test
+    void aPodRefusedLongerThanTheTimeoutFailsTheRunNamingTheRefusal() throws Exception {
+        String namespace = "never-an-account";
+        refusePodsIn(namespace, "refuse-pods-for-good");
+        BenchmarkRun run = quickstart("refused-for-good");
+        run.getMetadata().setNamespace(namespace);
+        run.getSpec().timeout = "40s";
+        client.resources(BenchmarkRun.class).inNamespace(namespace).resource(run).create();
+        await().atMost(Duration.ofSeconds(100)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
+            BenchmarkRun seen = client.resources(BenchmarkRun.class).inNamespace(namespace).withName("refused-for-good").get();
+            assertThat(seen.getStatus()).isNotNull();
+            assertThat(seen.getStatus().phase).as("conditions: %s", seen.getStatus().conditions).isEqualTo(Phase.Failed);
+            assertThat(RunConditions.find(seen.getStatus().conditions, RunConditions.READY)).satisfies(ready -> {
+                assertThat(ready.getReason()).isEqualTo("ReconcileError");
+                assertThat(ready.getMessage()).contains("spec.timeout").contains("serviceaccount \"default\" not found");
+            });
+        });
+        assertThat(client.pods().inNamespace(namespace).list().getItems()).as("pods of a run never admitted").isEmpty();
+    }
+
+    /**
+     * A new namespace whose pods the API server refuses, by an admission policy, with the code and words of a missing
+     * service account; answers how to lift the refusal.
+     */
+    private static Runnable refusePodsIn(String namespace, String policyName) {
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace)
+                .addToLabels("pacer.test/" + policyName, "true").endMetadata().build()).create();
+        var policy = client.resource(Serialization.unmarshal("""
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicy
+                metadata: {name: %s}
+                spec:
+                  failurePolicy: Fail
+                  matchConstraints:
+                    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
+                  validations:
+                  - expression: "false"
+                    reason: Forbidden
+                    message: 'error looking up service account %s/default: serviceaccount "default" not found'
+                """.formatted(policyName, namespace), GenericKubernetesResource.class));
+        var binding = client.resource(Serialization.unmarshal("""
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicyBinding
+                metadata: {name: %s}
+                spec:
+                  policyName: %s
+                  validationActions: [Deny]
+                  matchResources:
+                    namespaceSelector: {matchLabels: {pacer.test/%s: "true"}}
+                """.formatted(policyName, policyName, policyName), GenericKubernetesResource.class));
+        policy.create();
+        binding.create();
+        Pod probe = new PodBuilder().withNewMetadata().withName("probe").endMetadata()
+                .withNewSpec().addNewContainer().withName("c").withImage("pause").endContainer().endSpec().build();
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThatThrownBy(() -> client.pods().inNamespace(namespace).resource(probe).create())
+                .as("the precondition: pods are refused").isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("error looking up service account"));
+        return () -> {
+            binding.delete();
+            policy.delete();
+        };
     }
 
     @Test

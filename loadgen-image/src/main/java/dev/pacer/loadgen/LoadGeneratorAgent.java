@@ -11,6 +11,7 @@ import com.sun.net.httpserver.HttpExchange;
 import dev.pacer.agent.AdminServer;
 import dev.pacer.agent.Agent;
 import dev.pacer.agent.AgentMetrics;
+import dev.pacer.agent.JvmSeries;
 import dev.pacer.agent.PeriodSampler;
 import dev.pacer.agent.ProcessInfo;
 import dev.pacer.agent.ResourceSampler;
@@ -19,7 +20,6 @@ import dev.pacer.contract.RunReport;
 import dev.pacer.contract.RunRequest;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
-import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 /**
@@ -60,7 +60,7 @@ public final class LoadGeneratorAgent implements Closeable {
                     LoadRun current = run;
                     cb.call(current == null ? 0 : current.offeredRatePerSecond(), Agent.ROLE_CLIENT);
                 }).register(registry);
-        JvmMetrics.builder().register(registry);
+        JvmSeries.register(registry);
         // what this client used per period: a starved or paused client would blame the server for its own lateness
         ResourceSampler resources = new ResourceSampler(responseTime.period().toMillis());
         responseTime.addPeriodListener(period -> resources.periodClosed(period.startEpochMillis(), period.endEpochMillis()));

@@ -36,6 +36,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.javaoperatorsdk.operator.processing.retry.GradualRetry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,8 +51,17 @@ import org.slf4j.LoggerFactory;
  * started, deleted by the cleanup policy), which the protocol owns.
  */
 @ControllerConfiguration(name = BenchmarkRunReconciler.NAME)
+@GradualRetry(maxAttempts = -1, maxInterval = BenchmarkRunReconciler.MAX_RETRY_INTERVAL_MS)
 public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     public static final String NAME = "benchmarkrun";
+    /**
+     * A failed reconcile is retried without end, at most this long apart (JOSDK stops after 5 tries by default, which
+     * left a run whose pods the API server refused for half a minute waiting for an event that might never come);
+     * {@link #updateErrorStatus} fails the run once its reconciles have failed for longer than its {@code spec.timeout}.
+     */
+    static final long MAX_RETRY_INTERVAL_MS = 20_000;
+    /** The bound on failing reconciles of a run whose spec cannot be planned (it has no timeout of its own). */
+    static final Duration DEFAULT_ERROR_LIMIT = Duration.ofMinutes(10);
     private static final Logger LOG = LoggerFactory.getLogger(BenchmarkRunReconciler.class);
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -161,13 +171,48 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         return decision.recheckAfter() == null ? control : control.rescheduleAfter(decision.recheckAfter());
     }
 
+    /**
+     * A reconcile that threw (a refusal that passes, the API server gone) is retried; the run shows the error in its
+     * {@code Ready} condition, whose transition time is when the errors began. Once they have lasted longer than the
+     * run's {@code spec.timeout}, the run fails with reason {@code ReconcileError} and the last error's message.
+     */
     @Override
     public ErrorStatusUpdateControl<BenchmarkRun> updateErrorStatus(BenchmarkRun run, Context<BenchmarkRun> context, Exception e) {
         BenchmarkRunStatus status = run.getStatus() == null ? new BenchmarkRunStatus() : run.getStatus();
+        String error = e.getClass().getSimpleName() + ": " + e.getMessage();
+        if (status.phase != null && status.phase.isFinal()) {
+            LOG.warn("reconcile of finished run {}/{} failed (its cleanup); retrying: {}", run.getMetadata().getNamespace(),
+                    run.getMetadata().getName(), error);
+            return ErrorStatusUpdateControl.noStatusUpdate();
+        }
+        Instant now = Instant.now(clock);
+        var ready = RunConditions.find(status.conditions, RunConditions.READY);
+        Instant failingSince = ready != null && "ReconcileError".equals(ready.getReason()) && ready.getLastTransitionTime() != null
+                ? Instant.parse(ready.getLastTransitionTime()) : now;
+        Duration limit = errorLimit(run);
+        if (!now.isBefore(failingSince.plus(limit))) {
+            LOG.warn("run {}/{} failed: its reconciles failed for {} s, longer than its timeout; the last: {}",
+                    run.getMetadata().getNamespace(), run.getMetadata().getName(), limit.toSeconds(), error);
+            Decision failed = RunProtocol.unreconcilable(status, "reconciles failed for " + limit.toSeconds()
+                    + " s (spec.timeout); the last: " + error, now);
+            RunEvents events = new RunEvents(context.getClient());
+            failed.notices().forEach(n -> events.warning(run, n.reason(), n.message()));
+            return ErrorStatusUpdateControl.patchStatus(forStatus(run, failed.status()));   // the retry cleans up
+        }
         LOG.warn("reconcile of {}/{} failed; retrying", run.getMetadata().getNamespace(), run.getMetadata().getName(), e);
-        RunConditions.set(status.conditions, RunConditions.READY, RunConditions.UNKNOWN, "ReconcileError",
-                e.getClass().getSimpleName() + ": " + e.getMessage(), Instant.now(clock));
+        if (ready != null && !"ReconcileError".equals(ready.getReason())) {
+            status.conditions.remove(ready);   // Ready was Unknown since the run began: its time must be the first error's
+        }
+        RunConditions.set(status.conditions, RunConditions.READY, RunConditions.UNKNOWN, "ReconcileError", error, now);
         return ErrorStatusUpdateControl.patchStatus(forStatus(run, status));
+    }
+
+    private Duration errorLimit(BenchmarkRun run) {
+        try {
+            return RunPlanner.plan(run, defaultClientImage).timeout();
+        } catch (RuntimeException unplannable) {   // InvalidPlanException among them
+            return DEFAULT_ERROR_LIMIT;
+        }
     }
 
     private static BenchmarkRunStatus copyOf(String json) {

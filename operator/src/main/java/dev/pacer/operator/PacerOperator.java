@@ -21,7 +21,11 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
-import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.instrumentation.jvm.JvmClassLoadingMetrics;
+import io.prometheus.metrics.instrumentation.jvm.JvmGarbageCollectorMetrics;
+import io.prometheus.metrics.instrumentation.jvm.JvmMemoryMetrics;
+import io.prometheus.metrics.instrumentation.jvm.JvmThreadsMetrics;
+import io.prometheus.metrics.instrumentation.jvm.ProcessMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -83,7 +87,7 @@ public final class PacerOperator implements AutoCloseable {
 
     public static PacerOperator start(KubernetesClient client, OperatorSettings settings) throws IOException {
         PrometheusRegistry registry = new PrometheusRegistry();
-        JvmMetrics.builder().register(registry);
+        registerOwnJvmSeries(registry);
         ReconcileMetrics reconcileMetrics = new ReconcileMetrics(registry);
         OperatorSettings.LeaderElection election = settings.leaderElection();
         Operator operator = new Operator(o -> {
@@ -141,6 +145,19 @@ public final class PacerOperator implements AutoCloseable {
                     metricsServer.getPort());
         }
         return new PacerOperator(operator, metricsServer, pruning);
+    }
+
+    /**
+     * The operator's own footprint: heap and its pools, collections, threads, classes, and the process's CPU and resident
+     * memory. Not the rest of client_java's JVM series: {@code jvm_native_memory_*} starts the platform MBean server and
+     * JFR's diagnostic commands (~400 classes, ~9 MiB resident) to report nothing without native memory tracking.
+     */
+    private static void registerOwnJvmSeries(PrometheusRegistry registry) {
+        JvmMemoryMetrics.builder().register(registry);
+        JvmGarbageCollectorMetrics.builder().register(registry);
+        JvmThreadsMetrics.builder().register(registry);
+        JvmClassLoadingMetrics.builder().register(registry);
+        ProcessMetrics.builder().register(registry);
     }
 
     /** Every run watched, read from the API server (not the cache, which a quiet operator may not have filled). */

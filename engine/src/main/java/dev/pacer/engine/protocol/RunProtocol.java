@@ -71,6 +71,14 @@ public final class RunProtocol {
     }
 
     /**
+     * A run whose steps could not be carried out for longer than its timeout (the API server refusing or gone): it
+     * fails, the message naming the last error. Its pods are cleaned up by the final step, like any failed run's.
+     */
+    public static Decision unreconcilable(BenchmarkRunStatus status, String message, Instant now) {
+        return new Step(status, now).fail(RunConditions.READY, "ReconcileError", message);
+    }
+
+    /**
      * A finished run whose spec cannot be planned (it was rejected): it has no pods, only its time to live.
      *
      * @param ttlAfterFinished {@code spec.cleanup.ttlSecondsAfterFinished}, {@code null} when unset or unreadable
