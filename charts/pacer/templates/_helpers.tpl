@@ -44,6 +44,16 @@ app.kubernetes.io/component: operator
 {{- default .Values.image.pullSecrets $global | toYaml -}}
 {{- end -}}
 
+{{/* The same secrets' names, comma-separated: the probe pods, in this namespace, pull with them. */}}
+{{- define "pacer.pullSecretNames" -}}
+{{- $global := (.Values.global | default dict).imagePullSecrets -}}
+{{- $names := list -}}
+{{- range (default .Values.image.pullSecrets $global) -}}
+{{- $names = append $names (kindIs "string" . | ternary . (get . "name")) -}}
+{{- end -}}
+{{- join "," $names -}}
+{{- end -}}
+
 {{/* The rules the operator needs, nothing more: see docs/installing.md for why each is there. */}}
 {{- define "pacer.rules" -}}
 - apiGroups: ["pacer.dev"]

@@ -18,7 +18,9 @@ import dev.pacer.operator.access.AgentAccess;
  *       generator, from its registry; default {@value RunPlanner#DEFAULT_CLIENT_IMAGE}).</li>
  *   <li>{@code PACER_PROBE_IMAGE}: the kernel probe's image, for runs with {@code measure: probe/both} (default
  *       {@value #DEFAULT_PROBE_IMAGE}); {@code PACER_PROBE_NAMESPACE}: where probe pods run, the operator's own
- *       namespace (the chart sets it; default: {@code POD_NAMESPACE}, else {@value #DEFAULT_PROBE_NAMESPACE}).</li>
+ *       namespace (the chart sets it; default: {@code POD_NAMESPACE}, else {@value #DEFAULT_PROBE_NAMESPACE});
+ *       {@code PACER_PROBE_IMAGE_PULL_SECRETS}: secrets of that namespace to pull it with, comma-separated (the chart's
+ *       {@code image.pullSecrets}).</li>
  *   <li>{@code PACER_MAX_ACTIVE_RUNS}: runs at once over every namespace watched, the others {@code Queued} oldest
  *       first (default {@value #DEFAULT_MAX_ACTIVE_RUNS}; 0: no limit).</li>
  *   <li>{@code PACER_LEADER_ELECTION}: {@code true} to run as one of several replicas, of which the holder of the
@@ -144,7 +146,9 @@ public record OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespa
         Artifacts artifacts = artifacts(env);
         return new OperatorSettings(access, watch, port, clientImage.isEmpty() ? RunPlanner.DEFAULT_CLIENT_IMAGE : clientImage,
                 new ProbeSettings(probeImage.isEmpty() ? DEFAULT_PROBE_IMAGE : probeImage,
-                        probeNamespace.isEmpty() ? DEFAULT_PROBE_NAMESPACE : probeNamespace),
+                        probeNamespace.isEmpty() ? DEFAULT_PROBE_NAMESPACE : probeNamespace,
+                        java.util.Arrays.stream(env.getOrDefault("PACER_PROBE_IMAGE_PULL_SECRETS", "").split(","))
+                                .map(String::strip).filter(name -> !name.isEmpty()).toList()),
                 maxActive == 0 ? dev.pacer.operator.run.RunQueue.UNLIMITED : maxActive,
                 election.equals("true") ? new LeaderElection(true, leaseNamespace, identity) : LeaderElection.OFF, artifacts,
                 grafana(env));

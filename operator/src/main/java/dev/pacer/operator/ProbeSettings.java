@@ -7,6 +7,15 @@ package dev.pacer.operator;
  * @param image     the probe's image
  * @param namespace where probe pods run: the operator's namespace, which must admit the {@code privileged} Pod
  *                  Security level; the runs' own namespaces stay {@code restricted}
+ * @param imagePullSecrets secrets in that namespace to pull the probe's image with (the chart's own); never the run's,
+ *                  which name secrets of the run's namespace
  */
-public record ProbeSettings(String image, String namespace) {
+public record ProbeSettings(String image, String namespace, java.util.List<String> imagePullSecrets) {
+    public ProbeSettings {
+        imagePullSecrets = java.util.List.copyOf(imagePullSecrets);
+    }
+
+    public ProbeSettings(String image, String namespace) {
+        this(image, namespace, java.util.List.of());
+    }
 }

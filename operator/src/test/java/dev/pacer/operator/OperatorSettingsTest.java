@@ -28,6 +28,9 @@ class OperatorSettingsTest {
         assertThat(settings.watchNamespaces()).containsExactly("bench", "perf");
         assertThat(settings.metricsPort()).isEqualTo(9400);
         assertThat(settings.defaultClientImage()).isEqualTo("registry.example.com/perf/loadgen:0.2.0");
+        assertThat(settings.probe().imagePullSecrets()).isEmpty();
+        assertThat(OperatorSettings.fromEnvironment(Map.of("PACER_PROBE_IMAGE_PULL_SECRETS", " pacer-registry,, mirror ")).probe()
+                .imagePullSecrets()).containsExactly("pacer-registry", "mirror");
     }
 
     @Test

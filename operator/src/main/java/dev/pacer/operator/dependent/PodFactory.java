@@ -151,8 +151,8 @@ public final class PodFactory {
                 .withEnableServiceLinks(false)
                 .withNewSecurityContext().withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile().endSecurityContext()
                 .withPriorityClassName(settings.priorityClassName)
-                .withImagePullSecrets(settings.imagePullSecrets == null ? List.of()
-                        : settings.imagePullSecrets.stream().map(LocalObjectReference::new).toList())
+                // the operator's namespace: its own secrets, not the run's (spec.server.pod names secrets of the run's)
+                .withImagePullSecrets(probe.imagePullSecrets().stream().map(LocalObjectReference::new).toList())
                 .withTolerations(new TolerationBuilder().withOperator("Exists").build())   // wherever the server runs
                 .withContainers(container)
                 .endSpec()

@@ -107,4 +107,30 @@ class PodFactoryTest {
         assertThat(server.getMetadata().getAnnotations()).isNullOrEmpty();
         assertThat(dev.pacer.api.BenchmarkRunValidation.validate(run.getSpec())).isEmpty();
     }
+
+    /** The probe pod lives in the operator's namespace: the secrets the run names are the run namespace's, not its. */
+    @Test
+    void theProbePodPullsWithTheOperatorsSecretsNotTheRuns() throws IOException {
+        BenchmarkRun run = BenchmarkRunYaml.read(new java.io.ByteArrayInputStream("""
+                apiVersion: pacer.dev/v1alpha1
+                kind: BenchmarkRun
+                metadata: {name: probed, namespace: bench, uid: 5e77c0de-0000-4000-8000-000000000002}
+                spec:
+                  server:
+                    image: registry.example.com/chappe:1
+                    cpus: 1
+                    measure: probe
+                    pod: {imagePullSecrets: [bench-registry]}
+                  clients: {count: 1, rate: 500, cpus: 1}
+                  duration: 10s
+                  warmup: 2s
+                """.getBytes(java.nio.charset.StandardCharsets.UTF_8)), "probed.yaml");
+        RunPlan plan = RunPlanner.plan(run);
+        Pod probe = PodFactory.probePod(run, plan, new dev.pacer.operator.ProbeSettings("registry.example.com/pacer/probe:0.1.0",
+                "pacer-system", java.util.List.of("pacer-registry")), "node-1", "10.0.0.7");
+        assertThat(probe.getMetadata().getNamespace()).isEqualTo("pacer-system");
+        assertThat(probe.getSpec().getImagePullSecrets()).extracting(r -> r.getName()).containsExactly("pacer-registry");
+        assertThat(PodFactory.serverPod(run, plan).getSpec().getImagePullSecrets()).extracting(r -> r.getName())
+                .containsExactly("bench-registry");
+    }
 }
