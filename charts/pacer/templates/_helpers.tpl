@@ -44,12 +44,12 @@ app.kubernetes.io/component: operator
 {{- default .Values.image.pullSecrets $global | toYaml -}}
 {{- end -}}
 
-{{/* The same secrets' names, comma-separated: the probe pods, in this namespace, pull with them. */}}
+{{/* The same secrets' names ({name: ...} each, as in a pod), comma-separated: the probe pods, in this namespace, pull with them. */}}
 {{- define "pacer.pullSecretNames" -}}
 {{- $global := (.Values.global | default dict).imagePullSecrets -}}
 {{- $names := list -}}
 {{- range (default .Values.image.pullSecrets $global) -}}
-{{- $names = append $names (kindIs "string" . | ternary . (get . "name")) -}}
+{{- $names = append $names .name -}}
 {{- end -}}
 {{- join "," $names -}}
 {{- end -}}
