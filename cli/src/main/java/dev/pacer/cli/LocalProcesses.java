@@ -176,7 +176,7 @@ final class LocalProcesses implements RunDriver.Effects {
                     measure == RunPlan.Measure.BOTH ? probeAgent() : null, clients, collect.windowStartEpochMs(), collect.windowEndEpochMs())
                     .placedAt(placed()));
         } catch (IOException e) {
-            return Outcomes.Collection.failed(e.getMessage());
+            return Outcomes.Collection.failed(e);
         }
     }
 

@@ -31,8 +31,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Faults on the test cluster, with the operator as its own process, as it runs in its pod: SIGKILLed in each phase
- * of a run, two replicas of which the acting one is killed, the API server restarted mid-run, and a client the kernel
- * kills for its memory. Each run is the cluster quickstart (5 s warm-up, 15 s measured).
+ * of a run, two replicas of which the acting one is killed, the API server restarted mid-run, a client the kernel
+ * kills for its memory, and a client's agent unreachable for a while and for good. Each run is the cluster quickstart (5 s warm-up, 15 s measured).
  */
 @Tag("cluster")
 class OperatorFaultsOnClusterTest {
@@ -235,6 +235,79 @@ class OperatorFaultsOnClusterTest {
         assertThat(status.phase).isEqualTo(Phase.Failed);
         var failed = status.conditions.stream().filter(c -> RunConditions.FAILED.equals(c.getType())).findFirst().orElseThrow();
         assertThat(failed.getMessage()).contains("client-").contains("OOMKilled");
+    }
+
+    /** A client's agent silent for 12 s mid-window: a condition and a warning, then the run as if nothing happened. */
+    @Test
+    void anAgentUnreachableForAWhileLeavesTheRunWhole() throws Exception {
+        operator("alone", false);
+        client.resource(quickstart("agent-silent")).create();
+        await().atMost(RUN_LIMIT).until(() -> status("agent-silent") != null && status("agent-silent").phase == Phase.Measuring);
+        BenchmarkRunStatus measuring = status("agent-silent");
+        BenchmarkRunStatus.PodStatus pod = clientPod(measuring, "client-0");
+        try (AgentCut cut = AgentCut.of(pod)) {
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).until(() ->
+                    RunConditions.is(status("agent-silent").conditions, RunConditions.AGENTS_REACHABLE, RunConditions.FALSE));
+            var silent = RunConditions.find(status("agent-silent").conditions, RunConditions.AGENTS_REACHABLE);
+            assertThat(silent.getReason()).isEqualTo("AgentUnreachable");
+            assertThat(silent.getMessage()).contains("client-0").contains(pod.name);
+            assertThat(status("agent-silent").phase).isIn(Phase.Measuring, Phase.Collecting);
+            Thread.sleep(Math.max(0, 12_000 - cut.elapsedMs()));
+        }
+        assertWhole("agent-silent", measuring.startAtEpochMs);
+        assertThat(RunConditions.find(status("agent-silent").conditions, RunConditions.AGENTS_REACHABLE).getStatus())
+                .as("answering again").isEqualTo(RunConditions.TRUE);
+        assertThat(client.v1().events().inNamespace(NAMESPACE).list().getItems()).as("a warning event")
+                .anyMatch(e -> "AgentUnreachable".equals(e.getReason()) && e.getMessage().contains("client-0"));
+    }
+
+    /** A client's agent silent for good: the run fails once it needs the agent, naming it, and cleans up. */
+    @Test
+    void anAgentUnreachableForGoodFailsTheRunNamingIt() throws Exception {
+        operator("alone", false);
+        client.resource(quickstart("agent-gone")).create();
+        await().atMost(RUN_LIMIT).until(() -> status("agent-gone") != null && status("agent-gone").phase == Phase.Measuring);
+        BenchmarkRunStatus.PodStatus pod = clientPod(status("agent-gone"), "client-1");
+        try (AgentCut ignored = AgentCut.of(pod)) {
+            await().atMost(RUN_LIMIT).until(() -> status("agent-gone").phase.isFinal());
+        }
+        BenchmarkRunStatus status = status("agent-gone");
+        assertThat(status.phase).as("conditions: %s", status.conditions).isEqualTo(Phase.Failed);
+        var failed = RunConditions.find(status.conditions, RunConditions.FAILED);
+        assertThat(failed.getReason()).isEqualTo("AgentUnreachable");
+        assertThat(failed.getMessage()).contains("client-1").contains(pod.name).contains("no answer for");
+        long failedAfterWindowMs = java.time.Instant.parse(status.completionTime).toEpochMilli() - status.window.endEpochMs;
+        assertThat(failedAfterWindowMs).as("silence tolerated for the limit once the window is over")
+                .isGreaterThanOrEqualTo(dev.pacer.engine.protocol.RunProtocol.AGENT_UNREACHABLE_LIMIT.toMillis());
+    }
+
+    static BenchmarkRunStatus.PodStatus clientPod(BenchmarkRunStatus status, String role) {
+        return status.pods.stream().filter(p -> role.equals(p.role)).findFirst().orElseThrow();
+    }
+
+    /** A pod's agent port dropped from the cluster's network namespace ({@code test/cluster/drop-traffic.sh}) until closed. */
+    record AgentCut(String podIP, long sinceMs) implements AutoCloseable {
+        static AgentCut of(BenchmarkRunStatus.PodStatus pod) throws IOException, InterruptedException {
+            assertThat(pod.podIP).as("pod %s's IP", pod.name).isNotBlank();
+            dropTraffic("on", pod.podIP);
+            return new AgentCut(pod.podIP, System.currentTimeMillis());
+        }
+
+        long elapsedMs() {
+            return System.currentTimeMillis() - sinceMs;
+        }
+
+        @Override
+        public void close() throws IOException, InterruptedException {
+            dropTraffic("off", podIP);
+        }
+
+        static void dropTraffic(String onOff, String ip) throws IOException, InterruptedException {
+            Process p = new ProcessBuilder(Processes.HOME.resolve("test/cluster/drop-traffic.sh").toString(), onOff, ip,
+                    Integer.toString(dev.pacer.operator.dependent.PodFactory.ADMIN_PORT)).redirectErrorStream(true).start();
+            String output = new String(p.getInputStream().readAllBytes());
+            assertThat(p.waitFor()).as("drop-traffic.sh %s %s: %s", onOff, ip, output).isZero();
+        }
     }
 
     static String holder() {

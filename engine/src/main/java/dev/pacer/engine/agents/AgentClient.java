@@ -89,6 +89,14 @@ public final class AgentClient {
         return response.body();
     }
 
+    /**
+     * Whether a failed call got no answer at all (refused connection, timeout, the API server's proxy failing to reach
+     * the pod), so that asking again may help; an answer outside the contract, or one that cannot be read, is not.
+     */
+    public static boolean noAnswer(IOException e) {
+        return !(e instanceof AgentException) && !(e instanceof com.fasterxml.jackson.core.JacksonException);
+    }
+
     /** An agent answered, but not as the contract says. */
     public static final class AgentException extends IOException {
         private final int statusCode;

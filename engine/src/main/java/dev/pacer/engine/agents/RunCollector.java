@@ -97,6 +97,9 @@ public final class RunCollector {
                     otherSeries.put(AgentContract.SERIES_RESIDENCE, series(server, "server", AgentContract.SERIES_RESIDENCE, periodMs, rawLogs));
                 }
             } catch (IOException e) {
+                if (AgentClient.noAnswer(e)) {
+                    throw e;   // silence is asked again; an agent without the histograms leaves the run without them
+                }
                 unavailable = e.getMessage();
             }
         }

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import dev.pacer.contract.RunReport;
+import dev.pacer.engine.agents.AgentClient;
 import dev.pacer.engine.agents.RunCollector;
 
 /**
@@ -31,14 +32,24 @@ public record Outcomes(Map<String, AgentAnswer<RunReport>> posts, Optional<Colle
         return posts.isEmpty() && collection.isEmpty() && refused.isEmpty();
     }
 
-    /** What collecting gave: the histograms, infos and reports, or why they could not be had. */
-    public record Collection(RunCollector.Collected collected, String failure) {
+    /**
+     * What collecting gave: the histograms, infos and reports, or why they could not be had.
+     *
+     * @param unanswered an agent gave no answer (asking again may help), rather than one outside the contract
+     */
+    public record Collection(RunCollector.Collected collected, String failure, boolean unanswered) {
         public static Collection of(RunCollector.Collected collected) {
-            return new Collection(collected, null);
+            return new Collection(collected, null, false);
         }
 
+        /** An agent answered, but not as the contract says, or its answer could not be read. */
         public static Collection failed(String why) {
-            return new Collection(null, why);
+            return new Collection(null, why, false);
+        }
+
+        /** A failure as {@link AgentClient#noAnswer} sorts it. */
+        public static Collection failed(java.io.IOException e) {
+            return new Collection(null, e.getMessage(), AgentClient.noAnswer(e));
         }
     }
 

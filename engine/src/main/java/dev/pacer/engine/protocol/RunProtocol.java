@@ -58,6 +58,12 @@ public final class RunProtocol {
     public static final Duration BARRIER_MARGIN = Duration.ofMillis(500);
     /** Every role must be ready this long after the run started (image pulls included). */
     public static final Duration READY_LIMIT = Duration.ofMinutes(5);
+    /**
+     * An agent the run needs that has not answered for this long fails the run (reason {@code AgentUnreachable}).
+     * During the load the agents need no orchestrator, so silence is tolerated until the window's end; it counts from
+     * then, or from the first unanswered call if later. A pod gone or failed fails the run at once instead.
+     */
+    public static final Duration AGENT_UNREACHABLE_LIMIT = Duration.ofSeconds(30);
     /** A client still waiting this long after {@code startAt} (or two periods, if longer) did not start: the run fails. */
     public static final Duration CLIENT_START_GRACE = Duration.ofSeconds(5);
 
@@ -106,7 +112,9 @@ public final class RunProtocol {
         }
         Instant started = Instant.parse(status.startTime);
         if (!now.isBefore(started.plus(plan.timeout()))) {
-            return step.fail(RunConditions.READY, "Timeout", "spec.timeout " + plan.timeout().toSeconds() + " s passed in phase " + phase);
+            var silent = RunConditions.find(status.conditions, RunConditions.AGENTS_REACHABLE);
+            return step.fail(RunConditions.READY, "Timeout", "spec.timeout " + plan.timeout().toSeconds() + " s passed in phase " + phase
+                    + (silent != null && FALSE.equals(silent.getStatus()) ? "; an agent did not answer: " + silent.getMessage() : ""));
         }
         return switch (phase) {
             case Pending, Queued -> step.pending(plan);
@@ -367,6 +375,9 @@ public final class RunProtocol {
                 return decide(Duration.ZERO);
             }
             Outcomes.Collection collection = outcomes.collection().get();
+            if (collection.unanswered()) {
+                return unreachable("collecting", collection.failure(), POLL);
+            }
             if (collection.failure() != null) {
                 return fail(RunConditions.READY, "CollectionFailed", "collecting the histograms failed: " + collection.failure());
             }
@@ -482,11 +493,33 @@ public final class RunProtocol {
             return decide(POLL);
         }
 
+        /**
+         * An agent that did not answer: a condition and a warning, and the step again later; once the run needs it
+         * and it has been silent for {@link #AGENT_UNREACHABLE_LIMIT}, the run fails naming it.
+         */
         private Decision unreachable(String role, String error, Duration retry) {
             if (condition(RunConditions.AGENTS_REACHABLE, FALSE, "AgentUnreachable", role + ": " + error)) {
                 notices.add(Notice.warning("AgentUnreachable", role + ": " + error));
             }
+            Instant silentSince = Instant.parse(RunConditions.find(status.conditions, RunConditions.AGENTS_REACHABLE).getLastTransitionTime());
+            boolean loadUnderway = (status.phase == Phase.WarmingUp || status.phase == Phase.Measuring)
+                    && status.window != null && now.toEpochMilli() < status.window.endEpochMs;
+            if (loadUnderway) {
+                return decide(retry);
+            }
+            Instant neededSince = status.window != null && status.phase != Phase.Starting
+                    ? max(silentSince, Instant.ofEpochMilli(status.window.endEpochMs)) : silentSince;
+            Duration silent = Duration.between(neededSince, now);
+            if (silent.compareTo(AGENT_UNREACHABLE_LIMIT) >= 0) {
+                return fail(RunConditions.AGENTS_REACHABLE, "AgentUnreachable", role + ": no answer for "
+                        + Duration.between(silentSince, now).toSeconds() + " s (limit " + AGENT_UNREACHABLE_LIMIT.toSeconds()
+                        + " s once the run needs it): " + error);
+            }
             return decide(retry);
+        }
+
+        private static Instant max(Instant a, Instant b) {
+            return a.isAfter(b) ? a : b;
         }
 
         /** How long after {@code startAt} a client may still be waiting to start: 5 s, or two periods. */

@@ -348,6 +348,65 @@ class RunProtocolTest {
     }
 
     @Test
+    void anAgentSilentDuringTheLoadIsToleratedUntilTheWindowEndsThenForTheLimit() {
+        FakeRun run = new FakeRun().toWarmingUp();
+        long end = run.status.window.endEpochMs;
+        run.at(run.status.window.startEpochMs + 1_000);
+        run.reports.put("client-0", AgentAnswer.unreachable("pod bench/fake-client-0:9090: connect timed out"));
+        assertThat(run.step().status().phase).isEqualTo(Phase.WarmingUp);
+        run.at(end - 1);
+        assertThat(run.step().status().phase).as("silent for most of the window, still tolerated").isIn(Phase.WarmingUp, Phase.Measuring);
+        run.at(end + RunProtocol.AGENT_UNREACHABLE_LIMIT.toMillis() - 1);
+        Decision waiting = run.step();
+        assertThat(waiting.status().phase).as("the limit counts from the window's end").isNotEqualTo(Phase.Failed);
+        assertThat(condition(waiting.status(), RunConditions.AGENTS_REACHABLE)).isEqualTo("False/AgentUnreachable");
+        run.at(end + RunProtocol.AGENT_UNREACHABLE_LIMIT.toMillis());
+        Decision d = run.step();
+        assertFailed(d, RunConditions.AGENTS_REACHABLE, "AgentUnreachable", "client-0", "fake-client-0:9090: connect timed out",
+                "no answer for " + (end + RunProtocol.AGENT_UNREACHABLE_LIMIT.toMillis() - run.status.window.startEpochMs - 1_000) / 1000 + " s");
+    }
+
+    @Test
+    void anAgentSilentWhileStartingFailsTheRunAfterTheLimit() {
+        FakeRun run = new FakeRun();
+        run.step();
+        run.allReady();
+        run.infos.put("client-1", AgentAnswer.unreachable("connection refused"));
+        assertThat(run.step().status().phase).isEqualTo(Phase.Starting);
+        run.advance(RunProtocol.AGENT_UNREACHABLE_LIMIT.minusMillis(1));
+        assertThat(run.step().status().phase).isEqualTo(Phase.Starting);
+        run.advance(Duration.ofMillis(1));
+        assertFailed(run.step(), RunConditions.AGENTS_REACHABLE, "AgentUnreachable", "client-1", "connection refused");
+    }
+
+    @Test
+    void anAgentBackBeforeTheLimitStartsTheCountAgain() {
+        FakeRun run = new FakeRun().toWarmingUp();
+        long end = run.status.window.endEpochMs;
+        run.at(end + 500);
+        run.reports.put("client-0", AgentAnswer.unreachable("connect timed out"));
+        run.step();
+        run.at(end + 500 + RunProtocol.AGENT_UNREACHABLE_LIMIT.toMillis() - 1_000);
+        run.clientsReport(RunReport.State.MEASURING, 500);
+        assertThat(condition(run.step().status(), RunConditions.AGENTS_REACHABLE)).isEqualTo("True/AgentsAnswer");
+        run.advance(Duration.ofSeconds(1));
+        run.reports.put("client-0", AgentAnswer.unreachable("connect timed out"));
+        Decision d = run.step();
+        assertThat(d.status().phase).as("silent again, for a second only").isEqualTo(Phase.Measuring);
+    }
+
+    @Test
+    void theTimeoutNamesTheAgentThatDidNotAnswer() {
+        FakeRun run = new FakeRun().toWarmingUp();
+        run.at(run.status.window.startEpochMs + 1_000);
+        run.clientsReport(RunReport.State.MEASURING, 500);
+        run.reports.put("client-1", AgentAnswer.unreachable("no route to host"));
+        run.step();
+        run.at(Instant.parse(run.status.startTime).plus(run.plan.timeout()).toEpochMilli());
+        assertFailed(run.step(), RunConditions.FAILED, "Timeout", "spec.timeout 600 s", "an agent did not answer: client-1: no route to host");
+    }
+
+    @Test
     void anAgentGoneForGoodFailsTheRunWhenItsPodIsGone() {
         FakeRun run = new FakeRun().toWarmingUp();
         run.reports.put("client-0", AgentAnswer.unreachable("no route to host"));
@@ -454,6 +513,24 @@ class RunProtocolTest {
         run.outcomes = new Outcomes(java.util.Map.of(), java.util.Optional.of(Outcomes.Collection.failed("server answered 500")));
         Decision d = run.step();
         assertFailed(d, RunConditions.FAILED, "CollectionFailed", "server answered 500");
+    }
+
+    @Test
+    void aCollectionNoAgentAnsweredIsAskedAgainThenFailsTheRunAfterTheLimit() {
+        FakeRun run = toCollecting(new FakeRun());
+        run.outcomes = new Outcomes(java.util.Map.of(), java.util.Optional.of(
+                Outcomes.Collection.failed(new java.net.ConnectException("pod bench/fake-server:9090: connection refused"))));
+        Decision d = run.step();
+        assertThat(d.status().phase).isEqualTo(Phase.Collecting);
+        assertThat(condition(d.status(), RunConditions.AGENTS_REACHABLE)).isEqualTo("False/AgentUnreachable");
+        assertThat(d.recheckAfter()).isEqualTo(RunProtocol.POLL);
+        run.outcomes = Outcomes.NONE;
+        run.advance(RunProtocol.POLL);
+        assertThat(run.step().actions()).as("asked again").singleElement().isInstanceOf(Action.Collect.class);
+        run.advance(RunProtocol.AGENT_UNREACHABLE_LIMIT);
+        run.outcomes = new Outcomes(java.util.Map.of(), java.util.Optional.of(
+                Outcomes.Collection.failed(new java.net.http.HttpTimeoutException("pod bench/fake-server:9090: request timed out"))));
+        assertFailed(run.step(), RunConditions.AGENTS_REACHABLE, "AgentUnreachable", "collecting", "fake-server:9090: request timed out");
     }
 
     @Test

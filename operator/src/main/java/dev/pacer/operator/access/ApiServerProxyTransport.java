@@ -56,10 +56,34 @@ public final class ApiServerProxyTransport implements AgentTransport {
         return "pod " + namespace + "/" + pod + ":" + port + " (through the API server)";
     }
 
+    /**
+     * The API server's own answer that it could not reach the pod (a Status of 502, 503 or 504, e.g. "error trying to
+     * reach service: dial tcp …: connection refused"): no answer from the agent, which never answers so.
+     */
+    static boolean proxyCouldNotReach(int code, String body) {
+        return code >= 502 && code <= 504 && body != null && body.contains("\"kind\":\"Status\"");
+    }
+
+    /** The message of a Status, else the body's start. */
+    static String statusMessage(String body) {
+        try {
+            var message = dev.pacer.contract.ContractJson.MAPPER.readTree(body).path("message");
+            if (message.isTextual()) {
+                return message.asText();
+            }
+        } catch (IOException e) {
+            // not JSON: shown as it is
+        }
+        return body.length() > 200 ? body.substring(0, 200) + "…" : body;
+    }
+
     private Response send(HttpRequest request) throws IOException {
         HttpClient http = client.getHttpClient();
         try {
             HttpResponse<String> response = http.sendAsync(request, String.class).get(TIMEOUT_SECONDS + 2, TimeUnit.SECONDS);
+            if (proxyCouldNotReach(response.code(), response.body())) {
+                throw new IOException(describe() + ": " + response.code() + " " + statusMessage(response.body()));
+            }
             return new Response(response.code(), response.body());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -95,8 +95,11 @@ public final class PodEffects implements RunDriver.Effects {
             AgentClient beside = plan.server().measure() == RunPlan.Measure.BOTH ? seen.probeAgent() : null;
             return Outcomes.Collection.of(RunCollector.collect(plan, server, beside, clients,
                     collect.windowStartEpochMs(), collect.windowEndEpochMs()).placedAt(seen.placed()));
-        } catch (IOException | IllegalStateException e) {
-            return Outcomes.Collection.failed(e.getMessage());
+        } catch (IOException e) {
+            return Outcomes.Collection.failed(e);
+        } catch (IllegalStateException e) {
+            // a role's pod not there to ask: the next step finds it gone and fails the run naming it
+            return new Outcomes.Collection(null, e.getMessage(), true);
         }
     }
 

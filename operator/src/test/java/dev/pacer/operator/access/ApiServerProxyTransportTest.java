@@ -31,4 +31,15 @@ class ApiServerProxyTransportTest {
         assertThatThrownBy(() -> AgentAccess.hostOf(new PodBuilder().withNewMetadata().withName("p").endMetadata().build()))
                 .hasMessageContaining("pod p has no IP yet");
     }
+
+    @Test
+    void theApiServersOwnFailureToReachThePodIsNoAnswerWithItsMessage() {
+        String status = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
+                + "\"message\":\"error trying to reach service: dial tcp 10.245.0.5:9090: connect: connection refused\","
+                + "\"reason\":\"ServiceUnavailable\",\"code\":503}";
+        assertThat(ApiServerProxyTransport.proxyCouldNotReach(503, status)).isTrue();
+        assertThat(ApiServerProxyTransport.statusMessage(status)).isEqualTo("error trying to reach service: dial tcp 10.245.0.5:9090: connect: connection refused");
+        assertThat(ApiServerProxyTransport.proxyCouldNotReach(503, "busy")).as("the agent's own answer").isFalse();
+        assertThat(ApiServerProxyTransport.proxyCouldNotReach(404, status)).isFalse();
+    }
 }
