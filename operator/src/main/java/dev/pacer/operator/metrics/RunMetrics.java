@@ -120,6 +120,10 @@ public final class RunMetrics implements MultiCollector {
                             byClient, f.cpuMicrosPerRequest == null ? null : f.cpuMicrosPerRequest / 1e6);
                 }
             }
+            if (status.startAtEpochMs != null) {
+                gauge(gauges, "pacer_run_load_start_timestamp_seconds", "When the clients started, the warm-up included, Unix time",
+                        labels, status.startAtEpochMs / 1000.0);
+            }
             if (result.window != null && result.window.startEpochMs != null) {
                 gauge(gauges, "pacer_run_window_start_timestamp_seconds", "Start of the measured window, Unix time", labels, result.window.startEpochMs / 1000.0);
             }

@@ -29,4 +29,29 @@ class RunDashboardLinkTest {
         dashboard.get("templating").get("list").forEach(v -> variables.add(v.get("name").asText()));
         assertTrue(variables.containsAll(java.util.List.of("namespace", "run")), variables.toString());
     }
+
+    @Test
+    void theComparisonTableLinksEachRunOverTheSameRangeAsItsStatus() throws Exception {
+        JsonNode table = null;
+        for (JsonNode panel : new ObjectMapper().readTree(Files.readString(Path.of("../dashboards/pacer-server-comparison.json"))).get("panels")) {
+            if (panel.toString().contains(RunDashboardLink.PATH)) {
+                table = panel;
+            }
+        }
+        assertTrue(table != null, "a comparison panel links to " + RunDashboardLink.PATH);
+        String url = table.findValues("url").stream().map(JsonNode::asText).filter(u -> u.startsWith(RunDashboardLink.PATH))
+                .findFirst().orElseThrow();
+        java.util.regex.Matcher from = java.util.regex.Pattern.compile("from=\\$\\{__data\\.fields\\[\"Value #(\\w)\"]}").matcher(url);
+        java.util.regex.Matcher to = java.util.regex.Pattern.compile("to=\\$\\{__data\\.fields\\[\"Value #(\\w)\"]}").matcher(url);
+        assertTrue(from.find() && to.find(), url);
+        java.util.Map<String, String> exprs = new java.util.HashMap<>();
+        table.get("targets").forEach(t -> exprs.put(t.get("refId").asText(), t.get("expr").asText()));
+        assertTrue(url.contains("var-namespace=${__data.fields.namespace}&var-run=${__data.fields.run}"), url);
+        assertEquals("(max by (namespace, run, server, variant) (last_over_time(pacer_run_load_start_timestamp_seconds"
+                + "{namespace=~\"$namespace\", server=~\"$server\", variant=~\"$variant\"}[$__range])) - "
+                + RunDashboardLink.BEFORE_LOAD_MS / 1000 + ") * 1000", exprs.get(from.group(1)));
+        assertEquals("(max by (namespace, run, server, variant) (last_over_time(pacer_run_window_end_timestamp_seconds"
+                + "{namespace=~\"$namespace\", server=~\"$server\", variant=~\"$variant\"}[$__range])) + "
+                + RunDashboardLink.AFTER_WINDOW_MS / 1000 + ") * 1000", exprs.get(to.group(1)));
+    }
 }

@@ -95,6 +95,7 @@ public class RunMetricsTest {
     void finishedRunsBecomeTheSeriesOfTheDesignAndRunningOnesAreLeftOut() throws IOException {
         BenchmarkRun succeeded = run("jetty12-core", Phase.Succeeded);
         succeeded.getStatus().result = result();
+        succeeded.getStatus().startAtEpochMs = 1_794_999_970_000L;   // a 30 s warm-up before the window
         BenchmarkRun failed = run("broken", Phase.Failed);
         failed.getSpec().server.labels.clear();
         BenchmarkRun running = run("still-running", Phase.Measuring);
@@ -107,6 +108,7 @@ public class RunMetricsTest {
         assertThat(actual).contains("pacer_run_server_cpu_per_request_seconds{namespace=\"bench\",run=\"jetty12-core\",server=\"jetty12\",variant=\"core\"} 6.96E-6");
         // a saturated client, by name: what made the run Invalid is on the dashboard too
         assertThat(actual).contains("pacer_run_client_saturated_periods{client=\"client-0\",namespace=\"bench\",run=\"jetty12-core\",server=\"jetty12\",variant=\"core\"} 3");
+        assertThat(actual).contains("pacer_run_load_start_timestamp_seconds{namespace=\"bench\",run=\"jetty12-core\",server=\"jetty12\",variant=\"core\"} 1.79499997E9");
         Golden.assertMatches(actual, "run-metrics.txt");
     }
 
