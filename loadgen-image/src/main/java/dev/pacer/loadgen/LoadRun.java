@@ -167,8 +167,12 @@ final class LoadRun {
         // Everything this client keeps for the run (connections, buffers, histograms) is allocated now. One full
         // collection before the load moves it out of the young generation: otherwise the first young collection in the
         // window copies it all, a 40 ms stall at 500 req/s (SerialGC, measured), charged to the server's latency.
-        if (startNanos - System.nanoTime() > TimeUnit.MILLISECONDS.toNanos(PRE_LOAD_GC_MARGIN_MS)) {
+        long leftNanos = startNanos - System.nanoTime();
+        if (leftNanos > TimeUnit.MILLISECONDS.toNanos(PRE_LOAD_GC_MARGIN_MS)) {
             System.gc();
+        } else {
+            System.out.println("pacer: startAt in " + TimeUnit.NANOSECONDS.toMillis(leftNanos) + " ms, under the " + PRE_LOAD_GC_MARGIN_MS
+                    + " ms a collection needs: no collection before the load (the window's first young collection may stall)");
         }
         long waitNanos = startNanos - System.nanoTime();
         if (waitNanos > 0) {
