@@ -14,6 +14,7 @@ import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.IntOrString;
 
@@ -63,6 +64,13 @@ public class BenchmarkRunSpec extends RunTemplate {
     public static final int MAX_CLIENTS = 64;
     public static final int MAX_CONNECTIONS = 10_000;
     public static final int MAX_SENDER_THREADS = 64;
+    /** Arguments, JVM options, a command: more is a generated list gone wrong, not a benchmark. */
+    public static final int MAX_LIST_ITEMS = 128;
+    public static final int MAX_HEADERS = 64;
+    /** Labels become labels of the result metrics: each one multiplies their series. */
+    public static final int MAX_LABELS = 16;
+    /** A request body, in characters: every client holds it, and the run must stay far under etcd's 1.5 MB per object. */
+    public static final int MAX_BODY_CHARS = 65_536;
     /** A year: a run kept longer than that is kept for good (leave the TTL unset). */
     public static final long MAX_TTL_SECONDS = 31_536_000L;
     /** CEL over int-or-string fields: the patterns above, applied to the field's text. */
@@ -84,9 +92,11 @@ public class BenchmarkRunSpec extends RunTemplate {
         @JsonPropertyDescription("Image of the server under test, e.g. pacer/server-jetty12:0.1.0. Locally: a server name (jetty12, jetty11, loom) or an image whose name contains one.")
         public String image;
 
+        @Size(max = MAX_LIST_ITEMS)
         @JsonPropertyDescription("Arguments of the server, e.g. [\"--mode=core\"].")
         public List<String> args = new ArrayList<>();
 
+        @Size(max = MAX_LIST_ITEMS)
         @JsonPropertyDescription("JVM options of the server, e.g. [\"-XX:+UseZGC\"].")
         public List<String> jvmOptions = new ArrayList<>();
 
@@ -105,6 +115,7 @@ public class BenchmarkRunSpec extends RunTemplate {
         @JsonPropertyDescription("Memory of the server (request and limit), e.g. 4Gi.")
         public String memory = "1Gi";
 
+        @Size(max = MAX_LABELS)
         @JsonPropertyDescription("Labels copied onto the result metrics; dashboards compare servers by `server` and `variant`.")
         public Map<String, String> labels = new LinkedHashMap<>();
 
@@ -123,6 +134,7 @@ public class BenchmarkRunSpec extends RunTemplate {
                 + "unset: when its port accepts TCP connections.")
         public String readinessPath;
 
+        @Size(min = 1, max = MAX_LIST_ITEMS)
         @JsonPropertyDescription("The server's command, replacing the image's entrypoint (the container's command). Locally: any program "
                 + "to start instead of a pacer server, e.g. [nginx, -c, /etc/pacer/nginx.conf]; ${PORT} is replaced by spec.server.port, "
                 + "${RUN_DIR} by the results directory and ${SPEC_DIR} by the spec's directory.")
@@ -176,6 +188,7 @@ public class BenchmarkRunSpec extends RunTemplate {
         @JsonPropertyDescription("Memory of each client (request and limit), e.g. 1Gi.")
         public String memory = "1Gi";
 
+        @Size(max = MAX_LIST_ITEMS)
         @JsonPropertyDescription("JVM options of the load generator.")
         public List<String> jvmOptions = new ArrayList<>();
 
@@ -191,9 +204,11 @@ public class BenchmarkRunSpec extends RunTemplate {
         @JsonPropertyDescription("Path and query, e.g. /plaintext or /?sleepMicros=100.")
         public String path = "/";
 
+        @Size(max = MAX_HEADERS)
         @JsonPropertyDescription("Extra request headers.")
         public Map<String, String> headers = new LinkedHashMap<>();
 
+        @Size(max = MAX_BODY_CHARS)
         @JsonPropertyDescription("Request body (for POST/PUT).")
         public String body = "";
 

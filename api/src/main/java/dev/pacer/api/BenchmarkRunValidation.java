@@ -26,8 +26,29 @@ public final class BenchmarkRunValidation {
         }
     }
 
+    /** The schema's size bounds, for local runs (the API server checks them at admission). */
+    private static void atMost(List<FieldProblem> problems, String field, int size, int max, String what) {
+        if (size > max) {
+            problems.add(new FieldProblem(field, "must hold at most " + max + " " + what + ", held " + size));
+        }
+    }
+
+    private static int sizeOf(java.util.Collection<?> items) {
+        return items == null ? 0 : items.size();
+    }
+
+    private static int sizeOf(java.util.Map<?, ?> items) {
+        return items == null ? 0 : items.size();
+    }
+
     private static void podSettings(List<FieldProblem> problems, String field, PodSettings pod) {
-        if (pod == null || pod.env == null) {
+        if (pod == null) {
+            return;
+        }
+        atMost(problems, field + ".imagePullSecrets", sizeOf(pod.imagePullSecrets), 16, "secrets");
+        atMost(problems, field + ".annotations", sizeOf(pod.annotations), 64, "annotations");
+        atMost(problems, field + ".env", sizeOf(pod.env), BenchmarkRunSpec.MAX_LIST_ITEMS, "variables");
+        if (pod.env == null) {
             return;
         }
         for (int i = 0; i < pod.env.size(); i++) {
@@ -60,6 +81,10 @@ public final class BenchmarkRunValidation {
             }
             memory(problems, "spec.server.memory", spec.server.memory);
             podSettings(problems, "spec.server.pod", spec.server.pod);
+            atMost(problems, "spec.server.args", sizeOf(spec.server.args), BenchmarkRunSpec.MAX_LIST_ITEMS, "arguments");
+            atMost(problems, "spec.server.jvmOptions", sizeOf(spec.server.jvmOptions), BenchmarkRunSpec.MAX_LIST_ITEMS, "options");
+            atMost(problems, "spec.server.command", sizeOf(spec.server.command), BenchmarkRunSpec.MAX_LIST_ITEMS, "words");
+            atMost(problems, "spec.server.labels", sizeOf(spec.server.labels), BenchmarkRunSpec.MAX_LABELS, "labels");
             if (spec.server.measure != null && !List.of(BenchmarkRunSpec.MEASURE_AGENT, BenchmarkRunSpec.MEASURE_PROBE,
                     BenchmarkRunSpec.MEASURE_BOTH, BenchmarkRunSpec.MEASURE_NONE).contains(spec.server.measure)) {
                 problems.add(new FieldProblem("spec.server.measure", "must be agent, probe, both or none, was '" + spec.server.measure + "'"));
@@ -86,6 +111,7 @@ public final class BenchmarkRunValidation {
             }
             memory(problems, "spec.clients.memory", spec.clients.memory);
             podSettings(problems, "spec.clients.pod", spec.clients.pod);
+            atMost(problems, "spec.clients.jvmOptions", sizeOf(spec.clients.jvmOptions), BenchmarkRunSpec.MAX_LIST_ITEMS, "options");
             Long rate = parse(problems, "spec.clients.rate", spec.clients.rate, Quantities::parseRatePerSecond);
             if (rate != null && rate > Integer.MAX_VALUE) {
                 problems.add(new FieldProblem("spec.clients.rate", "is per client and must be below 2147M, was '" + spec.clients.rate + "'"));
@@ -105,6 +131,8 @@ public final class BenchmarkRunValidation {
             }
         }
         if (spec.request != null) {
+            atMost(problems, "spec.request.headers", sizeOf(spec.request.headers), BenchmarkRunSpec.MAX_HEADERS, "headers");
+            atMost(problems, "spec.request.body", spec.request.body == null ? 0 : spec.request.body.length(), BenchmarkRunSpec.MAX_BODY_CHARS, "characters");
             if (spec.request.path != null && !spec.request.path.startsWith("/")) {
                 problems.add(new FieldProblem("spec.request.path", "must start with '/', was '" + spec.request.path + "'"));
             }

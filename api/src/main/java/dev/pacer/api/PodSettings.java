@@ -8,6 +8,7 @@ import java.util.Map;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.kubernetes.api.model.AnyType;
 
@@ -17,6 +18,7 @@ public class PodSettings {
     /** Environment names pacer sets itself. */
     public static final List<String> RESERVED_ENV_PREFIXES = List.of("PACER_", "JAVA_TOOL_OPTIONS");
 
+    @Size(max = 16)
     @JsonPropertyDescription("Secrets in the run's namespace holding the credentials to pull the image, by name.")
     public List<String> imagePullSecrets = new ArrayList<>();
 
@@ -25,9 +27,11 @@ public class PodSettings {
     public String imagePullPolicy;
 
     @SchemaFrom(type = AnyType.class)
+    @Size(max = BenchmarkRunSpec.MAX_LIST_ITEMS)
     @JsonPropertyDescription("More environment of the container, as in a pod spec ({name, value} or {name, valueFrom}); names starting with PACER_, and JAVA_TOOL_OPTIONS, are pacer's (use jvmOptions). The API server checks them when the pod is created.")
     public List<Map<String, Object>> env = new ArrayList<>();
 
+    @Size(max = 64)
     @JsonPropertyDescription("Annotations of the pod, e.g. for a service mesh to leave it alone.")
     public Map<String, String> annotations = new LinkedHashMap<>();
 

@@ -102,4 +102,24 @@ class BenchmarkRunValidationTest {
         assertThat(BenchmarkRunValidation.validate(run.getSpec())).extracting(FieldProblem::field).containsExactlyInAnyOrder(
                 "spec.clients.count", "spec.clients.connections", "spec.server.memory", "spec.cleanup.ttlSecondsAfterFinished");
     }
+
+    @Test
+    void listsMapsAndTheBodyHaveTheSchemasBounds() throws IOException {
+        BenchmarkRun run = read(VALID);
+        run.getSpec().server.jvmOptions = java.util.Collections.nCopies(BenchmarkRunSpec.MAX_LIST_ITEMS + 1, "-Xss1m");
+        run.getSpec().clients.jvmOptions = java.util.Collections.nCopies(BenchmarkRunSpec.MAX_LIST_ITEMS, "-Xss1m");
+        for (int i = 0; i <= BenchmarkRunSpec.MAX_HEADERS; i++) {
+            run.getSpec().request.headers.put("X-Header-" + i, "v");
+        }
+        run.getSpec().request.body = "x".repeat(BenchmarkRunSpec.MAX_BODY_CHARS + 1);
+        run.getSpec().server.labels.clear();
+        for (int i = 0; i <= BenchmarkRunSpec.MAX_LABELS; i++) {
+            run.getSpec().server.labels.put("l" + i, "v");
+        }
+        assertThat(BenchmarkRunValidation.validate(run.getSpec())).extracting(FieldProblem::toString).containsExactlyInAnyOrder(
+                "spec.server.jvmOptions: must hold at most 128 options, held 129",
+                "spec.request.headers: must hold at most 64 headers, held 65",
+                "spec.request.body: must hold at most 65536 characters, held 65537",
+                "spec.server.labels: must hold at most 16 labels, held 17");
+    }
 }
