@@ -61,7 +61,7 @@ k delete -f "$DIR/manifests/smoke.yaml" --wait=false >/dev/null 2>&1
 t1=$(date +%s)
 if "$DIR/operator-e2e.sh" >"$CLUSTER/operator-e2e.log" 2>&1; then operator_ok=true; else operator_ok=false; fi
 summary=$(grep -E 'Tests run: [0-9]+, Failures' "$CLUSTER/operator-e2e.log" | tail -1 | sed 's/^\[[A-Z]*\] *//')
-check "operator end to end: cluster quickstart, restart mid-run, deleted client pod, unpullable image, probe, suite, queue; faults: SIGKILL per phase, replicas, API server restart, OOMKilled client ($summary, $(( $(date +%s) - t1 )) s)" $operator_ok
+check "operator end to end: cluster quickstart, restart mid-run, deleted client pod, unpullable image, probe, suite, queue; faults: SIGKILL per phase, replicas, API server restart, OOMKilled client, agent unreachable for a while and for good ($summary, $(( $(date +%s) - t1 )) s)" $operator_ok
 $operator_ok || { grep -E 'ERROR|FAIL|expected|but was' "$CLUSTER/operator-e2e.log" | head -40; cp "$CLUSTER/operator-e2e.log" /tmp/pacer-operator-e2e.log; }
 
 # the chart installed in the cluster: the operator in a pod, two runs in a restricted namespace, compare, uninstall
