@@ -108,10 +108,12 @@ public class BenchmarkRunSpec extends RunTemplate {
 
         @Default("1")
         @SchemaFrom(type = IntOrString.class)
+        @Pattern(CPU_PATTERN)
         @JsonPropertyDescription("CPUs of the server, a number or a string (2, \"1.5\", 500m); a whole number >= 1 when the server is pinned (Guaranteed QoS, exclusive cores).")
         public String cpus = "1";
 
         @SchemaFrom(type = IntOrString.class)
+        @Pattern(MEMORY_PATTERN)
         @JsonPropertyDescription("Memory of the server (request and limit), e.g. 4Gi.")
         public String memory = "1Gi";
 

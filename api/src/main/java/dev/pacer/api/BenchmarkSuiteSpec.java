@@ -42,7 +42,7 @@ public class BenchmarkSuiteSpec {
 
     @Size(min = 1, max = MAX_RATES)
     @JsonPropertyDescription("Fixed rates per client, each run for every server (unset: the template's clients.rate), e.g. [\"20k\", \"60k\"].")
-    public List<IntOrString> rates;
+    public List<@Pattern(BenchmarkRunSpec.RATE_PATTERN) IntOrString> rates;
 
     @JsonPropertyDescription("Instead of fixed rates: rising rates per server until the criteria fail, then a bisection to the highest rate that passes.")
     public Sweep sweep;
