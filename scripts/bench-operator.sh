@@ -4,7 +4,7 @@
 # no container runs), the operator as its own JVM with the image's flags, at most MAX_ACTIVE (default 10) runs at once.
 # No agent answers on a kwok node, so every run must end Failed with a reason naming its pods, by its own timeout.
 # The operator's /metrics is scraped every 15 s meanwhile, as the chart's monitors would.
-# Prints: runs per phase and reason, operator restarts (none allowed), RSS (peak and at the end), CPU seconds,
+# Prints: runs per phase and reason, operator restarts (none allowed), RSS (peak and when, every 10 s, at the end), CPU seconds,
 # reconcile latency (mean, and the share above 1 s); exits 1 when a run is left unfinished or the operator died.
 # Needs the test cluster (test/cluster/up.sh) and 'make build'; builds kwok v0.8.0 once (about 3 minutes cold).
 #   scripts/bench-operator.sh   (RUNS=100 MAX_ACTIVE=10 KWOK_NODES=10 JVM_FLAGS="…")
@@ -16,7 +16,7 @@ MAX_ACTIVE=${MAX_ACTIVE:-10}
 KWOK_NODES=${KWOK_NODES:-10}
 KWOK_VERSION=v0.8.0
 # the operator image's flags and malloc arenas (operator/pom.xml), with the heap the chart's 512 Mi limit gives at 75 %
-JVM_FLAGS=${JVM_FLAGS:-"-XX:+UseSerialGC -Xms16m -Xmx384m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=32m -XX:CompileThresholdScaling=5 -XX:TrimNativeHeapInterval=5000 -Xss512k -XX:+ExitOnOutOfMemoryError"}
+JVM_FLAGS=${JVM_FLAGS:-"-XX:+UseSerialGC -Xms16m -Xmx384m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=32m -XX:CompileThresholdScaling=5 -XX:TrimNativeHeapInterval=5000 -XX:+UseStringDeduplication -Xss512k -XX:+ExitOnOutOfMemoryError"}
 MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX-2}
 NS=pacer-bench-kwok
 OPNS=pacer-bench-kwok-operator
@@ -104,11 +104,13 @@ done >"$WORK/runs.yaml"
 k apply -f "$WORK/runs.yaml" >/dev/null
 apply_s=$(( $(date +%s) - t0 ))
 
-peak_rss=0; samples=0
+peak_rss=0; peak_at=0; samples=0
 while :; do
   kill -0 "$OP_PID" 2>/dev/null || { echo "FAIL the operator died:"; tail -30 "$WORK/operator.log"; exit 1; }
-  rss=$(awk '/VmRSS/{print $2}' /proc/$OP_PID/status); (( rss > peak_rss )) && peak_rss=$rss
+  rss=$(awk '/VmRSS/{print $2}' /proc/$OP_PID/status)
   samples=$((samples + 1))
+  (( rss > peak_rss )) && { peak_rss=$rss; peak_at=$(( $(date +%s) - t0 )); }
+  (( samples % 10 == 1 )) && echo "$(( $(date +%s) - t0 )) $((rss / 1024))" >>"$WORK/rss-timeline.txt"
   # scraped like Prometheus would (the chart's monitors: every 15 s): what a scrape loads counts in the footprint
   if (( samples % 15 == 1 )); then curl -sf "http://127.0.0.1:$PORT/metrics" >/dev/null || true; fi
   phases=$(k get br -n "$NS" -o jsonpath='{range .items[*]}{.status.phase}{"\n"}{end}')
@@ -124,13 +126,14 @@ end_rss=$(awk '/VmRSS/{print $2}' /proc/$OP_PID/status)
 # the RSS's parts: the process's own memory, and pages of files it maps (libjvm, the runtime's modules, the CDS archive)
 end_anon=$(awk '/RssAnon/{print $2}' /proc/$OP_PID/status)
 end_file=$(awk '/RssFile/{print $2}' /proc/$OP_PID/status)
+# read before jcmd attaches: its report and thread raise the RSS for a while
+hwm=$(awk '/VmHWM/{print $2}' /proc/$OP_PID/status)
 # with -XX:NativeMemoryTracking=summary in JVM_FLAGS: where the operator's memory is, by JVM area
 threads=$(ls /proc/$OP_PID/task | wc -l)
 if [[ $JVM_FLAGS == *NativeMemoryTracking* ]]; then
   "$JAVA_HOME/bin/jcmd" "$OP_PID" VM.native_memory summary | grep -E '^(Total|-)' | sed 's/^/  /'
-  "$JAVA_HOME/bin/jcmd" "$OP_PID" GC.class_histogram | head -22 | sed 's/^/  /'
+  "$JAVA_HOME/bin/jcmd" "$OP_PID" GC.class_histogram | sed -n '1,22p;$p' | sed 's/^/  /'
 fi
-hwm=$(awk '/VmHWM/{print $2}' /proc/$OP_PID/status)
 cpu_ticks=$(awk '{print $14 + $15}' /proc/$OP_PID/stat)
 metrics=$(curl -sf "http://127.0.0.1:$PORT/metrics")
 reasons=$(k get br -n "$NS" -o jsonpath='{range .items[*]}{.status.phase} {.status.conditions[?(@.type=="Failed")].reason}{"\n"}{end}' | sort | uniq -c)
@@ -147,5 +150,6 @@ print(f"reconciles: {int(count)}, mean {mean_ms:.1f} ms, {100 * (1 - within_1s /
 PY
 echo "runs: $RUNS applied in ${apply_s} s, all finished after ${elapsed} s (at most $MAX_ACTIVE at once)"
 echo "$reasons"
-echo "operator: RSS idle $((idle_rss / 1024)) MiB, peak $((hwm / 1024)) MiB (sampled peak $((peak_rss / 1024))), at the end $((end_rss / 1024)) MiB (anonymous $((end_anon / 1024)), mapped files $((end_file / 1024))); CPU $((cpu_ticks / 100)) s; $threads threads; flags: $JVM_FLAGS${MALLOC_ARENA_MAX:+, MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX}"
+echo "operator: RSS idle $((idle_rss / 1024)) MiB, peak $((hwm / 1024)) MiB (sampled peak $((peak_rss / 1024)) after ${peak_at} s), at the end $((end_rss / 1024)) MiB (anonymous $((end_anon / 1024)), mapped files $((end_file / 1024))); CPU $((cpu_ticks / 100)) s; $threads threads; flags: $JVM_FLAGS${MALLOC_ARENA_MAX:+, MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX}"
+echo "operator RSS every 10 s (s: MiB): $(awk '{printf "%s: %s  ", $1, $2}' "$WORK/rss-timeline.txt")"
 [[ $no_reason -eq 0 ]] || { echo "FAIL $no_reason failed runs give no reason"; exit 1; }
