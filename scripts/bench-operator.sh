@@ -4,7 +4,7 @@
 # no container runs), the operator as its own JVM with the image's flags, at most MAX_ACTIVE (default 10) runs at once.
 # No agent answers on a kwok node, so every run must end Failed with a reason naming its pods, by its own timeout.
 # The operator's /metrics is scraped every 15 s meanwhile, as the chart's monitors would.
-# Prints: runs per phase and reason, operator restarts (none allowed), RSS (peak and when, every 10 s, at the end), CPU seconds,
+# Prints: runs per phase and reason, operator restarts (none allowed), RSS (peak and when, every ~10 s, at the end), CPU seconds,
 # reconcile latency (mean, and the share above 1 s); exits 1 when a run is left unfinished or the operator died.
 # Needs the test cluster (test/cluster/up.sh) and 'make build'; builds kwok v0.8.0 once (about 3 minutes cold).
 #   scripts/bench-operator.sh   (RUNS=100 MAX_ACTIVE=10 KWOK_NODES=10 JVM_FLAGS="…")
@@ -132,7 +132,7 @@ hwm=$(awk '/VmHWM/{print $2}' /proc/$OP_PID/status)
 threads=$(ls /proc/$OP_PID/task | wc -l)
 if [[ $JVM_FLAGS == *NativeMemoryTracking* ]]; then
   "$JAVA_HOME/bin/jcmd" "$OP_PID" VM.native_memory summary | grep -E '^(Total|-)' | sed 's/^/  /'
-  "$JAVA_HOME/bin/jcmd" "$OP_PID" GC.class_histogram | sed -n '1,22p;$p' | sed 's/^/  /'
+  "$JAVA_HOME/bin/jcmd" "$OP_PID" GC.class_histogram | awk 'NR <= 22 || /^Total/' | sed 's/^/  /'
 fi
 cpu_ticks=$(awk '{print $14 + $15}' /proc/$OP_PID/stat)
 metrics=$(curl -sf "http://127.0.0.1:$PORT/metrics")
@@ -151,5 +151,5 @@ PY
 echo "runs: $RUNS applied in ${apply_s} s, all finished after ${elapsed} s (at most $MAX_ACTIVE at once)"
 echo "$reasons"
 echo "operator: RSS idle $((idle_rss / 1024)) MiB, peak $((hwm / 1024)) MiB (sampled peak $((peak_rss / 1024)) after ${peak_at} s), at the end $((end_rss / 1024)) MiB (anonymous $((end_anon / 1024)), mapped files $((end_file / 1024))); CPU $((cpu_ticks / 100)) s; $threads threads; flags: $JVM_FLAGS${MALLOC_ARENA_MAX:+, MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX}"
-echo "operator RSS every 10 s (s: MiB): $(awk '{printf "%s: %s  ", $1, $2}' "$WORK/rss-timeline.txt")"
+echo "operator RSS every ~10 s (s: MiB): $(awk '{printf "%s: %s  ", $1, $2}' "$WORK/rss-timeline.txt")"
 [[ $no_reason -eq 0 ]] || { echo "FAIL $no_reason failed runs give no reason"; exit 1; }

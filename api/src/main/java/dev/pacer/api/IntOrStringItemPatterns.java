@@ -74,8 +74,7 @@ public final class IntOrStringItemPatterns {
             String line = itemIndent + "pattern: " + quoted(pattern);
             if (!lines.subList(items + 1, end).contains(line)) {
                 int at = items + 1;
-                while (at < end && (!lines.get(at).startsWith(itemIndent) || lines.get(at).startsWith(itemIndent + " ")
-                        || lines.get(at).substring(itemIndent.length()).compareTo("pattern:") < 0)) {
+                while (at < end && (lines.get(at).startsWith(itemIndent + " ") || lines.get(at).substring(itemIndent.length()).compareTo("pattern:") < 0)) {
                     at++;
                 }
                 lines.add(at, line);
@@ -84,13 +83,19 @@ public final class IntOrStringItemPatterns {
         return String.join("\n", lines) + (yaml.endsWith("\n") ? "\n" : "");
     }
 
+    /** The line within the block that opens at {@code from}: it ends at the next line indented no deeper than its key. */
     private static int indexOf(List<String> lines, int from, String line) {
-        for (int i = from + 1; i < lines.size(); i++) {
+        int blockIndent = indent(lines.get(from));
+        for (int i = from + 1; i < lines.size() && (lines.get(i).isBlank() || indent(lines.get(i)) > blockIndent); i++) {
             if (lines.get(i).equals(line)) {
                 return i;
             }
         }
         throw new IllegalStateException("the generated CRD has no '" + line.strip() + "' where expected");
+    }
+
+    private static int indent(String line) {
+        return line.length() - line.stripLeading().length();
     }
 
     /** A YAML double-quoted scalar, as the generator writes patterns. */

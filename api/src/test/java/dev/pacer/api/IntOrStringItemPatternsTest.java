@@ -54,6 +54,16 @@ class IntOrStringItemPatternsTest {
     }
 
     @Test
+    void aListOfThatNameOutsideTheSpecIsNotPatched() {
+        // the spec's rates moved to the status: the same lines, under another key
+        String specRates = SCHEMA.substring(SCHEMA.indexOf("              rates:"), SCHEMA.indexOf("          status:"));
+        String statusRates = SCHEMA.replace(specRates, "").replace("              rates:\n                type: \"string\"\n", specRates);
+        assertThat(statusRates.indexOf("\"array\"")).isGreaterThan(statusRates.indexOf("          status:"));
+        assertThatThrownBy(() -> IntOrStringItemPatterns.patched(statusRates, Map.of("rates", "^x$")))
+                .hasMessageContaining("rates:");
+    }
+
+    @Test
     void theCommittedSuiteCrdChecksEachRateAndEachServersQuantities() throws IOException {
         String crd = Files.readString(Path.of("../crds/benchmarksuites.pacer.dev-v1.yml"));
         assertThat(crd).contains(String.join("\n",
