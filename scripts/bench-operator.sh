@@ -128,8 +128,8 @@ end_anon=$(awk '/RssAnon/{print $2}' /proc/$OP_PID/status)
 end_file=$(awk '/RssFile/{print $2}' /proc/$OP_PID/status)
 # read before jcmd attaches: its report and thread raise the RSS for a while
 hwm=$(awk '/VmHWM/{print $2}' /proc/$OP_PID/status)
-# with -XX:NativeMemoryTracking=summary in JVM_FLAGS: where the operator's memory is, by JVM area
 threads=$(ls /proc/$OP_PID/task | wc -l)
+# with -XX:NativeMemoryTracking=summary in JVM_FLAGS: where the operator's memory is, by JVM area
 if [[ $JVM_FLAGS == *NativeMemoryTracking* ]]; then
   "$JAVA_HOME/bin/jcmd" "$OP_PID" VM.native_memory summary | grep -E '^(Total|-)' | sed 's/^/  /'
   "$JAVA_HOME/bin/jcmd" "$OP_PID" GC.class_histogram | awk 'NR <= 22 || /^Total/' | sed 's/^/  /'
