@@ -36,9 +36,12 @@ pacer_client() {
   local pid=$!; STARTED_PIDS+=("$pid")
   while [[ ! -s $ready ]]; do sleep 0.05; done
   local admin; admin=$(sed -n 's/.*"adminPort":\([0-9]*\).*/\1/p' "$ready")
+  # armed first (connected, collected), then started a second or more ahead, as the run protocol does
+  curl -sf -XPOST "localhost:$admin/pacer/v1/run" -d "{\"targetUrl\":\"http://127.0.0.1:$PORT\",\"ratePerSecond\":$rate,\"connections\":$CONNECTIONS,\"request\":{\"path\":\"/\"},\"warmupMs\":$((WARMUP_SECONDS*1000)),\"durationMs\":$((MEASURED_SECONDS*1000)),\"startAtEpochMs\":0,\"rampUpMs\":$((RAMP_SECONDS*1000))}" >/dev/null
+  until curl -sf "localhost:$admin/pacer/v1/run" | grep -q '"state" : "armed"'; do sleep 0.05; done
   local start_at=$(( ($(now_ms) / 1000 + 2) * 1000 ))
   local window_start=$(( start_at + WARMUP_SECONDS * 1000 )) window_end=$(( start_at + (WARMUP_SECONDS + MEASURED_SECONDS) * 1000 ))
-  curl -sf -XPOST "localhost:$admin/pacer/v1/run" -d "{\"targetUrl\":\"http://127.0.0.1:$PORT\",\"ratePerSecond\":$rate,\"connections\":$CONNECTIONS,\"request\":{\"path\":\"/\"},\"warmupMs\":$((WARMUP_SECONDS*1000)),\"durationMs\":$((MEASURED_SECONDS*1000)),\"startAtEpochMs\":$start_at,\"rampUpMs\":$((RAMP_SECONDS*1000))}" >/dev/null
+  curl -sf -XPOST "localhost:$admin/pacer/v1/run/start" -d "{\"startAtEpochMs\":$start_at}" >/dev/null
   wait_until_ms "$window_start"; local cpu0; cpu0=$(cpu_seconds "$pid")
   wait_until_ms "$window_end"; local cpu1; cpu1=$(cpu_seconds "$pid")
   until curl -sf "localhost:$admin/pacer/v1/run" | grep -q '"state" : "done"'; do sleep 0.2; done

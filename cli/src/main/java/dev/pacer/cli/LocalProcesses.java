@@ -166,6 +166,11 @@ final class LocalProcesses implements RunDriver.Effects {
     }
 
     @Override
+    public AgentAnswer<RunReport> postStart(Action.PostStart start) {
+        return AgentAnswer.ask(() -> agent(start.client()).postStart(start.startAtEpochMs()));
+    }
+
+    @Override
     public Outcomes.Collection collect(Action.Collect collect) {
         println(Phase.Collecting + ": collecting histograms from " + processes.size() + " agents");
         try {

@@ -18,6 +18,12 @@ public final class AgentContract {
     public static final String RESOURCES = "/pacer/v1/resources";
     /** Load generators: POST a {@link RunRequest} (202 with a {@link RunReport}, 409 when a run was taken), GET a {@link RunReport}. */
     public static final String RUN = "/pacer/v1/run";
+    /**
+     * Load generators: POST a {@link RunStart} to an armed client (202 with a {@link RunReport}). A start already past
+     * when it arrives is refused ({@link #RUN_START_PASSED}); a later one may replace a start that has not come yet;
+     * once the load has begun, another start is refused ({@link #RUN_ALREADY_TAKEN}).
+     */
+    public static final String RUN_START = "/pacer/v1/run/start";
 
     /** Environment: the admin port (0 picks a free one). */
     public static final String ADMIN_PORT_ENV = "PACER_ADMIN_PORT";
@@ -45,6 +51,8 @@ public final class AgentContract {
     /** HTTP status of a second POST of a run: this agent already took one. */
     public static final int RUN_ALREADY_TAKEN = 409;
     public static final int RUN_ACCEPTED = 202;
+    /** HTTP status of a start whose instant had passed when it arrived: nothing starts late with a backlog. */
+    public static final int RUN_START_PASSED = 422;
 
     private AgentContract() {
     }

@@ -33,7 +33,7 @@ import com.fasterxml.jackson.annotation.JsonValue;
  * @param maxInFlight           the most requests in flight at once
  * @param sendLagClampedValues  send lags above the histogram's range, recorded at its maximum
  * @param window                the measured window
- * @param startAtEpochMs        the start every client shares
+ * @param startAtEpochMs        the start every client shares (absent until it is given)
  * @param failure               why the load could not be generated, when state is {@code failed}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -55,9 +55,13 @@ public record RunReport(State state, String targetUrl, Integer requestedRate, Do
 
     /** The state of a client's one run. */
     public enum State {
-        /** No run posted yet. Moves to WAITING. */
+        /** No run posted yet. Moves to ARMING, or to WAITING when the run came with its {@code startAt}. */
         IDLE,
-        /** Posted; waiting for {@code startAt}. Moves to WARMUP or FAILED. */
+        /** Posted without {@code startAt}: connecting and preparing the load. Moves to ARMED or FAILED. */
+        ARMING,
+        /** Connected and prepared; waiting for {@code POST /pacer/v1/run/start}. Moves to WAITING or FAILED. */
+        ARMED,
+        /** Armed with a {@code startAt} still to come (a later one may replace it until then). Moves to WARMUP or FAILED. */
         WAITING,
         /** Sending, before the measured window. Moves to MEASURING or FAILED. */
         WARMUP,

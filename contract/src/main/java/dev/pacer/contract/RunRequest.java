@@ -21,7 +21,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  * @param warmupMs          warm-up after {@code startAtEpochMs}
  * @param durationMs        measured duration after the warm-up
  * @param samplePeriodMs    sample period (must equal the process's; informational)
- * @param startAtEpochMs    when the load starts, the same instant for every client
+ * @param startAtEpochMs    when the load starts, the same instant for every client; 0 arms the client without a start,
+ *                          which {@code POST /pacer/v1/run/start} ({@link RunStart}) gives once every client is armed
  * @param requestTimeoutMs  a request not completed after this is a timeout error (0: 30 s)
  * @param rampUpMs          the first part of the warm-up, in which the rate grows linearly from 0 to
  *                          {@code ratePerSecond} (0: the full rate from {@code startAtEpochMs}); at most {@code warmupMs}
@@ -90,8 +91,8 @@ public record RunRequest(String targetUrl, int ratePerSecond, int connections, i
         if (durationMs <= 0) {
             problems.add("durationMs must be > 0, was " + durationMs);
         }
-        if (startAtEpochMs <= 0) {
-            problems.add("startAtEpochMs is required (epoch milliseconds, the same for every client)");
+        if (startAtEpochMs < 0) {
+            problems.add("startAtEpochMs must be epoch milliseconds, or 0 to arm without a start, was " + startAtEpochMs);
         }
         if (request != null && request.path() != null && !request.path().startsWith("/")) {
             problems.add("request.path must start with '/', was '" + request.path() + "'");

@@ -79,6 +79,11 @@ class ContractGoldenTest {
     }
 
     @Test
+    void runStart() throws IOException {
+        assertRoundTrip(new RunStart(1_795_355_476_000L), RunStart.class, "run-start.json");
+    }
+
+    @Test
     void runReportMeasuring() throws IOException {
         assertRoundTrip(measuring(), RunReport.class, "run-report-measuring.json");
     }
@@ -112,7 +117,7 @@ class ContractGoldenTest {
     @Test
     void requestProblemsNameTheirField() {
         RunRequest bad = new RunRequest("ftp://x", 0, 0, -1, "h3", new RunRequest.HttpRequestSpec("GET", "nope", Map.of(), ""),
-                -1, 0, 1000, 0, 0, 5_000);
+                -1, 0, 1000, -1, 0, 5_000);
         assertThat(bad.problems()).hasSize(10).anySatisfy(p -> assertThat(p).startsWith("rampUpMs must be at most warmupMs")).anySatisfy(p -> assertThat(p).startsWith("targetUrl"))
                 .anySatisfy(p -> assertThat(p).startsWith("request.path")).anySatisfy(p -> assertThat(p).startsWith("httpVersion"));
         assertThat(request().problems()).isEmpty();

@@ -30,12 +30,12 @@ class CoordinatedOmissionE2ETest {
 
     @Test
     void stallIsRecordedFromTheIntendedSendTimes() throws Exception {
-        long[] stall = new long[2];
+        java.util.concurrent.atomic.AtomicLongArray stall = new java.util.concurrent.atomic.AtomicLongArray(new long[] {Long.MAX_VALUE, Long.MAX_VALUE});
         HttpServer server = Processes.jdkServer(exchange -> {
             long now = System.currentTimeMillis();
-            if (now >= stall[0] && now < stall[1]) {
+            if (now >= stall.get(0) && now < stall.get(1)) {
                 try {
-                    Thread.sleep(stall[1] - now);
+                    Thread.sleep(stall.get(1) - now);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
@@ -44,14 +44,13 @@ class CoordinatedOmissionE2ETest {
         });
         try (Processes.Started client = Processes.loadgen("1")) {
             AgentClient agent = client.agent();
-            long startAt = (System.currentTimeMillis() / PERIOD_MS + 2) * PERIOD_MS;
             long warmupMs = 3000;
             long durationMs = 4000;
+            long startAt = Processes.armThenStart(agent, new RunRequest("http://127.0.0.1:" + server.getAddress().getPort(), RATE, 8, 0, null,
+                    new RunRequest.HttpRequestSpec("GET", "/", null, null), warmupMs, durationMs, PERIOD_MS, 0, 0), PERIOD_MS);
             long windowStart = startAt + warmupMs;
-            stall[0] = windowStart + 1500;
-            stall[1] = stall[0] + STALL_MS;
-            agent.postRun(new RunRequest("http://127.0.0.1:" + server.getAddress().getPort(), RATE, 8, 0, null,
-                    new RunRequest.HttpRequestSpec("GET", "/", null, null), warmupMs, durationMs, PERIOD_MS, startAt, 0));
+            stall.set(1, windowStart + 1500 + STALL_MS);   // the end first: a request never sees a start without its end
+            stall.set(0, windowStart + 1500);
             long windowEnd = windowStart + durationMs;
             Processes.awaitDone(agent, windowEnd + 30_000);
             Thread.sleep(PERIOD_MS + 200);

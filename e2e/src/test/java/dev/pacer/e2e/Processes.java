@@ -78,6 +78,28 @@ final class Processes {
         ((java.util.concurrent.ExecutorService) server.getExecutor()).shutdownNow();
     }
 
+    /**
+     * Arms a load generator with {@code run} (posted without {@code startAt}), waits until it says it is armed, then
+     * starts it on the first period boundary at least a second away, as the run protocol does.
+     *
+     * @return the {@code startAt} it took
+     */
+    static long armThenStart(AgentClient agent, dev.pacer.contract.RunRequest run, long periodMs) throws Exception {
+        org.assertj.core.api.Assertions.assertThat(run.startAtEpochMs()).as("posted without a start").isZero();
+        agent.postRun(run);
+        long deadline = System.currentTimeMillis() + 60_000;
+        dev.pacer.contract.RunReport report = agent.runStatus();
+        while (report.state() == dev.pacer.contract.RunReport.State.ARMING) {
+            org.assertj.core.api.Assertions.assertThat(System.currentTimeMillis()).as("armed within 60 s").isLessThan(deadline);
+            Thread.sleep(20);
+            report = agent.runStatus();
+        }
+        org.assertj.core.api.Assertions.assertThat(report.state()).as("armed: " + report.failure()).isEqualTo(dev.pacer.contract.RunReport.State.ARMED);
+        long startAt = ((System.currentTimeMillis() + 1000) / periodMs + 1) * periodMs;
+        agent.postStart(startAt);
+        return startAt;
+    }
+
     /** Waits for a load generator's run to end, failing the test past {@code deadlineEpochMs}. */
     static dev.pacer.contract.RunReport awaitDone(AgentClient agent, long deadlineEpochMs) throws Exception {
         dev.pacer.contract.RunReport report = agent.runStatus();

@@ -18,13 +18,15 @@ import dev.pacer.agent.ResourceSampler;
 import dev.pacer.contract.AgentContract;
 import dev.pacer.contract.RunReport;
 import dev.pacer.contract.RunRequest;
+import dev.pacer.contract.RunStart;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 /**
- * The load generator process: the agent's admin endpoint plus {@code POST/GET /pacer/v1/run}. It takes one run,
- * keeps its results until the process ends, and answers 409 to a second one. Histogram series:
+ * The load generator process: the agent's admin endpoint plus {@code POST/GET /pacer/v1/run} and
+ * {@code POST /pacer/v1/run/start}. It takes one run, which it arms at once and starts when told, keeps its results
+ * until the process ends, and answers 409 to a second one. Histogram series:
  * {@code responseTime} (the default of {@code /pacer/v1/histograms}) and {@code sendLag}.
  */
 public final class LoadGeneratorAgent implements Closeable {
@@ -70,6 +72,7 @@ public final class LoadGeneratorAgent implements Closeable {
                 .info(() -> ProcessInfo.describe(Agent.ROLE_CLIENT, responseTime.period().toMillis(),
                         List.of(RESPONSE_TIME_SERIES, SEND_LAG_SERIES, AgentContract.SERIES_RESPONSE_TIME_UNCORRECTED), Map.of()))
                 .route(AgentContract.RUN, this::handleRun)
+                .route(AgentContract.RUN_START, this::handleStart)
                 .start();
     }
 
@@ -107,11 +110,42 @@ public final class LoadGeneratorAgent implements Closeable {
                         return;
                     }
                     run = new LoadRun(request, responseTime, responseTimeUncorrected, sendLag, clock);
-                    run.start();
+                    run.arm();
                 }
                 AdminServer.respondJson(exchange, AgentContract.RUN_ACCEPTED, run.report());
             }
             default -> AdminServer.respondJson(exchange, 405, Map.of("error", "GET or POST"));
+        }
+    }
+
+    private void handleStart(HttpExchange exchange) throws IOException {
+        if (!"POST".equals(exchange.getRequestMethod())) {
+            AdminServer.respondJson(exchange, 405, Map.of("error", "POST"));
+            return;
+        }
+        RunStart start;
+        try (InputStream body = exchange.getRequestBody()) {
+            start = AdminServer.JSON.readValue(body, RunStart.class);
+        } catch (IOException e) {
+            AdminServer.respondJson(exchange, 400, Map.of("error", "the body is not a start: " + e.getMessage()));
+            return;
+        }
+        if (start.startAtEpochMs() <= 0) {
+            AdminServer.respondJson(exchange, 400, Map.of("error", "startAtEpochMs is required (epoch milliseconds), was " + start.startAtEpochMs()));
+            return;
+        }
+        LoadRun current = run;
+        if (current == null) {
+            AdminServer.respondJson(exchange, AgentContract.RUN_ALREADY_TAKEN, Map.of("error", "no run to start: POST " + AgentContract.RUN + " first"));
+            return;
+        }
+        switch (current.start(start.startAtEpochMs())) {
+            case ACCEPTED -> AdminServer.respondJson(exchange, AgentContract.RUN_ACCEPTED, current.report());
+            case PASSED -> AdminServer.respondJson(exchange, AgentContract.RUN_START_PASSED, Map.of("error",
+                    "startAt " + java.time.Instant.ofEpochMilli(start.startAtEpochMs()) + " had passed by "
+                            + (clock.millis() - start.startAtEpochMs()) + " ms when it arrived; choose a later one"));
+            case ALREADY_STARTED -> AdminServer.respondJson(exchange, AgentContract.RUN_ALREADY_TAKEN, Map.of("error",
+                    "the load began already, at " + java.time.Instant.ofEpochMilli(current.report().startAtEpochMs() == null ? 0 : current.report().startAtEpochMs())));
         }
     }
 

@@ -22,7 +22,12 @@ import org.eclipse.jetty.client.Result;
 import org.mortbay.jetty.load.generator.Resource;
 
 /**
- * One open-loop run of this client. Before {@code startAt} every shard opens its connections; from {@code startAt}
+ * One open-loop run of this client, in two steps. Armed by its run request, every shard opens its connections and a
+ * full collection clears the young generation; the client then says {@code armed} and waits for its start
+ * ({@link #start(long)}), which the orchestrator chooses only once every client of the run is armed. A start already
+ * past is refused, and a later one may replace a start that has not come: a client never begins behind its schedule
+ * because it was still connecting. A run posted with its {@code startAt} is armed and started at once, and fails if
+ * arming outlasts the start. From {@code startAt}
  * the shards' {@link PacingLoop}s send the one schedule {@code startAt + n × 1 s / rate} (pacer's own: every request
  * carries its intended send time from the loop itself; with {@code rampUpMs}, the rate first grows linearly from 0
  * within the warm-up, {@link Schedule}) for warm-up + duration + one sample period, so that the last
@@ -38,8 +43,8 @@ import org.mortbay.jetty.load.generator.Resource;
  * A client far behind its schedule stops two periods after the window and reports what it never sent.
  */
 final class LoadRun {
-    /** A full collection before the load only when at least this long remains before {@code startAt}. */
-    static final long PRE_LOAD_GC_MARGIN_MS = 300;
+    /** Answers of {@link #start(long)}. */
+    enum StartAnswer { ACCEPTED, PASSED, ALREADY_STARTED }
     /** One shard paces at most this many requests per second by default. */
     static final int DEFAULT_RATE_PER_SHARD = 50_000;
     /** Requests one wake-up sends at most before it looks at the clock again. */
@@ -67,8 +72,11 @@ final class LoadRun {
     private final LongAdder ioFailures = new LongAdder();
     private final LongAdder[] statusClasses = new LongAdder[6];
     private final AtomicLong maxInFlight = new AtomicLong();
-    private final long windowStartEpochMs;
-    private final long windowEndEpochMs;
+    private final Object startLock = new Object();
+    private volatile long startAtEpochMs;   // 0 until given; fixed once the load has begun
+    private volatile long windowStartEpochMs;
+    private volatile long windowEndEpochMs;
+    private volatile boolean armed;
     private final int shards;
     private final List<PacingLoop> loops = new java.util.concurrent.CopyOnWriteArrayList<>();   // read by reports while filled
     private volatile boolean loadStarted;
@@ -89,14 +97,39 @@ final class LoadRun {
         for (int i = 0; i < statusClasses.length; i++) {
             statusClasses[i] = new LongAdder();
         }
-        this.windowStartEpochMs = spec.startAtEpochMs() + spec.warmupMs();
-        this.windowEndEpochMs = windowStartEpochMs + spec.durationMs();
         this.shards = shards(spec);
+        if (spec.startAtEpochMs() > 0) {
+            setStart(spec.startAtEpochMs());
+        }
     }
 
-    /** Starts the run's thread: connect, wait for {@code startAt}, send, drain. */
-    void start() {
+    /** Starts the run's thread: arm (connect, collect), wait for {@code startAt}, send, drain. */
+    void arm() {
         Thread.ofPlatform().daemon().name("pacer-run").start(this::runAll);
+    }
+
+    /**
+     * The instant the load starts ({@code POST /pacer/v1/run/start}): refused when it has passed already, or when the
+     * load has begun at another instant; until the load begins, a later start replaces an earlier one.
+     */
+    StartAnswer start(long requestedStartAtEpochMs) {
+        synchronized (startLock) {
+            if (loadStarted || done) {
+                return loadStarted && requestedStartAtEpochMs == startAtEpochMs ? StartAnswer.ACCEPTED : StartAnswer.ALREADY_STARTED;
+            }
+            if (requestedStartAtEpochMs <= clock.millis()) {
+                return StartAnswer.PASSED;
+            }
+            setStart(requestedStartAtEpochMs);
+            startLock.notifyAll();
+            return StartAnswer.ACCEPTED;
+        }
+    }
+
+    private void setStart(long epochMs) {
+        startAtEpochMs = epochMs;
+        windowStartEpochMs = epochMs + spec.warmupMs();
+        windowEndEpochMs = windowStartEpochMs + spec.durationMs();
     }
 
     private void runAll() {
@@ -127,7 +160,16 @@ final class LoadRun {
             closeAll(clients);
             return;
         }
+        // Everything this client keeps for the run (connections, buffers, histograms) is allocated now. One full
+        // collection before the load moves it out of the young generation: otherwise the first young collection in the
+        // window copies it all, a 40 ms stall at 500 req/s (SerialGC, measured), charged to the server's latency.
+        System.gc();
+        long armedAtEpochMs = clock.millis();
+        armed = true;
         try {
+            if (!awaitStart(armedAtEpochMs)) {
+                return;
+            }
             sendAndDrain(clients);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -140,17 +182,45 @@ final class LoadRun {
         }
     }
 
+    /**
+     * Waits for the start, which may be replaced until it comes, and fixes it; false, with the run failed, when the start
+     * came before this client was armed (a run posted with its {@code startAt}): its load would begin with a backlog.
+     */
+    private boolean awaitStart(long armedAtEpochMs) throws InterruptedException {
+        synchronized (startLock) {
+            while (true) {
+                long startAt = startAtEpochMs;
+                if (startAt == 0) {
+                    startLock.wait();
+                    continue;
+                }
+                if (armedAtEpochMs > startAt) {
+                    fail("armed " + (armedAtEpochMs - startAt) + " ms after its startAt " + Instant.ofEpochMilli(startAt)
+                            + ": the load would have begun with a backlog; arm first (startAtEpochMs 0), then POST "
+                            + dev.pacer.contract.AgentContract.RUN_START + " once armed");
+                    return false;
+                }
+                long leftMs = startAt - clock.millis();
+                if (leftMs <= 0) {
+                    loadStarted = true;   // fixed: a later start is refused from now on
+                    return true;
+                }
+                startLock.wait(leftMs);
+            }
+        }
+    }
+
     private void sendAndDrain(List<JettyShard> clients) throws InterruptedException {
         long periodMs = responseTime.period().toMillis();
         // the schedule's origin on the monotonic clock: startAt read against the wall clock once, back to back
         Instant wall = clock.instant();
         long nano = System.nanoTime();
-        long startNanos = nano + TimeUnit.MILLISECONDS.toNanos(spec.startAtEpochMs()) - (wall.getEpochSecond() * 1_000_000_000L + wall.getNano());
+        long startNanos = nano + TimeUnit.MILLISECONDS.toNanos(startAtEpochMs) - (wall.getEpochSecond() * 1_000_000_000L + wall.getNano());
         Schedule schedule = Schedule.covering(startNanos, spec.ratePerSecond(),
                 TimeUnit.MILLISECONDS.toNanos(spec.warmupMs() + spec.durationMs() + periodMs), TimeUnit.MILLISECONDS.toNanos(spec.rampUpMs()));
         this.schedule = schedule;
         scheduledRequests = schedule.total();
-        long stopAtNanos = startNanos + TimeUnit.MILLISECONDS.toNanos(windowEndEpochMs + 2 * periodMs - spec.startAtEpochMs());
+        long stopAtNanos = startNanos + TimeUnit.MILLISECONDS.toNanos(windowEndEpochMs + 2 * periodMs - startAtEpochMs);
         List<Thread> threads = new ArrayList<>();
         List<PacingLoop.Result> results = java.util.Collections.synchronizedList(new ArrayList<>());
         for (int k = 0; k < shards; k++) {
@@ -164,21 +234,10 @@ final class LoadRun {
             loops.add(loop);
             threads.add(Thread.ofPlatform().name("pacer-pacing-" + k).unstarted(() -> results.add(loop.run())));
         }
-        // Everything this client keeps for the run (connections, buffers, histograms) is allocated now. One full
-        // collection before the load moves it out of the young generation: otherwise the first young collection in the
-        // window copies it all, a 40 ms stall at 500 req/s (SerialGC, measured), charged to the server's latency.
-        long leftNanos = startNanos - System.nanoTime();
-        if (leftNanos > TimeUnit.MILLISECONDS.toNanos(PRE_LOAD_GC_MARGIN_MS)) {
-            System.gc();
-        } else {
-            System.out.println("pacer: startAt in " + TimeUnit.NANOSECONDS.toMillis(leftNanos) + " ms, under the " + PRE_LOAD_GC_MARGIN_MS
-                    + " ms a collection needs: no collection before the load (the window's first young collection may stall)");
-        }
         long waitNanos = startNanos - System.nanoTime();
         if (waitNanos > 0) {
             TimeUnit.NANOSECONDS.sleep(waitNanos);
         }
-        loadStarted = true;
         threads.forEach(Thread::start);
         while (threads.stream().anyMatch(Thread::isAlive)) {
             for (Thread thread : threads) {
@@ -261,6 +320,12 @@ final class LoadRun {
         if (done) {
             return failure == null ? State.DONE : State.FAILED;
         }
+        if (!armed) {
+            return State.ARMING;
+        }
+        if (startAtEpochMs == 0) {
+            return State.ARMED;
+        }
         if (!loadStarted) {
             return State.WAITING;
         }
@@ -275,7 +340,8 @@ final class LoadRun {
     RunReport report() {
         State state = state();
         long now = clock.millis();
-        long measuredMs = Math.max(0, Math.min(now, windowEndEpochMs) - windowStartEpochMs);
+        long startAt = startAtEpochMs;
+        long measuredMs = startAt == 0 ? 0 : Math.max(0, Math.min(now, windowEndEpochMs) - windowStartEpochMs);
         Map<String, Long> errorsByKind = new LinkedHashMap<>();
         errorsByKind.put("timeout", timeouts.sum());
         errorsByKind.put("io", ioFailures.sum());
@@ -290,7 +356,8 @@ final class LoadRun {
                 scheduledRequests, begun.sum(), state == State.DONE ? unsent : 0L,
                 stoppedBehindSchedule, responses.sum(), measuredResponses.sum(), errors(), errorsByKind, classes,
                 Math.max(0, handedOff() - finished()), maxInFlight.get(),
-                sendLag.clampedValues(), new RunReport.Window(windowStartEpochMs, windowEndEpochMs), spec.startAtEpochMs(), failure);
+                sendLag.clampedValues(), startAt == 0 ? null : new RunReport.Window(windowStartEpochMs, windowEndEpochMs),
+                startAt == 0 ? null : startAt, failure);
     }
 
     /** The request's shards ({@code senderThreads}), or one per {@value #DEFAULT_RATE_PER_SHARD} req/s, at most one per CPU. */

@@ -73,6 +73,20 @@ public final class AgentClient {
         return ContractJson.MAPPER.readValue(response.body(), RunReport.class);
     }
 
+    /**
+     * {@code POST /pacer/v1/run/start}: answered 202 with the run's report; {@link AgentContract#RUN_START_PASSED} when
+     * the instant had passed on arrival, 409 when the load began already at another instant.
+     */
+    public RunReport postStart(long startAtEpochMs) throws IOException {
+        AgentTransport.Response response = transport.postJson(AgentContract.RUN_START,
+                ContractJson.MAPPER.writeValueAsBytes(new dev.pacer.contract.RunStart(startAtEpochMs)));
+        if (response.statusCode() != AgentContract.RUN_ACCEPTED) {
+            throw new AgentException("POST " + where() + " " + AgentContract.RUN_START + " answered " + response.statusCode() + ": "
+                    + response.body(), response.statusCode());
+        }
+        return ContractJson.MAPPER.readValue(response.body(), RunReport.class);
+    }
+
     /** {@code GET /pacer/v1/run}. */
     public RunReport runStatus() throws IOException {
         return json(transport.get(AgentContract.RUN), AgentContract.RUN, RunReport.class);

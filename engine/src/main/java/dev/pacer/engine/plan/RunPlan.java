@@ -27,9 +27,14 @@ public record RunPlan(String runName, ServerRole server, List<ClientRole> client
                       Duration samplePeriod, Duration timeout, String load, AnalysisInput.Criteria criteria,
                       RequestPlan request, CleanupPlan cleanup, Duration rampUp) {
 
-    /** The least time between posting the barrier and {@code startAt}: posting to each client takes a round trip. */
+    /**
+     * The least time between choosing {@code startAt} and the instant itself: the start is kept in the status, then
+     * posted to each client, a round trip each.
+     */
     public static final Duration START_LEAD = Duration.ofSeconds(3);
     public static final Duration START_LEAD_PER_CLIENT = Duration.ofMillis(250);
+    /** Each client's share of the lead, in multiples of the slowest answer an agent gave in the step that chose it. */
+    public static final int START_LEAD_ANSWERS_PER_CLIENT = 4;
 
     /**
      * @param method    HTTP method (GET)
@@ -132,9 +137,14 @@ public record RunPlan(String runName, ServerRole server, List<ClientRole> client
         return Math.floorDiv(earliest + period - 1, period) * period;
     }
 
-    /** The lead from the decision to start to {@code startAt}: enough to post to every client. */
-    public Duration startLead() {
-        return START_LEAD.plus(START_LEAD_PER_CLIENT.multipliedBy(clients.size()));
+    /**
+     * The lead from the decision to start to {@code startAt}: enough to post to every client, each at
+     * {@value #START_LEAD_ANSWERS_PER_CLIENT} times the slowest answer just measured (a slow machine or API server
+     * gets a longer lead).
+     */
+    public Duration startLead(Duration slowestAnswer) {
+        return START_LEAD.plus(START_LEAD_PER_CLIENT.multipliedBy(clients.size()))
+                .plus(slowestAnswer.multipliedBy((long) START_LEAD_ANSWERS_PER_CLIENT * clients.size()));
     }
 
     /** The body of {@code POST /pacer/v1/run} for one client. */

@@ -24,8 +24,12 @@ public sealed interface Action {
     record CreateClients(List<String> names) implements Action {
     }
 
-    /** {@code POST /pacer/v1/run} to a client; its answer comes back as an outcome. */
+    /** {@code POST /pacer/v1/run} to a client, without {@code startAt}: it arms; its answer comes back as an outcome. */
     record PostRun(String client, RunRequest request) implements Action {
+    }
+
+    /** {@code POST /pacer/v1/run/start} to an armed client; its answer comes back as an outcome. */
+    record PostStart(String client, long startAtEpochMs) implements Action {
     }
 
     /** Fetch every histogram log, info and final report; what was collected, or why not, comes back as an outcome. */

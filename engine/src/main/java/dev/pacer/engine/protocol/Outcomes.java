@@ -13,23 +13,26 @@ import dev.pacer.engine.agents.RunCollector;
  * answers to the posted run, and what collection gave.
  *
  * @param posts      client name → its answer to {@code POST /pacer/v1/run}
+ * @param starts     client name → its answer to {@code POST /pacer/v1/run/start}
  * @param collection what {@link Action.Collect} gave, if it ran
  * @param refused    why the platform refused to create a pod or process the run asked for (the API server's answer
  *                   to an invalid pod), if it did: the run cannot start
  */
-public record Outcomes(Map<String, AgentAnswer<RunReport>> posts, Optional<Collection> collection, Optional<String> refused) {
-    public static final Outcomes NONE = new Outcomes(Map.of(), Optional.empty(), Optional.empty());
+public record Outcomes(Map<String, AgentAnswer<RunReport>> posts, Map<String, AgentAnswer<RunReport>> starts,
+                       Optional<Collection> collection, Optional<String> refused) {
+    public static final Outcomes NONE = new Outcomes(Map.of(), Map.of(), Optional.empty(), Optional.empty());
 
     public Outcomes {
         posts = Map.copyOf(posts);
+        starts = Map.copyOf(starts);
     }
 
     public Outcomes(Map<String, AgentAnswer<RunReport>> posts, Optional<Collection> collection) {
-        this(posts, collection, Optional.empty());
+        this(posts, Map.of(), collection, Optional.empty());
     }
 
     public boolean isEmpty() {
-        return posts.isEmpty() && collection.isEmpty() && refused.isEmpty();
+        return posts.isEmpty() && starts.isEmpty() && collection.isEmpty() && refused.isEmpty();
     }
 
     /**
@@ -56,11 +59,16 @@ public record Outcomes(Map<String, AgentAnswer<RunReport>> posts, Optional<Colle
     /** Gathers the outcomes of a step's actions. */
     public static final class Builder {
         private final Map<String, AgentAnswer<RunReport>> posts = new LinkedHashMap<>();
+        private final Map<String, AgentAnswer<RunReport>> starts = new LinkedHashMap<>();
         private Collection collection;
         private String refused;
 
         public void posted(String client, AgentAnswer<RunReport> answer) {
             posts.put(client, answer);
+        }
+
+        public void started(String client, AgentAnswer<RunReport> answer) {
+            starts.put(client, answer);
         }
 
         public void collected(Collection result) {
@@ -72,7 +80,7 @@ public record Outcomes(Map<String, AgentAnswer<RunReport>> posts, Optional<Colle
         }
 
         public Outcomes build() {
-            return new Outcomes(posts, Optional.ofNullable(collection), Optional.ofNullable(refused));
+            return new Outcomes(posts, starts, Optional.ofNullable(collection), Optional.ofNullable(refused));
         }
     }
 }

@@ -14,8 +14,8 @@ import dev.pacer.engine.plan.RunPlan;
  * it once per reconcile, the CLI in a loop; neither holds a rule of the protocol.
  */
 public final class RunDriver {
-    /** Steps with outcomes in a row, at most: create → refused, post → scheduled, collect → judged. */
-    static final int MAX_STEPS = 4;
+    /** Steps with outcomes in a row, at most: create → refused, arm → armed, start → scheduled, collect → judged. */
+    static final int MAX_STEPS = 5;
 
     private RunDriver() {
     }
@@ -32,6 +32,8 @@ public final class RunDriver {
         Optional<String> createClients(List<String> names);
 
         AgentAnswer<RunReport> postRun(Action.PostRun post);
+
+        AgentAnswer<RunReport> postStart(Action.PostStart start);
 
         Outcomes.Collection collect(Action.Collect collect);
 
@@ -74,6 +76,10 @@ public final class RunDriver {
                     }
                     case Action.PostRun post -> {
                         produced.posted(post.client(), effects.postRun(post));
+                        answered = true;
+                    }
+                    case Action.PostStart start -> {
+                        produced.started(start.client(), effects.postStart(start));
                         answered = true;
                     }
                     case Action.Collect collect -> {

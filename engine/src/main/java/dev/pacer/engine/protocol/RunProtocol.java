@@ -36,9 +36,11 @@ import static dev.pacer.engine.protocol.RunConditions.UNKNOWN;
  *   <li>Pending → Queued while the platform's limit of runs at once is taken (oldest first; the timeout starts when
  *       the run leaves the queue) → create the server → Starting.</li>
  *   <li>Starting: a failed pod fails the run; once the server is ready the clients are created; once every role is
- *       ready, every agent's info gives {@code status.pods} and the pinning check. Then one {@code startAt} is written
- *       to the status and, in a later step, posted to every client that has not taken it (a client answering 409 took
- *       it already) → WarmingUp. A barrier that some clients missed fails the run; one that all missed is replaced.</li>
+ *       ready, every agent's info gives {@code status.pods} and the pinning check. Then every client is armed (the run
+ *       posted without a start: it connects and prepares); once all are armed, one {@code startAt} is chosen with a
+ *       lead sized from the agents' answer times, written to the status and, in a later step, posted to every client
+ *       that has not taken it → WarmingUp. A start a client finds passed, or not taken by all shortly before it, is
+ *       replaced by a later one; a client that began at another start fails the run.</li>
  *   <li>WarmingUp, Measuring: the clients' reports give {@code status.progress}; a failed client or a role gone fails
  *       the run; once every client is done and a quarter period has passed after the window → Collecting.</li>
  *   <li>Collecting: collect, analyse, judge (a pinning asked for and not obtained makes the verdict Invalid) →
@@ -54,8 +56,10 @@ public final class RunProtocol {
     public static final Duration POLL = Duration.ofSeconds(2);
     /** The next step of a sequence (after writing {@code startAt}, before posting it). */
     public static final Duration NEXT_STEP = Duration.ofMillis(200);
-    /** A client still idle this close to {@code startAt} missed the barrier. */
+    /** A client that has not taken {@code startAt} this close to it gets a later one, as do the others. */
     public static final Duration BARRIER_MARGIN = Duration.ofMillis(500);
+    /** Every client must be armed (connected to the server) this long after every pod was ready. */
+    public static final Duration ARM_LIMIT = Duration.ofMinutes(2);
     /** Every role must be ready this long after the run started (image pulls included). */
     public static final Duration READY_LIMIT = Duration.ofMinutes(5);
     /**
@@ -244,52 +248,16 @@ public final class RunProtocol {
                     condition(RunConditions.CPUS_PINNED, TRUE, "Pinned", "every pinned pod holds exclusive CPUs of the number it asked for");
                 }
             }
-            if (status.startAtEpochMs == null) {
-                return scheduleStart(plan);
-            }
-            if (!outcomes.posts().isEmpty()) {
-                return posted(plan, server, outcomes.posts());
-            }
-            List<String> idle = new ArrayList<>();
-            for (RunPlan.ClientRole role : plan.clients()) {
-                AgentAnswer<RunReport> report = seen.report(role.name());
-                if (!report.answered()) {
-                    return unreachable(role.name(), report.error(), POLL);
-                }
-                if (report.value().state() == RunReport.State.IDLE) {
-                    idle.add(role.name());
-                }
-            }
-            if (idle.isEmpty()) {
-                return loadScheduled(plan, server);
-            }
-            if (now.toEpochMilli() > status.startAtEpochMs - BARRIER_MARGIN.toMillis()) {
-                if (idle.size() == plan.clients().size()) {
-                    notices.add(Notice.normal("Rescheduled", "no client took startAt " + Instant.ofEpochMilli(status.startAtEpochMs)
-                            + " in time; a new one is set"));
-                    return scheduleStart(plan);
-                }
-                return fail(RunConditions.READY, "BarrierMissed", "clients " + idle + " had not taken startAt "
-                        + Instant.ofEpochMilli(status.startAtEpochMs) + " when it came; the others had: the run cannot start together");
-            }
-            String target = target(plan, server);
-            for (String client : idle) {
-                actions.add(new Action.PostRun(client, plan.runRequest(plan.client(client), target, status.startAtEpochMs)));
-            }
-            return decide(Duration.ZERO);
+            return armAndStart(plan, server, seen, outcomes);
         }
 
-        private Decision scheduleStart(RunPlan plan) {
-            long startAt = plan.startAtEpochMs(now.toEpochMilli(), plan.startLead());
-            long windowStart = startAt + plan.warmup().toMillis();
-            status.startAtEpochMs = startAt;
-            status.startAt = Instant.ofEpochMilli(startAt).toString();
-            status.window = new RunResult.Window(windowStart, windowStart + plan.duration().toMillis());
-            return decide(NEXT_STEP);   // startAt is kept before anyone is told of it
-        }
-
-        private Decision posted(RunPlan plan, RoleObservation server, Map<String, AgentAnswer<RunReport>> posts) {
-            for (Map.Entry<String, AgentAnswer<RunReport>> post : posts.entrySet()) {
+        /**
+         * The clients arm (connect and prepare) before any start is chosen; once all are armed, {@code startAt} is
+         * chosen with a lead sized from the agents' measured answer times, kept, then posted. A start a client finds
+         * passed, or one too close to post safely, is replaced by a later one: no client begins behind its schedule.
+         */
+        private Decision armAndStart(RunPlan plan, RoleObservation server, Observations seen, Outcomes outcomes) {
+            for (Map.Entry<String, AgentAnswer<RunReport>> post : outcomes.posts().entrySet()) {
                 AgentAnswer<RunReport> answer = post.getValue();
                 if (answer.refused() && answer.statusCode() != AgentContract.RUN_ALREADY_TAKEN) {
                     return fail(RunConditions.READY, "ClientRefusedRun", post.getKey() + " refused the run: " + answer.error());
@@ -298,7 +266,120 @@ public final class RunProtocol {
                     return unreachable(post.getKey(), answer.error(), NEXT_STEP);
                 }
             }
-            return loadScheduled(plan, server);
+            if (!outcomes.starts().isEmpty()) {
+                Optional<Decision> refused = startRefused(plan, outcomes.starts());
+                if (refused.isPresent()) {
+                    return refused.get();
+                }
+            }
+            List<String> idle = new ArrayList<>();
+            List<String> arming = new ArrayList<>();
+            List<String> toStart = new ArrayList<>();
+            long slowestAnswerNanos = 0;
+            for (RunPlan.ClientRole role : plan.clients()) {
+                AgentAnswer<RunReport> answer = outcomes.starts().containsKey(role.name()) ? outcomes.starts().get(role.name()) : seen.report(role.name());
+                if (!answer.answered()) {
+                    return unreachable(role.name(), answer.error(), POLL);
+                }
+                slowestAnswerNanos = Math.max(slowestAnswerNanos, answer.answerNanos());
+                RunReport report = answer.value();
+                boolean tookThisStart = status.startAtEpochMs != null && status.startAtEpochMs.equals(report.startAtEpochMs());
+                switch (report.state()) {
+                    case IDLE -> idle.add(role.name());
+                    case ARMING -> arming.add(role.name());
+                    case FAILED -> {
+                        return fail(RunConditions.READY, "ClientFailed", role.name() + " (" + seen.client(role.name()).name()
+                                + ") failed before the load: " + report.failure());
+                    }
+                    case ARMED -> toStart.add(role.name());
+                    case WAITING -> {
+                        if (!tookThisStart) {
+                            toStart.add(role.name());   // a start not replaced yet: the new one replaces it
+                        }
+                    }
+                    case WARMUP, MEASURING, DONE -> {
+                        if (!tookThisStart) {
+                            return fail(RunConditions.READY, "BarrierMissed", role.name() + " began its load at "
+                                    + Instant.ofEpochMilli(report.startAtEpochMs()) + ", not at the run's startAt: the run cannot start together");
+                        }
+                    }
+                }
+            }
+            if (!idle.isEmpty()) {
+                String target = target(plan, server);
+                for (String client : idle) {
+                    actions.add(new Action.PostRun(client, plan.runRequest(plan.client(client), target, 0)));
+                }
+                notices.add(Notice.normal("Arming", "arming " + idle.size() + " client" + (idle.size() == 1 ? "" : "s")
+                        + " (connecting to " + target + ")"));
+                return decide(Duration.ZERO);
+            }
+            if (!arming.isEmpty()) {
+                var podsReady = RunConditions.find(status.conditions, RunConditions.PODS_READY);
+                Instant readySince = Instant.parse(podsReady.getLastTransitionTime());
+                if (!now.isBefore(readySince.plus(ARM_LIMIT))) {
+                    return fail(RunConditions.READY, "ClientNotArmed", "clients " + arming + " were not armed (connected to "
+                            + target(plan, server) + ") " + ARM_LIMIT.toSeconds() + " s after every pod was ready");
+                }
+                condition(RunConditions.READY, UNKNOWN, "Arming", (plan.clients().size() - arming.size()) + " of "
+                        + plan.clients().size() + " clients armed");
+                return decide(NEXT_STEP);
+            }
+            Duration slowestAnswer = Duration.ofNanos(slowestAnswerNanos);
+            if (status.startAtEpochMs == null) {
+                return scheduleStart(plan, slowestAnswer, Duration.ZERO);
+            }
+            if (toStart.isEmpty()) {
+                return loadScheduled(plan, server);
+            }
+            if (now.toEpochMilli() > status.startAtEpochMs - BARRIER_MARGIN.toMillis()) {
+                notices.add(Notice.normal("Rescheduled", toStart + " had not taken startAt " + Instant.ofEpochMilli(status.startAtEpochMs)
+                        + " " + BARRIER_MARGIN.toMillis() + " ms before it; a later one is set"));
+                return scheduleStart(plan, slowestAnswer, Duration.ZERO);
+            }
+            for (String client : toStart) {
+                actions.add(new Action.PostStart(client, status.startAtEpochMs));
+            }
+            return decide(Duration.ZERO);
+        }
+
+        /** The answers to the posted start: a start that had passed is replaced by a later one; a client that began elsewhere fails the run. */
+        private Optional<Decision> startRefused(RunPlan plan, Map<String, AgentAnswer<RunReport>> starts) {
+            long slowestAnswerNanos = starts.values().stream().mapToLong(AgentAnswer::answerNanos).max().orElse(0);
+            for (Map.Entry<String, AgentAnswer<RunReport>> start : starts.entrySet()) {
+                AgentAnswer<RunReport> answer = start.getValue();
+                if (answer.unreachable()) {
+                    return Optional.of(unreachable(start.getKey(), answer.error(), NEXT_STEP));
+                }
+                if (answer.refused() && answer.statusCode() == AgentContract.RUN_START_PASSED) {
+                    Duration late = Duration.ofMillis(Math.max(0, now.toEpochMilli() - status.startAtEpochMs));
+                    notices.add(Notice.normal("Rescheduled", start.getKey() + " found startAt " + Instant.ofEpochMilli(status.startAtEpochMs)
+                            + " passed on arrival (" + answer.error() + "); a later one is set"));
+                    return Optional.of(scheduleStart(plan, Duration.ofNanos(slowestAnswerNanos), late.multipliedBy(2)));
+                }
+                if (answer.refused() && answer.statusCode() == AgentContract.RUN_ALREADY_TAKEN) {
+                    return Optional.of(fail(RunConditions.READY, "BarrierMissed", start.getKey() + " refused startAt "
+                            + Instant.ofEpochMilli(status.startAtEpochMs) + ": " + answer.error() + "; the run cannot start together"));
+                }
+                if (answer.refused()) {
+                    return Optional.of(fail(RunConditions.READY, "ClientRefusedRun", start.getKey() + " refused the start: " + answer.error()));
+                }
+            }
+            return Optional.empty();
+        }
+
+        /**
+         * Chooses {@code startAt}: the plan's lead for the slowest answer just measured, plus {@code extraLead} (twice
+         * how late a refused start was), on a period boundary. It is kept before anyone is told of it.
+         */
+        private Decision scheduleStart(RunPlan plan, Duration slowestAnswer, Duration extraLead) {
+            long startAt = plan.startAtEpochMs(now.toEpochMilli(), plan.startLead(slowestAnswer).plus(extraLead));
+            long windowStart = startAt + plan.warmup().toMillis();
+            status.startAtEpochMs = startAt;
+            status.startAt = Instant.ofEpochMilli(startAt).toString();
+            status.window = new RunResult.Window(windowStart, windowStart + plan.duration().toMillis());
+            condition(RunConditions.READY, UNKNOWN, "Starting", "every client armed; the load starts at " + status.startAt);
+            return decide(NEXT_STEP);   // startAt is kept before anyone is told of it
         }
 
         private Decision loadScheduled(RunPlan plan, RoleObservation server) {

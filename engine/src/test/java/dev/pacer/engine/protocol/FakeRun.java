@@ -116,8 +116,13 @@ final class FakeRun implements Observations {
     }
 
     static RunReport report(RunReport.State state, double offered, double achieved, long errors) {
+        return report(state, offered, achieved, errors, null);
+    }
+
+    /** A report of a client that took this start ({@code null}: none yet). */
+    static RunReport report(RunReport.State state, double offered, double achieved, long errors, Long startAtEpochMs) {
         return new RunReport(state, null, 500, offered, achieved, 1, 4, null, null, null, null, null, null, errors,
-                null, null, null, null, null, null, null, null);
+                null, null, null, null, null, null, startAtEpochMs, null);
     }
 
     static RunReport failedReport(String failure) {
@@ -138,19 +143,36 @@ final class FakeRun implements Observations {
         return this;
     }
 
-    /** Every client reporting this state. */
+    /** Every client reporting this state; from {@code WAITING} on, having taken the run's {@code startAt}. */
     void clientsReport(RunReport.State state, double achievedEach) {
-        clients.keySet().forEach(c -> reports.put(c, AgentAnswer.of(report(state, 500, achievedEach, 0))));
+        Long startAt = state.compareTo(RunReport.State.WAITING) >= 0 ? status.startAtEpochMs : null;
+        clients.keySet().forEach(c -> reports.put(c, AgentAnswer.of(report(state, 500, achievedEach, 0, startAt))));
     }
 
-    /** Drives the run from Pending to WarmingUp with every agent accepting the run. */
-    FakeRun toWarmingUp() {
+    /** Every role ready, the pods recorded and the clients told to arm, none armed yet. */
+    FakeRun armPosted() {
         step();                                   // Pending → Starting, CreateServer
         allReady();
-        step();                                   // infos, startAt written
-        Decision post = step();                   // posts
+        Decision arm = step();                    // infos, pods; every client armed
+        assert arm.actions().stream().allMatch(a -> a instanceof Action.PostRun);
+        return this;
+    }
+
+    /** Every client armed and {@code startAt} written, no start posted yet. */
+    FakeRun startAtWritten() {
+        armPosted();
+        clientsReport(RunReport.State.ARMED, 0);
+        step();                                   // startAt chosen and kept
+        return this;
+    }
+
+    /** Drives the run from Pending to WarmingUp with every agent arming and taking the start. */
+    FakeRun toWarmingUp() {
+        startAtWritten();
+        Decision post = step();                   // the start posted
         Outcomes.Builder answers = new Outcomes.Builder();
-        post.actions().forEach(a -> answers.posted(((Action.PostRun) a).client(), AgentAnswer.of(report(RunReport.State.WAITING, 0, 0, 0))));
+        post.actions().forEach(a -> answers.started(((Action.PostStart) a).client(),
+                AgentAnswer.of(report(RunReport.State.WAITING, 0, 0, 0, status.startAtEpochMs))));
         outcomes = answers.build();
         step();                                   // → WarmingUp
         clientsReport(RunReport.State.WAITING, 0);

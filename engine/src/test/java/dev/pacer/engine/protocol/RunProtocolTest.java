@@ -142,27 +142,52 @@ class RunProtocolTest {
         run.step();
         run.allReady();
         run.infos.remove("server");   // nothing answers for it
-        Decision scheduled = run.step();
-        assertThat(scheduled.status().pods).extracting(p -> p.measuredBy).first().isEqualTo("none");
-        assertThat(scheduled.status().startAtEpochMs).isNotNull();
+        Decision arming = run.step();
+        assertThat(arming.status().pods).extracting(p -> p.measuredBy).first().isEqualTo("none");
+        assertThat(arming.actions()).hasSize(2).allMatch(a -> a instanceof Action.PostRun);
         assertThat(run.asked).doesNotContain("probe", "info:server");
     }
 
     @Test
-    void everyRoleReadyRecordsThePodsThenWritesStartAtBeforePostingIt() {
+    void everyRoleReadyRecordsThePodsThenArmsEveryClientBeforeAnyStartIsChosen() {
         FakeRun run = new FakeRun();
         run.step();
         run.allReady();
-        Decision scheduled = run.step();
-        assertThat(scheduled.actions()).as("startAt is kept before anyone hears of it").isEmpty();
-        assertThat(scheduled.recheckAfter()).isEqualTo(RunProtocol.NEXT_STEP);
-        BenchmarkRunStatus s = scheduled.status();
+        Decision arm = run.step();
+        BenchmarkRunStatus s = arm.status();
         assertThat(s.pods).extracting(p -> p.role).containsExactly("server", "client-0", "client-1");
         assertThat(s.pods).extracting(p -> p.cpuset).containsExactly("1", "2", "3");
         assertThat(s.pods).extracting(p -> p.podIP).containsExactly("10.0.0.1", "10.0.0.2", "10.0.0.3");
         assertThat(condition(s, RunConditions.PODS_READY)).isEqualTo("True/PodsReady");
         assertThat(condition(s, RunConditions.AGENTS_REACHABLE)).isEqualTo("True/AgentsAnswer");
-        // one lead rule: 3 s + 250 ms per client, then the next period boundary; the window holds whole periods
+        assertThat(s.startAtEpochMs).as("no start before every client is armed").isNull();
+        assertThat(arm.actions()).hasSize(2).allSatisfy(a -> {
+            Action.PostRun p = (Action.PostRun) a;
+            assertThat(p.request().startAtEpochMs()).as("armed without a start").isZero();
+            assertThat(p.request().problems()).isEmpty();
+            assertThat(p.request().targetUrl()).isEqualTo("http://10.0.0.1:8080");
+            assertThat(p.request().path()).isEqualTo("/plaintext");
+            assertThat(p.request().method()).isEqualTo("GET");
+            assertThat(p.request().requestTimeoutMs()).isEqualTo(30_000);
+            assertThat(p.request().ratePerSecond()).isEqualTo(500);
+        });
+        assertThat(arm.notices()).extracting(Notice::reason).containsExactly("Arming");
+        assertThat(arm.recheckAfter()).isEqualTo(Duration.ZERO);
+
+        run.reports.put("client-0", AgentAnswer.of(FakeRun.report(RunReport.State.ARMED, 0, 0, 0)));
+        run.reports.put("client-1", AgentAnswer.of(FakeRun.report(RunReport.State.ARMING, 0, 0, 0)));
+        Decision oneArmed = run.step();
+        assertThat(oneArmed.actions()).isEmpty();
+        assertThat(oneArmed.status().startAtEpochMs).as("one client still connecting").isNull();
+        assertThat(message(oneArmed.status(), RunConditions.READY)).isEqualTo("1 of 2 clients armed");
+
+        run.clientsReport(RunReport.State.ARMED, 0);
+        Decision scheduled = run.step();
+        assertThat(scheduled.actions()).as("startAt is kept before anyone hears of it").isEmpty();
+        assertThat(scheduled.recheckAfter()).isEqualTo(RunProtocol.NEXT_STEP);
+        s = scheduled.status();
+        // one lead rule: 3 s + 250 ms per client (+ 4 answers per client, none measured here), then the next period
+        // boundary; the window holds whole periods
         long earliest = FakeRun.T0.toEpochMilli() + 3_500;
         assertThat(s.startAtEpochMs).isGreaterThanOrEqualTo(earliest).isLessThan(earliest + 1000);
         assertThat(s.startAtEpochMs % 1000).isZero();
@@ -172,16 +197,37 @@ class RunProtocolTest {
         assertThat(s.window.endEpochMs).isEqualTo(s.window.startEpochMs + 10_000);
 
         Decision post = run.step();
-        assertThat(post.actions()).hasSize(2).allSatisfy(a -> {
-            Action.PostRun p = (Action.PostRun) a;
-            assertThat(p.request().startAtEpochMs()).isEqualTo(s.startAtEpochMs);
-            assertThat(p.request().targetUrl()).isEqualTo("http://10.0.0.1:8080");
-            assertThat(p.request().path()).isEqualTo("/plaintext");
-            assertThat(p.request().method()).isEqualTo("GET");
-            assertThat(p.request().requestTimeoutMs()).isEqualTo(30_000);
-            assertThat(p.request().ratePerSecond()).isEqualTo(500);
-        });
+        assertThat(post.actions()).containsExactly(new Action.PostStart("client-0", s.startAtEpochMs),
+                new Action.PostStart("client-1", s.startAtEpochMs));
         assertThat(post.recheckAfter()).isEqualTo(Duration.ZERO);
+    }
+
+    @Test
+    void theLeadGrowsWithTheSlowestAnswerOfTheAgents() {
+        FakeRun run = new FakeRun().armPosted();
+        run.clientsReport(RunReport.State.ARMED, 0);
+        run.reports.put("client-1", run.reports.get("client-1").took(Duration.ofMillis(300).toNanos()));
+        BenchmarkRunStatus s = run.step().status();
+        // 3 s + 2 × 250 ms + 2 clients × 4 answers × 300 ms
+        long earliest = FakeRun.T0.toEpochMilli() + 3_500 + 2_400;
+        assertThat(s.startAtEpochMs).isGreaterThanOrEqualTo(earliest).isLessThan(earliest + 1000);
+    }
+
+    @Test
+    void aClientFailingToArmFailsTheRunWithItsReason() {
+        FakeRun run = new FakeRun().armPosted();
+        run.reports.put("client-1", AgentAnswer.of(FakeRun.failedReport("cannot connect to http://10.0.0.1:8080: ConnectException")));
+        assertFailed(run.step(), RunConditions.FAILED, "ClientFailed", "client-1", "cannot connect");
+    }
+
+    @Test
+    void aClientNeverArmedFailsTheRunAfterTheLimit() {
+        FakeRun run = new FakeRun().armPosted();
+        run.clientsReport(RunReport.State.ARMING, 0);
+        run.advance(RunProtocol.ARM_LIMIT.minusSeconds(1));
+        assertThat(run.step().status().phase).isEqualTo(Phase.Starting);
+        run.advance(Duration.ofSeconds(1));
+        assertFailed(run.step(), RunConditions.FAILED, "ClientNotArmed", "client-0", "client-1");
     }
 
     @Test
@@ -205,22 +251,22 @@ class RunProtocolTest {
     }
 
     @Test
-    void aConflictOnRePostMeansTheClientTookTheRunAlready() {
-        FakeRun run = startAtWritten();
-        run.step();
+    void aConflictOnArmingMeansTheClientTookTheRunAlready() {
+        FakeRun run = new FakeRun().armPosted();
         Outcomes.Builder answers = new Outcomes.Builder();
-        answers.posted("client-0", AgentAnswer.of(FakeRun.report(RunReport.State.WAITING, 0, 0, 0)));
+        answers.posted("client-0", AgentAnswer.of(FakeRun.report(RunReport.State.ARMING, 0, 0, 0)));
         answers.posted("client-1", AgentAnswer.refused(409, "this load generator already took a run"));
         run.outcomes = answers.build();
+        run.clientsReport(RunReport.State.ARMING, 0);
         Decision d = run.step();
-        assertThat(d.status().phase).isEqualTo(Phase.WarmingUp);
-        assertThat(d.notices()).extracting(Notice::reason).containsExactly("LoadScheduled");
+        assertThat(d.status().phase).isEqualTo(Phase.Starting);
+        assertThat(d.actions()).isEmpty();
+        assertThat(condition(d.status(), RunConditions.READY)).isEqualTo("Unknown/Arming");
     }
 
     @Test
     void aClientRefusingTheRunFailsItNamingTheClient() {
-        FakeRun run = startAtWritten();
-        run.step();
+        FakeRun run = new FakeRun().armPosted();
         Outcomes.Builder answers = new Outcomes.Builder();
         answers.posted("client-0", AgentAnswer.refused(400, "ratePerSecond must be > 0"));
         run.outcomes = answers.build();
@@ -233,8 +279,7 @@ class RunProtocolTest {
 
     @Test
     void aPostThatGotNoAnswerIsRetried() {
-        FakeRun run = startAtWritten();
-        run.step();
+        FakeRun run = new FakeRun().armPosted();
         Outcomes.Builder answers = new Outcomes.Builder();
         answers.posted("client-0", AgentAnswer.unreachable("connection reset"));
         run.outcomes = answers.build();
@@ -246,7 +291,7 @@ class RunProtocolTest {
 
     @Test
     void aRestartedOrchestratorFindingEveryClientWaitingMovesOn() {
-        FakeRun run = startAtWritten();
+        FakeRun run = new FakeRun().startAtWritten();
         run.clientsReport(RunReport.State.WAITING, 0);   // they took it before the restart; no outcome this time
         Decision d = run.step();
         assertThat(d.actions()).isEmpty();
@@ -254,17 +299,62 @@ class RunProtocolTest {
     }
 
     @Test
-    void someClientsMissingTheBarrierFailTheRun() {
-        FakeRun run = startAtWritten();
-        run.reports.put("client-0", AgentAnswer.of(FakeRun.report(RunReport.State.WARMUP, 500, 0, 0)));
-        run.at(run.status.startAtEpochMs - 100);
+    void aStartThatHadPassedWhenItArrivedIsReplacedByALaterOne() {
+        FakeRun run = new FakeRun().startAtWritten();
+        long old = run.status.startAtEpochMs;
+        run.step();
+        run.at(old + 1_000);   // a machine so slow that the posts took longer than the lead
+        Outcomes.Builder answers = new Outcomes.Builder();
+        answers.started("client-0", AgentAnswer.of(FakeRun.report(RunReport.State.WAITING, 0, 0, 0, old)));
+        answers.started("client-1", AgentAnswer.refused(422, "startAt had passed by 900 ms when it arrived"));
+        run.outcomes = answers.build();
         Decision d = run.step();
-        assertFailed(d, RunConditions.FAILED, "BarrierMissed", "client-1");
+        assertThat(d.status().phase).isEqualTo(Phase.Starting);
+        assertThat(d.notices()).extracting(Notice::reason).containsExactly("Rescheduled");
+        assertThat(d.notices().getFirst().message()).contains("client-1", "passed");
+        // the lead again, plus twice how late the refused start was
+        assertThat(d.status().startAtEpochMs).isGreaterThanOrEqualTo(old + 1_000 + 3_500 + 2_000);
+        assertThat(d.status().window.startEpochMs).isEqualTo(d.status().startAtEpochMs + 5_000);
+        assertThat(d.actions()).as("kept before it is posted").isEmpty();
+        run.reports.put("client-0", AgentAnswer.of(FakeRun.report(RunReport.State.WAITING, 0, 0, 0, old)));
+        assertThat(run.step().actions()).as("the new start replaces the old one everywhere")
+                .containsExactly(new Action.PostStart("client-0", d.status().startAtEpochMs), new Action.PostStart("client-1", d.status().startAtEpochMs));
+    }
+
+    @Test
+    void aStartNotTakenByAllShortlyBeforeItIsReplacedForAll() {
+        FakeRun run = new FakeRun().startAtWritten();
+        long old = run.status.startAtEpochMs;
+        run.reports.put("client-0", AgentAnswer.of(FakeRun.report(RunReport.State.WAITING, 0, 0, 0, old)));
+        run.at(old - 100);
+        Decision d = run.step();
+        assertThat(d.status().phase).isEqualTo(Phase.Starting);
+        assertThat(d.notices()).extracting(Notice::reason).containsExactly("Rescheduled");
+        assertThat(d.notices().getFirst().message()).contains("client-1");
+        assertThat(d.status().startAtEpochMs).isGreaterThan(old);
+    }
+
+    @Test
+    void aClientThatBeganAtAnotherStartFailsTheRun() {
+        FakeRun run = new FakeRun().startAtWritten();
+        long old = run.status.startAtEpochMs;
+        run.reports.put("client-0", AgentAnswer.of(FakeRun.report(RunReport.State.WARMUP, 500, 0, 0, old - 3_000)));
+        assertFailed(run.step(), RunConditions.FAILED, "BarrierMissed", "client-0");
+    }
+
+    @Test
+    void aStartRefusedBecauseTheLoadBeganFailsTheRun() {
+        FakeRun run = new FakeRun().startAtWritten();
+        run.step();
+        Outcomes.Builder answers = new Outcomes.Builder();
+        answers.started("client-0", AgentAnswer.refused(409, "the load began already"));
+        run.outcomes = answers.build();
+        assertFailed(run.step(), RunConditions.FAILED, "BarrierMissed", "client-0", "began already");
     }
 
     @Test
     void aBarrierNobodyTookIsReplaced() {
-        FakeRun run = startAtWritten();
+        FakeRun run = new FakeRun().startAtWritten();
         long old = run.status.startAtEpochMs;
         run.at(old + 2_000);
         Decision d = run.step();
@@ -467,7 +557,8 @@ class RunProtocolTest {
 
     /** From the step that recorded the pods to the judged result, every agent answering. */
     private static BenchmarkRunStatus startedToJudged(FakeRun run) {
-        run.step();
+        run.clientsReport(RunReport.State.ARMED, 0);
+        run.step();                                   // startAt chosen
         run.clientsReport(RunReport.State.WAITING, 0);
         run.step();
         toCollecting(run);
@@ -639,11 +730,23 @@ class RunProtocolTest {
     }
 
     @Test
-    void theDriverPostsAndMovesOnInOneStep() {
-        FakeRun run = startAtWritten();
+    void theDriverArmsEveryClientThenChoosesTheStartInOneStep() {
+        FakeRun run = new FakeRun();
+        run.step();
+        run.allReady();
         RecordingEffects effects = new RecordingEffects(run);
         Decision d = RunDriver.drive(run.plan, run.status, run, effects, java.time.Clock.fixed(run.now, java.time.ZoneOffset.UTC));
-        assertThat(effects.done).containsExactly("post client-0", "post client-1");
+        assertThat(effects.done).containsExactly("arm client-0", "arm client-1");
+        assertThat(d.status().startAtEpochMs).as("chosen once both said they are armed").isNotNull();
+        assertThat(d.actions()).isEmpty();
+    }
+
+    @Test
+    void theDriverPostsTheStartAndMovesOnInOneStep() {
+        FakeRun run = new FakeRun().startAtWritten();
+        RecordingEffects effects = new RecordingEffects(run);
+        Decision d = RunDriver.drive(run.plan, run.status, run, effects, java.time.Clock.fixed(run.now, java.time.ZoneOffset.UTC));
+        assertThat(effects.done).containsExactly("start client-0", "start client-1");
         assertThat(d.status().phase).isEqualTo(Phase.WarmingUp);
         assertThat(effects.notices).contains("LoadScheduled");
     }
@@ -673,16 +776,6 @@ class RunProtocolTest {
         assertThat(message(d.status(), RunConditions.FAILED)).contains(inMessage);
         assertThat(condition(d.status(), RunConditions.PASSED)).isEqualTo("False/" + reason);
         assertThat(condition(d.status(), RunConditions.FINISHED)).isEqualTo("True/Failed");
-    }
-
-    /** Every role ready and {@code startAt} written, nothing posted yet. */
-    static FakeRun startAtWritten() {
-        FakeRun run = new FakeRun();
-        run.step();
-        run.allReady();
-        run.step();
-        assertThat(run.status.startAtEpochMs).isNotNull();
-        return run;
     }
 
     /** The run in a phase, with every role ready and answering. */
@@ -756,8 +849,15 @@ class RunProtocolTest {
 
         @Override
         public AgentAnswer<RunReport> postRun(Action.PostRun post) {
-            done.add("post " + post.client());
-            return AgentAnswer.of(FakeRun.report(RunReport.State.WAITING, 0, 0, 0));
+            done.add("arm " + post.client());
+            run.reports.put(post.client(), AgentAnswer.of(FakeRun.report(RunReport.State.ARMED, 0, 0, 0)));
+            return AgentAnswer.of(FakeRun.report(RunReport.State.ARMING, 0, 0, 0));
+        }
+
+        @Override
+        public AgentAnswer<RunReport> postStart(Action.PostStart start) {
+            done.add("start " + start.client());
+            return AgentAnswer.of(FakeRun.report(RunReport.State.WAITING, 0, 0, 0, start.startAtEpochMs()));
         }
 
         @Override

@@ -87,6 +87,11 @@ public final class PodEffects implements RunDriver.Effects {
     }
 
     @Override
+    public AgentAnswer<RunReport> postStart(Action.PostStart start) {
+        return AgentAnswer.ask(() -> seen.agent(start.client()).postStart(start.startAtEpochMs()));
+    }
+
+    @Override
     public Outcomes.Collection collect(Action.Collect collect) {
         try {
             Map<String, AgentClient> clients = new LinkedHashMap<>();
