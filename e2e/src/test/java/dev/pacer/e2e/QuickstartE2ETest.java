@@ -131,4 +131,41 @@ class QuickstartE2ETest {
         assertThat(overlaid.get("spectrum-clients").legendEntries()).as("percentile and two runs' two clients").isEqualTo(5);
         assertThat(overlaid.values()).allSatisfy(d -> assertThat(d.seriesPixels()).isGreaterThan(200));
     }
+
+    /**
+     * The quickstart on a machine made slow on purpose: one busy loop per CPU at nice 10 runs from before the agents
+     * start to after the run (and ends by itself). Each client arms before the start is chosen, so none begins behind
+     * its schedule: no backlog caught up in the window, no client achieving more than it offered. The verdict is Passed,
+     * or Invalid for the true reason, a client's CPU found saturated or a client sending late.
+     */
+    @Test
+    void theQuickstartUnderACpuHogNeverStartsWithABacklog() throws Exception {
+        String quickstart = Files.readString(Processes.HOME.resolve("examples/quickstart.yaml"))
+                .replace("name: quickstart-jetty12-core", "name: quickstart-hogged")
+                .replace("warmup: 5s", "warmup: 3s").replace("duration: 20s", "duration: 5s");
+        int cpus = Runtime.getRuntime().availableProcessors();
+        List<Process> hogs = new java.util.ArrayList<>();
+        try {
+            for (int cpu = 0; cpu < cpus; cpu++) {
+                hogs.add(new ProcessBuilder("taskset", "-c", Integer.toString(cpu), "nice", "-n", "10", "timeout", "120",
+                        "sh", "-c", "while :; do :; done").redirectErrorStream(true).start());
+            }
+            LocalRuns.Outcome outcome = LocalRuns.run(work, "hogged", quickstart);
+            RunResult result = outcome.document().result();
+            assertThat(result.warnings).as("no client begins behind its schedule").noneSatisfy(w -> assertThat(w).contains("backlog"));
+            assertThat(result.clients.perClient).allSatisfy(c -> assertThat(c.achievedRate)
+                    .as("%s achieved no more than it offered", c.name).isLessThanOrEqualTo(c.offeredRate * 1.02));
+            if (result.verdict == Verdict.Passed) {
+                assertThat(outcome.exitCode()).isZero();
+            } else {
+                assertThat(result.verdict).as("%s", result.reasons).isEqualTo(Verdict.Invalid);
+                assertThat(result.reasons).as("the true reason").allSatisfy(r -> assertThat(r).containsAnyOf("CPU was saturated", "sent late", "the load was not applied"));
+            }
+        } finally {
+            for (Process hog : hogs) {
+                hog.descendants().forEach(ProcessHandle::destroyForcibly);
+                hog.destroyForcibly();
+            }
+        }
+    }
 }
