@@ -56,16 +56,40 @@ public final class LocalApps {
                     + "' for a local run; use one of " + knownServers() + " (or an image whose name contains one), "
                     + "or give spec.server.command to start any program"));
         }
+        if (server.command() != null && !server.command().isEmpty()) {
+            commandProblem(server.command().getFirst()).ifPresent(problems::add);
+        }
         if (server.measure().probe()) {
             if (!Files.isExecutable(probeBinary())) {
                 problems.add(new FieldProblem("spec.server.measure", "is " + server.measure().spec() + " but the kernel probe is not built ("
-                        + probeBinary() + "): run 'make build' (Go >= 1.26), or measure: none"));
+                        + probeBinary() + "): " + GO_NEEDED + ", or measure: none"));
             } else if (!isRoot()) {
                 problems.add(new FieldProblem("spec.server.measure", "is " + server.measure().spec() + ": the kernel probe loads a BPF "
                         + "program and needs root (CAP_BPF and CAP_PERFMON); run pacer with sudo, or measure: none"));
             }
         }
         return problems;
+    }
+
+    /** How the programs written in Go (the kernel probe, the Go peer server) get built. */
+    static final String GO_NEEDED = "it is built by ./pacer (or 'make build') when Go 1.26 or newer is on PATH: install Go "
+            + "(https://go.dev/dl, or your distribution's golang package), then run ./pacer again";
+
+    /** A server program that cannot be started: not an executable file, or (a bare name) not on PATH. */
+    static Optional<FieldProblem> commandProblem(String program) {
+        if (program.contains("${")) {
+            return Optional.empty();   // a path known only once the run has its directory
+        }
+        boolean found = program.contains("/") ? Files.isExecutable(Path.of(program))
+                : java.util.Arrays.stream(System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator))
+                        .anyMatch(dir -> !dir.isEmpty() && Files.isExecutable(Path.of(dir, program)));
+        if (found) {
+            return Optional.empty();
+        }
+        String where = program.contains("/") ? "is not an executable file (from " + Path.of("").toAbsolutePath() + ")" : "is not on PATH";
+        String hint = program.contains("server-images/gohttp") ? ": the Go peer server is missing; " + GO_NEEDED
+                : ": give the program's path, or install it";
+        return Optional.of(new FieldProblem("spec.server.command[0]", "'" + program + "' " + where + hint));
     }
 
     static boolean isRoot() {
