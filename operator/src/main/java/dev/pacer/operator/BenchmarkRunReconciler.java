@@ -73,6 +73,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private volatile IndexedResourceCache<BenchmarkRun> runs;
     private volatile dev.pacer.operator.artifacts.ArtifactStore artifacts;
     private volatile java.net.URI grafana;
+    private volatile dev.pacer.engine.plan.OwnImages ownImages = dev.pacer.engine.plan.OwnImages.AS_WRITTEN;
 
     public BenchmarkRunReconciler() {
         this(AgentAccess.POD_IP);
@@ -100,6 +101,12 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     /** Keeps every finished run's results directory in this store (docs/operator.md, "Artifacts"). */
     public BenchmarkRunReconciler keepingArtifactsIn(dev.pacer.operator.artifacts.ArtifactStore store) {
         this.artifacts = store;
+        return this;
+    }
+
+    /** Runs naming pacer's own images without a registry pull them from the registry the operator was installed from. */
+    public BenchmarkRunReconciler resolvingOwnImages(dev.pacer.engine.plan.OwnImages images) {
+        this.ownImages = images;
         return this;
     }
 
@@ -136,7 +143,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         RunEvents events = new RunEvents(context.getClient());
         Decision decision;
         try {
-            RunPlan plan = RunPlanner.plan(run, defaultClientImage);
+            RunPlan plan = RunPlanner.plan(run, defaultClientImage, ownImages);
             PodObservations seen = new PodObservations(run, plan, context.getClient(), context.getSecondaryResources(Pod.class), access, probe,
                     context.getPrimaryCache().list().toList(), maxActiveRuns);
             PodEffects effects = new PodEffects(run, plan, context.getClient(), seen, events, probe, artifacts);
@@ -209,7 +216,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
 
     private Duration errorLimit(BenchmarkRun run) {
         try {
-            return RunPlanner.plan(run, defaultClientImage).timeout();
+            return RunPlanner.plan(run, defaultClientImage, ownImages).timeout();
         } catch (RuntimeException unplannable) {   // InvalidPlanException among them
             return DEFAULT_ERROR_LIMIT;
         }

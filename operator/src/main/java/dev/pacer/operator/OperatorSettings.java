@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import dev.pacer.engine.plan.OwnImages;
 import dev.pacer.engine.plan.RunPlanner;
 import dev.pacer.operator.access.AgentAccess;
 
@@ -33,15 +34,19 @@ import dev.pacer.operator.access.AgentAccess;
  *       the Service that serves them for {@code pacer fetch}, {@code NAMESPACE/NAME:PORT} (the chart sets it).</li>
  *   <li>{@code PACER_GRAFANA_URL}: Grafana's address as users' browsers reach it; each run's status then links to its run
  *       dashboard over its window (default: none).</li>
+ *   <li>{@code PACER_IMAGE_REGISTRY}: the registry pacer's images were installed from (the chart's {@code image.registry});
+ *       a run naming one of them without a registry ({@code pacer/server-jetty12:0.1.0}) pulls it from there
+ *       ({@link OwnImages}; default {@value OwnImages#NAMESPACE}: as written).</li>
  * </ul>
  *
  * @param watchNamespaces    empty: every namespace
  * @param defaultClientImage the client image of a run that names none
  * @param grafana            Grafana's address for the runs' dashboard links; {@code null}: no links
+ * @param ownImages          where pacer's own images named without a registry come from
  */
 public record OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespaces, int metricsPort, String defaultClientImage,
                                ProbeSettings probe, int maxActiveRuns, LeaderElection leaderElection,
-                               Artifacts artifacts, java.net.URI grafana) {
+                               Artifacts artifacts, java.net.URI grafana, OwnImages ownImages) {
     /**
      * Where finished runs' results directories are kept ({@link dev.pacer.operator.artifacts.ArtifactStore}).
      *
@@ -60,7 +65,8 @@ public record OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespa
 
     public OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespaces, int metricsPort, String defaultClientImage,
                             ProbeSettings probe, int maxActiveRuns, LeaderElection leaderElection, Artifacts artifacts) {
-        this(agentAccess, watchNamespaces, metricsPort, defaultClientImage, probe, maxActiveRuns, leaderElection, artifacts, null);
+        this(agentAccess, watchNamespaces, metricsPort, defaultClientImage, probe, maxActiveRuns, leaderElection, artifacts, null,
+                OwnImages.AS_WRITTEN);
     }
 
     public OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespaces, int metricsPort, String defaultClientImage,
@@ -151,7 +157,7 @@ public record OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespa
                                 .map(String::strip).filter(name -> !name.isEmpty()).toList()),
                 maxActive == 0 ? dev.pacer.operator.run.RunQueue.UNLIMITED : maxActive,
                 election.equals("true") ? new LeaderElection(true, leaseNamespace, identity) : LeaderElection.OFF, artifacts,
-                grafana(env));
+                grafana(env), new OwnImages(env.getOrDefault("PACER_IMAGE_REGISTRY", "")));
     }
 
     /** An absolute http(s) address with a host; a trailing slash is dropped, as links are appended to it. */

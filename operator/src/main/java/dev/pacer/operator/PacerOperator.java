@@ -101,7 +101,8 @@ public final class PacerOperator implements AutoCloseable {
             }
         });
         BenchmarkRunReconciler reconciler = new BenchmarkRunReconciler(settings.agentAccess(), settings.defaultClientImage(),
-                settings.probe(), settings.maxActiveRuns(), java.time.Clock.systemUTC()).linkingDashboardsAt(settings.grafana());
+                settings.probe(), settings.maxActiveRuns(), java.time.Clock.systemUTC()).linkingDashboardsAt(settings.grafana())
+                .resolvingOwnImages(settings.ownImages());
         operator.register(reconciler, o -> {
             o.withItemStore(CachePruning.withoutManagedFields());
             if (settings.watchNamespaces().isEmpty()) {

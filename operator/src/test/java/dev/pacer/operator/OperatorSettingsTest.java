@@ -81,6 +81,14 @@ class OperatorSettingsTest {
     }
 
     @Test
+    void theInstallsRegistryResolvesPacersOwnImagesNamedWithoutOne() {
+        assertThat(OperatorSettings.fromEnvironment(Map.of()).ownImages().resolve("pacer/server-jetty12:0.1.0"))
+                .isEqualTo("pacer/server-jetty12:0.1.0");
+        assertThat(OperatorSettings.fromEnvironment(Map.of("PACER_IMAGE_REGISTRY", "registry.example.com/perf")).ownImages()
+                .resolve("pacer/server-jetty12:0.1.0")).isEqualTo("registry.example.com/perf/server-jetty12:0.1.0");
+    }
+
+    @Test
     void grafanaAddressIsOptionalAndMustBeAnHttpAddress() {
         assertThat(OperatorSettings.fromEnvironment(Map.of()).grafana()).isNull();
         assertThat(OperatorSettings.fromEnvironment(Map.of("PACER_GRAFANA_URL", "https://grafana.example.com/sub/")).grafana())

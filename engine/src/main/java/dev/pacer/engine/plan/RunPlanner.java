@@ -42,13 +42,21 @@ public final class RunPlanner {
 
     /** @param defaultClientImage the client image of a run that names none (the operator's, from its chart) */
     public static RunPlan plan(BenchmarkRun run, String defaultClientImage) {
+        return plan(run, defaultClientImage, OwnImages.AS_WRITTEN);
+    }
+
+    /**
+     * @param defaultClientImage the client image of a run that names none (the operator's, from its chart)
+     * @param ownImages          where pacer's own images named without a registry come from (the operator's install)
+     */
+    public static RunPlan plan(BenchmarkRun run, String defaultClientImage, OwnImages ownImages) {
         BenchmarkRunSpec spec = run.getSpec();
         List<FieldProblem> problems = BenchmarkRunValidation.validate(spec);
         if (!problems.isEmpty()) {
             throw new InvalidPlanException(problems);
         }
         BenchmarkRunSpec.Server s = spec.server;
-        RunPlan.ServerRole server = new RunPlan.ServerRole(s.image, List.copyOf(s.args == null ? List.of() : s.args),
+        RunPlan.ServerRole server = new RunPlan.ServerRole(ownImages.resolve(s.image), List.copyOf(s.args == null ? List.of() : s.args),
                 List.copyOf(s.jvmOptions == null ? List.of() : s.jvmOptions), s.port == null ? 8080 : s.port,
                 Quantities.parseCpuMillis(s.cpus), s.memory, new LinkedHashMap<>(s.labels == null ? java.util.Map.of() : s.labels),
                 RunPlan.Measure.of(s.measure), s.readinessPath, s.command == null ? null : List.copyOf(s.command));
@@ -58,7 +66,7 @@ public final class RunPlanner {
         for (int i = 0; i < c.count; i++) {
             clients.add(new RunPlan.ClientRole("client-" + i, rate, c.connections == null ? 16 : c.connections,
                     c.senderThreads == null ? 0 : c.senderThreads, c.httpVersion == null ? "http/1.1" : c.httpVersion,
-                    c.image == null || c.image.isBlank() ? defaultClientImage : c.image, Quantities.parseCpuMillis(c.cpus), c.memory, List.copyOf(c.jvmOptions == null ? List.of() : c.jvmOptions)));
+                    c.image == null || c.image.isBlank() ? defaultClientImage : ownImages.resolve(c.image), Quantities.parseCpuMillis(c.cpus), c.memory, List.copyOf(c.jvmOptions == null ? List.of() : c.jvmOptions)));
         }
         BenchmarkRunSpec.Criteria criteria = spec.criteria == null ? new BenchmarkRunSpec.Criteria() : spec.criteria;
         AnalysisInput.Criteria parsedCriteria = new AnalysisInput.Criteria(

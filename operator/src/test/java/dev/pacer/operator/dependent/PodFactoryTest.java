@@ -31,6 +31,18 @@ class PodFactoryTest {
     }
 
     @Test
+    void pacersOwnImagesNamedWithoutARegistryComeFromTheInstallsRegistry() throws IOException {
+        BenchmarkRun run = run();
+        assertThat(run.getSpec().server.image).startsWith("pacer/server-");
+        run.getSpec().clients.image = "pacer/loadgen:0.1.0";
+        RunPlan plan = RunPlanner.plan(run, "registry.example.com/perf/loadgen:0.1.0", new dev.pacer.engine.plan.OwnImages("registry.example.com/perf"));
+        assertThat(PodFactory.serverPod(run, plan).getSpec().getContainers().getFirst().getImage())
+                .isEqualTo("registry.example.com/perf/" + run.getSpec().server.image.substring("pacer/".length()));
+        assertThat(PodFactory.clientPod(run, plan, plan.clients().getFirst()).getSpec().getContainers().getFirst().getImage())
+                .isEqualTo("registry.example.com/perf/loadgen:0.1.0");
+    }
+
+    @Test
     void serverPodIsGuaranteedRestrictedAndAwayFromTheClients() throws IOException {
         BenchmarkRun run = run();
         Pod server = PodFactory.serverPod(run, RunPlanner.plan(run));
