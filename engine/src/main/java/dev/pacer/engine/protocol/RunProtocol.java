@@ -58,6 +58,10 @@ public final class RunProtocol {
     public static final Duration NEXT_STEP = Duration.ofMillis(200);
     /** A client that has not taken {@code startAt} this close to it gets a later one, as do the others. */
     public static final Duration BARRIER_MARGIN = Duration.ofMillis(500);
+    /** What to do when a pod asked for exclusive CPUs did not get them. */
+    public static final String NOT_PINNED_FIX = "A pinned run needs nodes whose kubelet runs the static CPU manager "
+            + "(cpuManagerPolicy: static; docs/installing.md, \"Nodes\") and has as many whole CPUs allocatable; "
+            + "or set spec.placement.pinCpus: false (or the role's pinCpus) to run unpinned, whose figures are not comparable with pinned ones";
     /** Every client must be armed (connected to the server) this long after every pod was ready. */
     public static final Duration ARM_LIMIT = Duration.ofMinutes(2);
     /** Every role must be ready this long after the run started (image pulls included). */
@@ -242,8 +246,10 @@ public final class RunProtocol {
                 condition(RunConditions.AGENTS_REACHABLE, TRUE, "AgentsAnswer", "every agent answers");
                 List<String> pinning = pinningProblems();
                 if (!pinning.isEmpty()) {
-                    condition(RunConditions.CPUS_PINNED, FALSE, "NotPinned", String.join("; ", pinning));
-                    notices.add(Notice.warning("NotPinned", String.join("; ", pinning)));
+                    // the figures of this run could not be compared with pinned ones: say so now, not as Invalid later
+                    List<String> nodes = status.pods.stream().filter(p -> Boolean.FALSE.equals(p.pinned)).map(p -> p.node).distinct().toList();
+                    return fail(RunConditions.CPUS_PINNED, "NotPinned", String.join("; ", pinning) + " (node " + String.join(", ", nodes)
+                            + "). " + NOT_PINNED_FIX);
                 } else if (status.pods.stream().anyMatch(p -> p.pinned != null)) {
                     condition(RunConditions.CPUS_PINNED, TRUE, "Pinned", "every pinned pod holds exclusive CPUs of the number it asked for");
                 }

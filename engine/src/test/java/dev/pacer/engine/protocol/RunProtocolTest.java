@@ -541,18 +541,17 @@ class RunProtocolTest {
     }
 
     @Test
-    void pinningAskedForAndNotObtainedMakesTheVerdictInvalid() {
+    void pinningAskedForAndNotObtainedFailsTheRunAtOnceNamingTheNodePolicyAndTheFix() {
         FakeRun run = new FakeRun();
         run.step();
         run.allReady();
         run.server = FakeRun.pinnedReady("fake-server", "10.0.0.1", 1);
         run.infos.put("server", AgentAnswer.of(FakeRun.info("server", "0-1")));
         Decision started = run.step();
-        assertThat(condition(started.status(), RunConditions.CPUS_PINNED)).isEqualTo("False/NotPinned");
+        assertFailed(started, RunConditions.CPUS_PINNED, "NotPinned", "fake-server", "0-1", "node node-1",
+                "cpuManagerPolicy: static", "spec.placement.pinCpus: false");
         assertThat(started.status().pods.getFirst().pinned).isFalse();
-        BenchmarkRunStatus s = startedToJudged(run);
-        assertThat(s.result.verdict).isEqualTo(Verdict.Invalid);
-        assertThat(s.result.reasons).anySatisfy(r -> assertThat(r).contains("pinned CPUs", "fake-server", "0-1"));
+        assertThat(started.actions()).as("no client armed, no load").isEmpty();
     }
 
     /** From the step that recorded the pods to the judged result, every agent answering. */
