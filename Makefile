@@ -18,12 +18,13 @@ unit:
 	$(MVN) -Dpacer.e2e.skip=true install
 
 ## test: every test of the project: unit, real processes on loopback (tier 2), README's quickstart in a fresh clone
-## without Go, the chart's offline checks, the
+## without Go, every image pushed to a real registry, the chart's offline checks, the
 ## dashboards' lint, and on the test cluster (tiers 3 and 4): its smoke test, the operator end to end, the chart
 ## installed with Prometheus and Grafana querying every dashboard panel
 test: test-deps cluster-binaries observability-deps
 	$(MVN) install
 	test/first-contact/quickstart-fresh-clone.sh
+	test/images/push-test.sh
 	test/chart/check.sh
 	test/observability/lint-dashboards.sh
 	test/cluster/smoke-test.sh
