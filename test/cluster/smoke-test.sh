@@ -57,6 +57,20 @@ info=$(k exec web-b -- timeout 10 wget -qO- "http://$ip_j:9090/pacer/v1/info")
 check "its agent answers /pacer/v1/info: a server running as uid 65532" bash -c "grep -q '\"role\" : \"server\"' <<<'$info' && grep -q '\"uid\" : 65532' <<<'$info'"
 k delete -f "$DIR/manifests/smoke.yaml" --wait=false >/dev/null 2>&1
 
+# the preflight as a user runs it: node-1's CPU manager policy read from its kubelet through the API; the cluster
+# quickstart fits, a 4x60k run pinning an 8-CPU server does not, and says what to change
+preflight_fits() {
+  local out; out=$("$REPO/pacer" check --no-monitors --kubeconfig "$KUBECONFIG_HOST" "$REPO/examples/cluster-quickstart.yaml") || return 1
+  grep -q '^ok  node/.*cpuManagerPolicy static' <<<"$out" && grep -q '^  ok  spec.server.cpus: 1 exclusive CPUs' <<<"$out"
+}
+preflight_refuses() {
+  local out code=0
+  out=$("$REPO/pacer" check --no-monitors --kubeconfig "$KUBECONFIG_HOST" "$REPO/examples/jetty11-vs-jetty12-vs-loom/1-jetty11.yaml") || code=$?
+  [[ $code == 1 ]] && grep -q 'problem  spec.server.cpus: .*8 exclusive CPUs.*pinCpus: false' <<<"$out"
+}
+check "pacer check: the node's static CPU manager (its kubelet's configz), the cluster quickstart fits" preflight_fits
+check "pacer check: a pinned 8-CPU server does not fit, naming spec.server.cpus and the fix (exit 1)" preflight_refuses
+
 # the operator end to end on this cluster (JUnit, tag "cluster"): its output goes to a log, shown when it fails
 t1=$(date +%s)
 if "$DIR/operator-e2e.sh" >"$CLUSTER/operator-e2e.log" 2>&1; then operator_ok=true; else operator_ok=false; fi

@@ -128,7 +128,7 @@ final class FetchCommand implements Callable<Integer> {
         return master + "/api/v1/namespaces/" + m.group(1) + "/services/" + m.group(2) + ":" + m.group(3) + "/proxy";
     }
 
-    private static byte[] get(KubernetesClient client, String url) throws IOException {
+    static byte[] get(KubernetesClient client, String url) throws IOException {
         try {
             HttpResponse<byte[]> response = client.getHttpClient()
                     .sendAsync(client.getHttpClient().newHttpRequestBuilder().uri(url).build(), byte[].class)

@@ -14,7 +14,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "pacer", mixinStandardHelpOptions = true, version = "pacer 0.1.0",
         description = "Distributed HTTP server benchmarks: open-loop load, server-side per-period histograms, P99 and max integrals.",
-        subcommands = {RunCommand.class, ReportCommand.class, CompareCommand.class, FetchCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RunCommand.class, ReportCommand.class, CompareCommand.class, FetchCommand.class, CheckCommand.class,
+                CommandLine.HelpCommand.class})
 public final class PacerCommand implements Runnable {
     public static final int EXIT_OK = 0;
     public static final int EXIT_VERDICT_NOT_PASSED = 1;

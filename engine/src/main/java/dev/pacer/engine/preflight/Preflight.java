@@ -1,0 +1,196 @@
+package dev.pacer.engine.preflight;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.pacer.api.BenchmarkRunSpec;
+import dev.pacer.api.BenchmarkRunValidation;
+import dev.pacer.engine.plan.RunPlan;
+
+/**
+ * What a cluster must offer before a run starts, judged from facts read through the API (no I/O here): each node's
+ * CPU manager policy (its kubelet's configuration), the CPUs it can give, its kernel; and whether the Prometheus
+ * Operator's CRDs exist. {@code pacer check} prints these findings; a problem names what is wrong and the fix.
+ */
+public final class Preflight {
+    /** The kernel the probe needs at least (its socket tracepoints and BPF features). */
+    public static final int[] PROBE_MIN_KERNEL = {6, 3};
+    public static final String STATIC_POLICY = "static";
+
+    private Preflight() {
+    }
+
+    /**
+     * One node as the API shows it.
+     *
+     * @param cpuManagerPolicy     its kubelet's {@code cpuManagerPolicy}, {@code null} when it could not be read
+     * @param policyUnreadable     why the policy could not be read (e.g. {@code nodes/proxy} forbidden), else {@code null}
+     * @param allocatableCpuMillis {@code status.allocatable.cpu}
+     * @param kernelVersion        {@code status.nodeInfo.kernelVersion}
+     */
+    public record NodeFacts(String name, String cpuManagerPolicy, String policyUnreadable, long allocatableCpuMillis,
+                            String kernelVersion, String architecture, Map<String, String> labels, boolean schedulable) {
+        boolean pins() {
+            return STATIC_POLICY.equals(cpuManagerPolicy);
+        }
+
+        /** Exclusive CPUs a pinned pod can get here: whole allocatable CPUs, the static policy's pool. */
+        long wholeCpus() {
+            return allocatableCpuMillis / 1000;
+        }
+
+        boolean matches(Map<String, String> selector) {
+            return selector == null || selector.entrySet().stream().allMatch(e -> e.getValue().equals(labels.get(e.getKey())));
+        }
+    }
+
+    public enum Level { OK, WARNING, PROBLEM }
+
+    /** One finding: about what ({@code node/NAME}, {@code spec.server.cpus}, …), and what was found. */
+    public record Finding(Level level, String subject, String message) {
+        @Override
+        public String toString() {
+            return level.name().toLowerCase(Locale.ROOT) + "  " + subject + ": " + message;
+        }
+    }
+
+    /** The cluster alone: each node, and the monitors' CRDs when they are wanted. */
+    public static List<Finding> cluster(List<NodeFacts> nodes, boolean monitorsWanted, boolean monitorCrdsPresent) {
+        List<Finding> findings = new ArrayList<>();
+        if (nodes.isEmpty()) {
+            findings.add(new Finding(Level.PROBLEM, "nodes", "no node is listed (does the kubeconfig reach the cluster?)"));
+        }
+        for (NodeFacts node : nodes) {
+            String subject = "node/" + node.name();
+            String facts = String.format(Locale.ROOT, "%d allocatable CPUs (%d m), kernel %s, %s", node.wholeCpus(),
+                    node.allocatableCpuMillis(), node.kernelVersion(), node.architecture());
+            if (node.cpuManagerPolicy() == null) {
+                findings.add(new Finding(Level.WARNING, subject, facts + "; CPU manager policy unknown (" + node.policyUnreadable()
+                        + "): a pinned run there fails at once if its pods get no exclusive CPUs"));
+            } else if (!node.pins()) {
+                findings.add(new Finding(Level.WARNING, subject, facts + "; cpuManagerPolicy " + node.cpuManagerPolicy()
+                        + ": pods get no exclusive CPUs here; set the kubelet's cpuManagerPolicy: static (docs/installing.md, \"Nodes\") "
+                        + "for pinned runs"));
+            } else {
+                findings.add(new Finding(Level.OK, subject, facts + "; cpuManagerPolicy static"));
+            }
+            if (!node.schedulable()) {
+                findings.add(new Finding(Level.WARNING, subject, "unschedulable (cordoned): no run's pod lands there"));
+            }
+        }
+        if (monitorsWanted && !monitorCrdsPresent) {
+            findings.add(new Finding(Level.WARNING, "monitors", "the Prometheus Operator's CRDs (servicemonitors.monitoring.coreos.com, "
+                    + "podmonitors.monitoring.coreos.com) are missing: the chart then renders no ServiceMonitor or PodMonitor, and nothing "
+                    + "scrapes pacer; install the Prometheus Operator before pacer, or give a plain Prometheus the scrape "
+                    + "configuration of docs/installing.md"));
+        } else if (monitorsWanted) {
+            findings.add(new Finding(Level.OK, "monitors", "the Prometheus Operator's ServiceMonitor and PodMonitor CRDs exist"));
+        }
+        return findings;
+    }
+
+    /** A run against the cluster: can its pinned roles get their exclusive CPUs, can the probe load on the server's node. */
+    public static List<Finding> run(RunPlan plan, BenchmarkRunSpec spec, List<NodeFacts> nodes) {
+        List<Finding> findings = new ArrayList<>();
+        BenchmarkRunSpec.Placement placement = spec.placement == null ? new BenchmarkRunSpec.Placement() : spec.placement;
+        Map<String, String> serverSelector = placement.server == null ? Map.of() : placement.server.nodeSelector;
+        Map<String, String> clientSelector = placement.clients == null ? Map.of() : placement.clients.nodeSelector;
+        List<NodeFacts> serverNodes = nodes.stream().filter(NodeFacts::schedulable).filter(n -> n.matches(serverSelector)).toList();
+        List<NodeFacts> clientNodes = nodes.stream().filter(NodeFacts::schedulable).filter(n -> n.matches(clientSelector)).toList();
+        String run = plan.runName();
+        if (serverNodes.isEmpty()) {
+            findings.add(new Finding(Level.PROBLEM, "spec.placement.server.nodeSelector", "no schedulable node has the labels " + serverSelector));
+        }
+        if (clientNodes.isEmpty()) {
+            findings.add(new Finding(Level.PROBLEM, "spec.placement.clients.nodeSelector", "no schedulable node has the labels " + clientSelector));
+        }
+        long serverCpus = plan.server().cpuMillis() / 1000;
+        List<NodeFacts> serverCandidates = serverNodes;
+        if (BenchmarkRunValidation.pinsServer(spec)) {
+            serverCandidates = serverNodes.stream().filter(NodeFacts::pins).filter(n -> n.wholeCpus() >= serverCpus).toList();
+            if (serverCandidates.isEmpty() && !serverNodes.isEmpty()) {
+                findings.add(new Finding(Level.PROBLEM, "spec.server.cpus", run + " pins its server on " + serverCpus + " exclusive CPU"
+                        + (serverCpus == 1 ? "" : "s") + ", but no node " + eligible(serverSelector) + "runs the static CPU manager with that many "
+                        + "allocatable CPUs (" + describe(serverNodes) + "): configure a node so (docs/installing.md), lower spec.server.cpus, "
+                        + "or set spec.placement.server.pinCpus: false"));
+            } else if (!serverCandidates.isEmpty()) {
+                findings.add(new Finding(Level.OK, "spec.server.cpus", serverCpus + " exclusive CPUs on " + names(serverCandidates)));
+            }
+        }
+        if (BenchmarkRunValidation.pinsClients(spec) && !plan.clients().isEmpty()) {
+            long clientCpus = Math.max(1, plan.clients().getFirst().cpuMillis() / 1000);
+            boolean separate = !Boolean.FALSE.equals(placement.separateNodes);
+            // the best placement of the server among its candidates: the clients get what the others hold, and what
+            // the server's own node has left when they may share it
+            long serverExclusive = BenchmarkRunValidation.pinsServer(spec) ? serverCpus : 0;
+            long clientSlots = 0;
+            for (NodeFacts serverNode : serverCandidates.isEmpty() ? List.<NodeFacts>of() : serverCandidates) {
+                long slots = 0;
+                for (NodeFacts node : clientNodes) {
+                    if (!node.pins()) {
+                        continue;
+                    }
+                    long cpus = node.wholeCpus();
+                    if (node.name().equals(serverNode.name())) {
+                        cpus = separate ? 0 : cpus - serverExclusive;
+                    }
+                    slots += Math.max(0, cpus / clientCpus);
+                }
+                clientSlots = Math.max(clientSlots, slots);
+            }
+            if (clientSlots < plan.clients().size()) {
+                findings.add(new Finding(Level.PROBLEM, "spec.clients.cpus", run + " pins " + plan.clients().size() + " clients on "
+                        + clientCpus + " exclusive CPU" + (clientCpus == 1 ? "" : "s") + " each, but the static-policy nodes "
+                        + eligible(clientSelector) + (separate ? "apart from the server's " : "") + "hold room for " + clientSlots
+                        + " (" + describe(clientNodes) + "): add nodes, lower spec.clients.count or .cpus, or set spec.placement.clients.pinCpus: false"));
+            } else {
+                findings.add(new Finding(Level.OK, "spec.clients.cpus", plan.clients().size() + " clients × " + clientCpus + " exclusive CPUs fit"));
+            }
+        }
+        if (plan.server().measure().probe()) {
+            List<NodeFacts> oldKernels = serverCandidates.stream().filter(n -> !kernelAtLeast(n.kernelVersion(), PROBE_MIN_KERNEL)).toList();
+            if (!serverCandidates.isEmpty() && oldKernels.size() == serverCandidates.size()) {
+                findings.add(new Finding(Level.PROBLEM, "spec.server.measure", "the kernel probe needs Linux " + PROBE_MIN_KERNEL[0] + "."
+                        + PROBE_MIN_KERNEL[1] + " or newer with BTF, but the server's nodes run " + oldKernels.stream()
+                        .map(n -> n.name() + " " + n.kernelVersion()).toList() + ": choose newer nodes, or measure: agent/none"));
+            } else if (!oldKernels.isEmpty()) {
+                findings.add(new Finding(Level.WARNING, "spec.server.measure", "nodes " + names(oldKernels) + " run a kernel older than "
+                        + PROBE_MIN_KERNEL[0] + "." + PROBE_MIN_KERNEL[1] + ": a server placed there cannot be probed"));
+            } else if (!serverCandidates.isEmpty()) {
+                findings.add(new Finding(Level.OK, "spec.server.measure", "kernels " + PROBE_MIN_KERNEL[0] + "." + PROBE_MIN_KERNEL[1]
+                        + "+ on the server's nodes (BTF is checked when the probe starts)"));
+            }
+        }
+        return findings;
+    }
+
+    private static final Pattern KERNEL = Pattern.compile("^(\\d+)\\.(\\d+)");
+
+    /** Whether {@code 6.1.0-27-amd64} is at least {@code {6, 3}}; an unreadable version is not. */
+    static boolean kernelAtLeast(String version, int[] least) {
+        Matcher m = version == null ? null : KERNEL.matcher(version.strip());
+        if (m == null || !m.find()) {
+            return false;
+        }
+        int major = Integer.parseInt(m.group(1));
+        int minor = Integer.parseInt(m.group(2));
+        return major > least[0] || (major == least[0] && minor >= least[1]);
+    }
+
+    private static String eligible(Map<String, String> selector) {
+        return selector == null || selector.isEmpty() ? "" : "with the labels " + selector + " ";
+    }
+
+    private static List<String> names(List<NodeFacts> nodes) {
+        return nodes.stream().map(NodeFacts::name).toList();
+    }
+
+    private static String describe(List<NodeFacts> nodes) {
+        return String.join(", ", nodes.stream().map(n -> n.name() + ": " + (n.cpuManagerPolicy() == null ? "policy unknown" : n.cpuManagerPolicy())
+                + ", " + n.wholeCpus() + " CPUs").toList());
+    }
+}
