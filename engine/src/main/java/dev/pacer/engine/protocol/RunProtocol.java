@@ -272,6 +272,10 @@ public final class RunProtocol {
                     return unreachable(post.getKey(), answer.error(), NEXT_STEP);
                 }
             }
+            if (!outcomes.posts().isEmpty()) {
+                condition(RunConditions.READY, UNKNOWN, "Arming", "arming " + outcomes.posts().size() + " of " + plan.clients().size() + " clients");
+                return decide(NEXT_STEP);   // they connect now: their reports say when they are armed
+            }
             if (!outcomes.starts().isEmpty()) {
                 Optional<Decision> refused = startRefused(plan, outcomes.starts());
                 if (refused.isPresent()) {

@@ -729,15 +729,20 @@ class RunProtocolTest {
     }
 
     @Test
-    void theDriverArmsEveryClientThenChoosesTheStartInOneStep() {
+    void theDriverArmsEveryClientThenChoosesTheStartOnceTheyAreArmed() {
         FakeRun run = new FakeRun();
         run.step();
         run.allReady();
         RecordingEffects effects = new RecordingEffects(run);
-        Decision d = RunDriver.drive(run.plan, run.status, run, effects, java.time.Clock.fixed(run.now, java.time.ZoneOffset.UTC));
+        java.time.Clock clock = java.time.Clock.fixed(run.now, java.time.ZoneOffset.UTC);
+        Decision arming = RunDriver.drive(run.plan, run.status, run, effects, clock);
         assertThat(effects.done).containsExactly("arm client-0", "arm client-1");
-        assertThat(d.status().startAtEpochMs).as("chosen once both said they are armed").isNotNull();
-        assertThat(d.actions()).isEmpty();
+        assertThat(arming.status().startAtEpochMs).as("not before their reports say armed").isNull();
+        assertThat(arming.recheckAfter()).isEqualTo(RunProtocol.NEXT_STEP);
+        Decision scheduled = RunDriver.drive(run.plan, arming.status(), run, effects, clock);
+        assertThat(effects.done).as("armed once").containsExactly("arm client-0", "arm client-1");
+        assertThat(scheduled.status().startAtEpochMs).as("chosen once both said they are armed").isNotNull();
+        assertThat(scheduled.actions()).isEmpty();
     }
 
     @Test
