@@ -16,9 +16,7 @@ import dev.pacer.api.Quantities;
 import dev.pacer.engine.plan.RunPlanner;
 import dev.pacer.engine.preflight.Preflight;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -39,8 +37,8 @@ final class CheckCommand implements Callable<Integer> {
     @Parameters(paramLabel = "RUN.yaml", arity = "0..*", description = "BenchmarkRuns to check against the cluster.")
     List<Path> runs = new ArrayList<>();
 
-    @Option(names = "--kubeconfig", paramLabel = "FILE", description = "The kubeconfig (default: $KUBECONFIG, then ~/.kube/config).")
-    Path kubeconfig;
+    @picocli.CommandLine.Mixin
+    KubeconfigOption kubeconfig;
 
     @Option(names = "--no-monitors", description = "Do not check for the Prometheus Operator's CRDs (no ServiceMonitor or PodMonitor wanted).")
     boolean noMonitors;
@@ -52,9 +50,6 @@ final class CheckCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        if (kubeconfig != null) {
-            System.setProperty(Config.KUBERNETES_KUBECONFIG_FILE, kubeconfig.toAbsolutePath().toString());
-        }
         List<BenchmarkRun> parsed = new ArrayList<>();
         for (Path file : runs) {
             try {
@@ -64,7 +59,7 @@ final class CheckCommand implements Callable<Integer> {
                 return PacerCommand.EXIT_BAD_INPUT;
             }
         }
-        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(Config.autoConfigure(null)).build()) {
+        try (KubernetesClient client = kubeconfig.client()) {
             List<Preflight.NodeFacts> nodes = client.nodes().list().getItems().stream().map(node -> facts(client, node)).toList();
             boolean crds = !noMonitors && client.apiextensions().v1().customResourceDefinitions().withName("servicemonitors.monitoring.coreos.com").get() != null
                     && client.apiextensions().v1().customResourceDefinitions().withName("podmonitors.monitoring.coreos.com").get() != null;

@@ -17,9 +17,7 @@ import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.BenchmarkRunStatus;
 import dev.pacer.engine.report.ResultDocument;
 import dev.pacer.engine.report.ResultsDirectory;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.http.HttpResponse;
 import picocli.CommandLine.Command;
@@ -46,8 +44,8 @@ final class FetchCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "DIR", description = "Results directory (default: runs/<name>).")
     Path output;
 
-    @Option(names = "--kubeconfig", paramLabel = "FILE", description = "The kubeconfig (default: $KUBECONFIG, then ~/.kube/config).")
-    Path kubeconfig;
+    @picocli.CommandLine.Mixin
+    KubeconfigOption kubeconfig;
 
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -56,10 +54,7 @@ final class FetchCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        if (kubeconfig != null) {
-            System.setProperty(Config.KUBERNETES_KUBECONFIG_FILE, kubeconfig.toAbsolutePath().toString());
-        }
-        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(Config.autoConfigure(null)).build()) {
+        try (KubernetesClient client = kubeconfig.client()) {
             String ns = namespace != null ? namespace : client.getNamespace() != null ? client.getNamespace() : "default";
             BenchmarkRun run = client.resources(BenchmarkRun.class).inNamespace(ns).withName(name).get();
             if (run == null) {
