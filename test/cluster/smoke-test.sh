@@ -64,9 +64,12 @@ preflight_fits() {
   grep -q '^ok  node/.*cpuManagerPolicy static' <<<"$out" && grep -q '^  ok  spec.server.cpus: 1 exclusive CPUs' <<<"$out"
 }
 preflight_refuses() {
-  local out code=0
-  out=$("$REPO/pacer" check --no-monitors --kubeconfig "$KUBECONFIG_HOST" "$REPO/examples/jetty11-vs-jetty12-vs-loom/1-jetty11.yaml") || code=$?
-  [[ $code == 1 ]] && grep -q 'problem  spec.server.cpus: .*8 exclusive CPUs.*pinCpus: false' <<<"$out"
+  local out code=0 big
+  big=$(mktemp --suffix=.yaml)
+  sed 's/^    cpus: "1" .*/    cpus: "8"/' "$REPO/examples/cluster-quickstart.yaml" >"$big"
+  out=$("$REPO/pacer" check --no-monitors --kubeconfig "$KUBECONFIG_HOST" "$big") || code=$?
+  rm -f "$big"
+  [[ $code == 1 ]] && grep -q 'problem  spec.server.cpus: .*8 exclusive CPUs.*static, 1 CPUs.*pinCpus: false' <<<"$out"
 }
 check "pacer check: the node's static CPU manager (its kubelet's configz), the cluster quickstart fits" preflight_fits
 check "pacer check: a pinned 8-CPU server does not fit, naming spec.server.cpus and the fix (exit 1)" preflight_refuses

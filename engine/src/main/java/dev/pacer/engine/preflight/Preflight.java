@@ -121,7 +121,8 @@ public final class Preflight {
                 findings.add(new Finding(Level.OK, "spec.server.cpus", serverCpus + " exclusive CPUs on " + names(serverCandidates)));
             }
         }
-        if (BenchmarkRunValidation.pinsClients(spec) && !plan.clients().isEmpty()) {
+        // the clients' room depends on where the server goes: judged once the server has a node to go to
+        if (BenchmarkRunValidation.pinsClients(spec) && !plan.clients().isEmpty() && !serverCandidates.isEmpty() && !clientNodes.isEmpty()) {
             long clientCpus = Math.max(1, plan.clients().getFirst().cpuMillis() / 1000);
             boolean separate = !Boolean.FALSE.equals(placement.separateNodes);
             // the best placement of the server among its candidates: the clients get what the others hold, and what
@@ -143,7 +144,8 @@ public final class Preflight {
                 clientSlots = Math.max(clientSlots, slots);
             }
             if (clientSlots < plan.clients().size()) {
-                findings.add(new Finding(Level.PROBLEM, "spec.clients.cpus", run + " pins " + plan.clients().size() + " clients on "
+                findings.add(new Finding(Level.PROBLEM, "spec.clients.cpus", run + " pins " + plan.clients().size() + " client"
+                        + (plan.clients().size() == 1 ? "" : "s") + " on "
                         + clientCpus + " exclusive CPU" + (clientCpus == 1 ? "" : "s") + " each, but the static-policy nodes "
                         + eligible(clientSelector) + (separate ? "apart from the server's " : "") + "hold room for " + clientSlots
                         + " (" + describe(clientNodes) + "): add nodes, lower spec.clients.count or .cpus, or set spec.placement.clients.pinCpus: false"));
