@@ -512,9 +512,11 @@ public final class RunProtocol {
 
         /** Cleanup of the pods as the policy says, then the run's time to live. */
         Decision finished(RunPlan plan, Observations seen) {
-            boolean trustworthy = status.phase == Phase.Succeeded && status.result != null && status.result.verdict != Verdict.Invalid;
+            // a run carried out (whatever its verdict: an Invalid one has its reasons and figures) frees its pods, whose
+            // exclusive CPUs the next run needs; a failed one keeps them for a look
+            boolean carriedOut = status.phase == Phase.Succeeded;
             RunPlan.PodCleanup policy = plan.cleanup().pods();
-            boolean delete = policy == RunPlan.PodCleanup.Always || (policy == RunPlan.PodCleanup.OnSuccess && trustworthy);
+            boolean delete = policy == RunPlan.PodCleanup.Always || (policy == RunPlan.PodCleanup.OnSuccess && carriedOut);
             if (delete && !Boolean.TRUE.equals(status.podsDeleted)) {
                 boolean anyLeft = !seen.server().is(ABSENT) || plan.clients().stream().anyMatch(c -> !seen.client(c.name()).is(ABSENT));
                 if (anyLeft) {

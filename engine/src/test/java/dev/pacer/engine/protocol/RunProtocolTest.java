@@ -686,7 +686,16 @@ class RunProtocolTest {
     }
 
     @Test
-    void neverKeepsThePodsAndAnInvalidRunKeepsThemOnSuccessPolicy() {
+    void anInvalidRunFreesItsPodsOnSuccessPolicySoThatTheNextRunGetsItsCpus() {
+        for (Verdict verdict : new Verdict[] {Verdict.Invalid, Verdict.Failed}) {
+            FakeRun run = succeeded(new FakeRun());
+            run.status.result.verdict = verdict;   // carried out, whatever the verdict
+            assertThat(run.step().actions()).as(verdict.name()).containsExactly(new Action.CleanUp("spec.cleanup.pods: OnSuccess"));
+        }
+    }
+
+    @Test
+    void neverKeepsThePodsAndAFailedRunKeepsThemOnSuccessPolicy() {
         FakeRun never = succeeded(new FakeRun("cleanup: {pods: Never}"));
         assertThat(never.step().actions()).isEmpty();
         FakeRun failed = new FakeRun();
