@@ -47,6 +47,8 @@ public class BenchmarkSuiteStatus {
         public Boolean passed;
         @JsonPropertyDescription("Why the rate did not pass, or why the run failed.")
         public String reason;
+        @JsonPropertyDescription("Sweep: what bound a rate that did not pass: client (the clients could not apply it; not the server's limit), server CPU, latency limit, errors, rate not answered, invalid measurement or run failed.")
+        public String boundBy;
         @JsonPropertyDescription("The server's P99 integral, microseconds.")
         public Long p99IntegralMicros;
         @JsonPropertyDescription("The server's max integral, microseconds.")
@@ -79,6 +81,8 @@ public class BenchmarkSuiteStatus {
         public Double intervalConfidence;
         @JsonPropertyDescription("Sweep: the highest rate per client that passed, requests per second.")
         public Long sustainedRatePerClient;
+        @JsonPropertyDescription("Sweep: true when the lowest rate that did not pass was client-bound: the clients, not the server, were the limit, so the sustained rate is a lower bound (at least), and absent when no rate passed.")
+        public Boolean clientBound;
         @JsonPropertyDescription("Sweep: the clients' p50 at that rate, microseconds.")
         public Long p50AtSustainedMicros;
         @JsonPropertyDescription("Sweep: the clients' p99 at that rate, microseconds.")

@@ -19,6 +19,8 @@ public class RunResult {
     public Verdict verdict;
     @JsonPropertyDescription("Why the verdict is not Passed, one sentence each.")
     public List<String> reasons = new ArrayList<>();
+    @JsonPropertyDescription("True when the verdict is Invalid because a client could not keep up (its CPU saturated, it stalled, or it sent late): the run measured the client's limit, not the server's. A sweep reports such a rate as client-bound.")
+    public Boolean clientBound;
     @JsonPropertyDescription("Things worth knowing that do not change the verdict.")
     public List<String> warnings = new ArrayList<>();
 

@@ -46,6 +46,7 @@ class ClientSaturationE2ETest {
         RunResult result = starved.document().result();
         assertThat(starved.document().agents().get("client-0").cpuset()).as("the client's CPU").isEqualTo(clientCpu);
         assertThat(result.verdict).isEqualTo(Verdict.Invalid);
+        assertThat(result.clientBound).as("the run found the client's limit, not the server's").isTrue();
         assertThat(result.reasons).anySatisfy(reason -> assertThat(reason).contains("client-0's CPU was saturated")
                 .contains("spec.clients.cpus"));
         RunResult.Footprint client = result.clients.perClient.getFirst().footprint;

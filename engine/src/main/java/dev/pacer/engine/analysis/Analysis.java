@@ -18,7 +18,8 @@ import org.HdrHistogram.Histogram;
  * <ul>
  *   <li>{@code Invalid} — the measurement cannot be trusted: no server histograms, missing periods, a client whose
  *       achieved rate fell short of its offered rate beyond the tolerance, a client whose send lag P99 exceeds the
- *       limit (it could not keep up), a client that failed;</li>
+ *       limit (it could not keep up), a client that failed; when a client's CPU, a stall or its send lag is among the
+ *       reasons, {@code clientBound} says so: the run found the client's limit, not the server's;</li>
  *   <li>{@code Failed} — valid, but a criterion is not met (server P99, error ratio);</li>
  *   <li>{@code Passed} — otherwise.</li>
  * </ul>
@@ -38,6 +39,7 @@ public final class Analysis {
         result.window = new RunResult.Window(input.windowStartEpochMs(), input.windowEndEpochMs());
         List<String> invalid = new ArrayList<>();
         List<String> failed = new ArrayList<>();
+        List<String> clientLimits = new ArrayList<>();   // the Invalid reasons that say a client, not the server, was the limit
         long windowMs = input.windowEndEpochMs() - input.windowStartEpochMs();
         int expectedPeriods = (int) (windowMs / input.samplePeriodMs());
         double windowSeconds = windowMs / 1000.0;
@@ -213,15 +215,16 @@ public final class Analysis {
                         client.name(), figure.achievedRate, client.offeredRatePerSecond()));
             }
             if (lagP99 > input.criteria().maxSendLagP99().toNanos()) {
-                invalid.add(String.format(Locale.ROOT,
+                clientLimits.add(String.format(Locale.ROOT,
                         "%s sent late: send lag P99 %.3f ms exceeds %.3f ms, the client could not keep up with its rate",
                         client.name(), lagP99 / NANOS_PER_MILLI, input.criteria().maxSendLagP99().toNanos() / NANOS_PER_MILLI));
-            }            if (client.resources() != null) {
+            }
+            if (client.resources() != null) {
                 Footprint.Outcome used = Footprint.of(new Footprint.Input(client.resources(), input.serverResources().loadStartEpochMs(),
                         input.windowStartEpochMs(), input.windowEndEpochMs(), figure.requests));
                 figure.footprint = used.figures();
                 used.byPeriod().forEach((start, usage) -> clientUsageByPeriod.computeIfAbsent(start, k -> new LinkedHashMap<>()).put(client.name(), usage));
-                judgeClientUse(client.name(), used, input, invalid, result.warnings);
+                judgeClientUse(client.name(), used, input, clientLimits, result.warnings);
             }
         }
         clients.offeredRate = round2(offered);
@@ -243,9 +246,11 @@ public final class Analysis {
                     errors, attempted, 100.0 * errors / attempted, input.criteria().maxErrorRatio() * 100));
         }
 
+        invalid.addAll(clientLimits);
         result.reasons.addAll(invalid);
         result.reasons.addAll(failed);
         result.verdict = !invalid.isEmpty() ? Verdict.Invalid : !failed.isEmpty() ? Verdict.Failed : Verdict.Passed;
+        result.clientBound = clientLimits.isEmpty() ? null : true;
 
         List<PeriodPoint> series = new ArrayList<>();
         TreeMap<Long, Boolean> starts = new TreeMap<>();
@@ -264,10 +269,10 @@ public final class Analysis {
      * delays requests and counts its own queueing as the server's latency. Saturation makes the run Invalid; a stall
      * longer than {@code criteria.maxSendLagP99} is a warning (the send lag criterion judges its effect).
      */
-    private static void judgeClientUse(String client, Footprint.Outcome used, AnalysisInput input, List<String> invalid, List<String> warnings) {
+    private static void judgeClientUse(String client, Footprint.Outcome used, AnalysisInput input, List<String> clientLimits, List<String> warnings) {
         RunResult.Footprint f = used.figures();
         if (f.saturatedPeriods != null && f.saturatedPeriods > 0) {
-            invalid.add(String.format(Locale.ROOT, "%s's CPU was saturated in %d of %d periods (up to %.0f %% of its %d CPU(s) used, "
+            clientLimits.add(String.format(Locale.ROOT, "%s's CPU was saturated in %d of %d periods (up to %.0f %% of its %d CPU(s) used, "
                             + "threads waiting up to %s for one each time they became runnable): a client without CPU left sends late and counts "
                             + "its own queueing as the server's latency; give it more CPUs (spec.clients.cpus), other CPUs than the server's "
                             + "and its neighbours', or more clients",
@@ -278,7 +283,7 @@ public final class Analysis {
         if (maxStall.isPresent()) {
             double limitMillis = maxStall.get().toNanos() / NANOS_PER_MILLI;
             if (f.maxHiccupMillis != null && f.maxHiccupMillis > limitMillis) {
-                invalid.add(String.format(Locale.ROOT, "%s stalled for %.1f ms in the window (GC, safepoint or descheduling), longer than "
+                clientLimits.add(String.format(Locale.ROOT, "%s stalled for %.1f ms in the window (GC, safepoint or descheduling), longer than "
                         + "criteria.maxClientStall %.1f ms: requests due then left late and their wait counts as the server's latency; "
                         + "give the client more memory or CPUs (spec.clients), or fewer requests per client", client, f.maxHiccupMillis, limitMillis));
             }

@@ -47,8 +47,7 @@ public final class SuiteReport {
             text.append(String.format(Locale.ROOT, "%n%-24s %22s %12s %12s%n", "server", "sustained req/s/client", "p50 ms", "p99 ms"));
             for (BenchmarkSuiteStatus.ServerSummary x : s.servers()) {
                 text.append(String.format(Locale.ROOT, "%-24s %22s %12s %12s%n", x.name,
-                        x.sustainedRatePerClient == null ? "none passed" : Quantities.formatRate(x.sustainedRatePerClient),
-                        ms(x.p50AtSustainedMicros), ms(x.p99AtSustainedMicros)));
+                        sustained(x), ms(x.p50AtSustainedMicros), ms(x.p99AtSustainedMicros)));
             }
         }
         if (s.servers().stream().anyMatch(SuiteReport::hasFootprint)) {
@@ -64,6 +63,15 @@ public final class SuiteReport {
             s.comparisons().forEach(c -> text.append("  ").append(c).append('\n'));
         }
         return text.toString();
+    }
+
+    /** A sweep's sustained rate as printed: "≥" and "(client-bound)" when the clients, not the server, were the limit. */
+    static String sustained(BenchmarkSuiteStatus.ServerSummary x) {
+        if (x.sustainedRatePerClient == null) {
+            return x.clientBound != null ? "none (client-bound)" : "none passed";
+        }
+        String rate = Quantities.formatRate(x.sustainedRatePerClient);
+        return x.clientBound != null ? "≥ " + rate + " (client-bound)" : rate;
     }
 
     static String html(SuiteDocument doc) {
@@ -88,7 +96,7 @@ public final class SuiteReport {
                     .append("<th>p50 ms there</th><th>p99 ms there</th></tr>\n");
             for (BenchmarkSuiteStatus.ServerSummary x : s.servers()) {
                 html.append("<tr><td>").append(Html.escape(x.name)).append("</td>")
-                        .append(td(x.sustainedRatePerClient == null ? "none passed" : Quantities.formatRate(x.sustainedRatePerClient)))
+                        .append(td(sustained(x)))
                         .append(td(ms(x.p50AtSustainedMicros))).append(td(ms(x.p99AtSustainedMicros))).append("</tr>\n");
             }
             html.append("</table>\n");

@@ -100,9 +100,15 @@ public record SuitePlan(String suiteName, List<BenchmarkSuiteSpec.SuiteServer> s
 
     /** A server's sweep so far. */
     public List<SweepSearch.Trial> trials(List<Done> done, String server) {
-        return done.stream().filter(d -> d.step().server().equals(server))
-                .map(d -> new SweepSearch.Trial(d.step().ratePerClient(), d.outcome().passes(sweep.orElseThrow().maxClientP99(),
-                        plannedRateTolerance()))).toList();
+        return done.stream().filter(d -> d.step().server().equals(server)).map(d -> {
+            SuiteOutcome.Judgement judgement = judge(d.outcome());
+            return new SweepSearch.Trial(d.step().ratePerClient(), judgement.passed(), judgement.bound() == SuiteOutcome.Bound.CLIENT);
+        }).toList();
+    }
+
+    /** A sweep's judgement of a run: by its client p99 limit and the template's rate tolerance. */
+    public SuiteOutcome.Judgement judge(SuiteOutcome outcome) {
+        return outcome.judge(sweep.orElseThrow().maxClientP99(), plannedRateTolerance());
     }
 
     private double plannedRateTolerance() {

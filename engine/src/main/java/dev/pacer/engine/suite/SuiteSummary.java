@@ -54,6 +54,7 @@ public record SuiteSummary(List<BenchmarkSuiteStatus.SuiteRun> runs, List<Benchm
             run.reason = outcome.failure();
             if (plan.sweep().isPresent()) {
                 run.passed = false;
+                run.boundBy = SuiteOutcome.Bound.RUN_FAILED.label;
             }
             return run;
         }
@@ -69,9 +70,10 @@ public record SuiteSummary(List<BenchmarkSuiteStatus.SuiteRun> runs, List<Benchm
             run.achievedRate = result.clients.achievedRate;
         }
         plan.sweep().ifPresent(s -> {
-            Optional<String> why = outcome.whyNotPassed(s.maxClientP99(), rateTolerance(plan));
-            run.passed = why.isEmpty();
-            run.reason = why.orElse(null);
+            SuiteOutcome.Judgement judgement = plan.judge(outcome);
+            run.passed = judgement.passed();
+            run.reason = judgement.why();
+            run.boundBy = judgement.passed() ? null : judgement.bound().label;
         });
         if (plan.sweep().isEmpty() && result.verdict != null && !"Passed".equals(result.verdict.name()) && !result.reasons.isEmpty()) {
             run.reason = result.reasons.getFirst();
@@ -113,6 +115,7 @@ public record SuiteSummary(List<BenchmarkSuiteStatus.SuiteRun> runs, List<Benchm
                               List<String> comparisons, Map<String, List<CurvePoint>> curves) {
         SweepSearch search = plan.sweep().orElseThrow();
         Long baseline = null;
+        boolean baselineBound = false;
         String baselineName = plan.servers().getFirst().name;
         for (var server : plan.servers()) {
             List<SweepSearch.Trial> trials = plan.trials(done, server.name);
@@ -122,12 +125,13 @@ public record SuiteSummary(List<BenchmarkSuiteStatus.SuiteRun> runs, List<Benchm
                     .forEach(d -> {
                         RunResult.ClientFigures c = d.outcome().succeeded() ? d.outcome().result().clients : null;
                         curve.add(new CurvePoint(d.step().ratePerClient(), c == null ? null : c.p50Micros, c == null ? null : c.p99Micros,
-                                d.outcome().passes(search.maxClientP99(), rateTolerance(plan))));
+                                plan.judge(d.outcome()).passed()));
                     });
             curves.put(server.name, curve);
             BenchmarkSuiteStatus.ServerSummary summary = new BenchmarkSuiteStatus.ServerSummary();
             summary.name = server.name;
             OptionalLong sustained = search.sustained(trials);
+            summary.clientBound = search.clientBound(trials) ? true : null;
             if (sustained.isPresent()) {
                 summary.sustainedRatePerClient = sustained.getAsLong();
                 curve.stream().filter(p -> p.ratePerClient() == sustained.getAsLong()).findFirst().ifPresent(p -> {
@@ -139,6 +143,12 @@ public record SuiteSummary(List<BenchmarkSuiteStatus.SuiteRun> runs, List<Benchm
             servers.add(summary);
             if (server.name.equals(baselineName)) {
                 baseline = summary.sustainedRatePerClient;
+                baselineBound = summary.clientBound != null;
+            } else if (baseline != null && summary.sustainedRatePerClient != null && (baselineBound || summary.clientBound != null)) {
+                comparisons.add(String.format(Locale.ROOT, "%s sustains at least %s req/s per client, %s at least %s: no comparison, as %s",
+                        server.name, Quantities.formatRate(summary.sustainedRatePerClient), baselineName, Quantities.formatRate(baseline),
+                        summary.clientBound != null ? "the clients, not " + server.name + ", were the limit"
+                                : "the clients, not " + baselineName + ", were the limit"));
             } else if (baseline != null && summary.sustainedRatePerClient != null) {
                 double change = (summary.sustainedRatePerClient - baseline) / (double) baseline;
                 comparisons.add(String.format(Locale.ROOT, "%s sustains %s req/s per client at p99 < %.0f ms, %.1f %% %s than %s (%s)",
@@ -146,11 +156,6 @@ public record SuiteSummary(List<BenchmarkSuiteStatus.SuiteRun> runs, List<Benchm
                         Math.abs(change) * 100, change >= 0 ? "more" : "less", baselineName, Quantities.formatRate(baseline)));
             }
         }
-    }
-
-    private static double rateTolerance(SuitePlan plan) {
-        var criteria = plan.suite().getSpec().template.criteria;
-        return Quantities.parseRatio(criteria == null || criteria.rateTolerance == null ? "1%" : criteria.rateTolerance);
     }
 
     /** The results of a server's runs at a rate that gave server figures. */

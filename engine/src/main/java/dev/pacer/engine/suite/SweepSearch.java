@@ -9,13 +9,18 @@ import java.util.OptionalLong;
  * passes; then the passing and failing rates are bisected until they lie within {@code resolution} of each other.
  * The sustained rate is the highest rate that passed below the lowest that failed. When the start itself fails, the
  * rates shrink by {@code growth} until one passes.
+ * <p>A client-bound rate (the clients could not apply it) ends the climb like a failure, but what it found is the
+ * client's limit: when the lowest rate that did not pass is client-bound, the sustained rate is only a lower bound.
  *
  * @param resolution e.g. 0.05: the bisection stops when {@code (failing - passing) / passing <= resolution}
  */
 public record SweepSearch(long start, long max, double growth, double resolution, Duration maxClientP99) {
 
-    /** One rate tried and whether it passed. */
-    public record Trial(long ratePerClient, boolean passed) {
+    /** One rate tried, whether it passed, and whether it was the clients that could not apply it. */
+    public record Trial(long ratePerClient, boolean passed, boolean clientBound) {
+        public Trial(long ratePerClient, boolean passed) {
+            this(ratePerClient, passed, false);
+        }
     }
 
     public SweepSearch {
@@ -53,6 +58,15 @@ public record SweepSearch(long start, long max, double growth, double resolution
     public OptionalLong sustained(List<Trial> trials) {
         long lowestFail = trials.stream().filter(t -> !t.passed()).mapToLong(Trial::ratePerClient).min().orElse(Long.MAX_VALUE);
         return trials.stream().filter(t -> t.passed() && t.ratePerClient() < lowestFail).mapToLong(Trial::ratePerClient).max();
+    }
+
+    /**
+     * Whether the search found the clients' limit rather than the server's: the lowest rate that did not pass is
+     * client-bound. The sustained rate, if any, is then "at least".
+     */
+    public boolean clientBound(List<Trial> trials) {
+        return trials.stream().filter(t -> !t.passed()).min(java.util.Comparator.comparingLong(Trial::ratePerClient))
+                .map(Trial::clientBound).orElse(false);
     }
 
     private static boolean tried(List<Trial> trials, long rate) {

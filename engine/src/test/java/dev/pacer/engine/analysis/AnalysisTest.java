@@ -145,6 +145,7 @@ class AnalysisTest {
         Analysis.Outcome missing = Analysis.analyze(input(server, List.of(client("c", 100, 2, 100)), 2));
         assertThat(missing.result().verdict).isEqualTo(Verdict.Invalid);
         assertThat(missing.result().reasons).anySatisfy(r -> assertThat(r).contains("server: 1 of 2 sample periods"));
+        assertThat(missing.result().clientBound).as("nothing says the client was the limit").isNull();
 
         AnalysisInput none = new AnalysisInput(T0, T0 + 2000, PERIOD_MS, Optional.empty(), "GET /pacer/v1/histograms answered 404",
                 List.of(client("c", 100, 2, 100)), AnalysisInput.Criteria.DEFAULT);
@@ -166,6 +167,7 @@ class AnalysisTest {
         RunResult lateResult = Analysis.analyze(lateInput).result();
         assertThat(lateResult.verdict).isEqualTo(Verdict.Invalid);
         assertThat(lateResult.reasons).singleElement().asString().contains("client-0 sent late");
+        assertThat(lateResult.clientBound).as("the client's limit, not the server's").isTrue();
 
         AnalysisInput.ClientInput erring = new AnalysisInput.ClientInput("client-0", 100,
                 client("x", 100, 2, 100).responseTimePeriods(), client("x", 100, 2, 100).sendLagPeriods(), 3, null);
@@ -173,6 +175,7 @@ class AnalysisTest {
                 new AnalysisInput.Criteria(0.01, Duration.ofMillis(10), Optional.of(Duration.ofNanos(500)), 0));
         RunResult strictResult = Analysis.analyze(strict).result();
         assertThat(strictResult.verdict).isEqualTo(Verdict.Failed);
+        assertThat(strictResult.clientBound).isNull();
         assertThat(strictResult.reasons).hasSize(2)
                 .anySatisfy(r -> assertThat(r).contains("maxP99"))
                 .anySatisfy(r -> assertThat(r).contains("3 errors in 203 requests"));

@@ -119,6 +119,61 @@ class SuitePlanTest {
         assertThat(summary.runs()).filteredOn(r -> Boolean.FALSE.equals(r.passed)).allSatisfy(r -> assertThat(r.reason).contains("client p99 50.000 ms above 10.000 ms"));
     }
 
+    /** What the analysis gives when a client had no CPU left: Invalid, client-bound, and a p99 of the client's queueing. */
+    static RunResult clientSaturated() {
+        RunResult r = passed(900_000);
+        r.verdict = Verdict.Invalid;
+        r.clientBound = true;
+        r.reasons.add("client-0's CPU was saturated in 6 of 6 periods");
+        return r;
+    }
+
+    @Test
+    void aSweepWhoseClientsCannotKeepUpReportsClientBoundNeverAServerFigureAtTheClientsLimit() throws IOException {
+        SuitePlan plan = SuitePlan.of(suite("sweep: {start: 1k, max: 64k, growth: 2, resolution: 10%, maxClientP99: 10ms}"));
+        List<SuitePlan.Done> done = new ArrayList<>();
+        Optional<SuitePlan.Step> next;
+        while ((next = plan.next(done)).isPresent()) {
+            SuitePlan.Step s = next.get();
+            // jetty12: the clients give out above 3k, far below the server's capacity; loom: the server's latency limit at 6k
+            RunResult result = s.server().equals("jetty12")
+                    ? (s.ratePerClient() <= 3_000 ? passed(2_000) : clientSaturated())
+                    : passed(s.ratePerClient() <= 6_000 ? 2_000 : 50_000);
+            done.add(new SuitePlan.Done(s, SuiteOutcome.of(result)));
+        }
+        SuiteSummary summary = SuiteSummary.of(plan, done);
+        var jetty = summary.servers().get(0);
+        assertThat(jetty.clientBound).isTrue();
+        assertThat(jetty.sustainedRatePerClient).as("the highest rate the clients applied").isBetween(2_728L, 3_000L);
+        assertThat(summary.servers().get(1).clientBound).isNull();
+        assertThat(summary.runs()).filteredOn(r -> r.server.equals("jetty12") && Boolean.FALSE.equals(r.passed))
+                .isNotEmpty().allSatisfy(r -> {
+                    assertThat(r.boundBy).isEqualTo("client");
+                    assertThat(r.reason).startsWith("client-bound: client-0's CPU was saturated");
+                });
+        assertThat(summary.runs()).filteredOn(r -> r.server.equals("loom") && Boolean.FALSE.equals(r.passed))
+                .isNotEmpty().allSatisfy(r -> assertThat(r.boundBy).isEqualTo("latency limit"));
+        assertThat(summary.comparisons()).singleElement().asString()
+                .contains("at least").contains("no comparison").contains("not jetty12, were the limit");
+        assertThat(dev.pacer.engine.report.SuiteReportAccess.sustained(jetty)).startsWith("≥ ").endsWith(" (client-bound)");
+    }
+
+    @Test
+    void aClientBoundStartShrinksAndNeverCountsAsTheServersFailure() throws IOException {
+        SuitePlan plan = SuitePlan.of(suite("sweep: {start: 1k, max: 64k, growth: 2, resolution: 10%, maxClientP99: 10ms}"));
+        List<SuitePlan.Done> done = new ArrayList<>();
+        Optional<SuitePlan.Step> next;
+        while ((next = plan.next(done)).isPresent()) {
+            done.add(new SuitePlan.Done(next.get(), SuiteOutcome.of(clientSaturated())));
+        }
+        SuiteSummary summary = SuiteSummary.of(plan, done);
+        assertThat(summary.servers()).allSatisfy(s -> {
+            assertThat(s.sustainedRatePerClient).isNull();
+            assertThat(s.clientBound).isTrue();
+        });
+        assertThat(dev.pacer.engine.report.SuiteReportAccess.sustained(summary.servers().get(0))).isEqualTo("none (client-bound)");
+    }
+
     @Test
     void fixedRatesGiveMediansIntervalsAndASentencePerServer() throws IOException {
         SuitePlan plan = SuitePlan.of(suite("repetitions: 3"));

@@ -64,4 +64,15 @@ class SweepSearchTest {
         assertThat(SEARCH.sustained(trials)).hasValue(1_000);
         assertThat(SEARCH.next(trials)).hasValue(1_500);
     }
+
+    @Test
+    void aClientBoundRateEndsTheClimbAndMakesTheSustainedRateALowerBound() {
+        List<SweepSearch.Trial> trials = List.of(new SweepSearch.Trial(1_000, true), new SweepSearch.Trial(2_000, false, true));
+        assertThat(SEARCH.sustained(trials)).hasValue(1_000);
+        assertThat(SEARCH.clientBound(trials)).isTrue();
+        assertThat(SEARCH.clientBound(List.of(new SweepSearch.Trial(1_000, true), new SweepSearch.Trial(2_000, false))))
+                .as("a server's own failure").isFalse();
+        assertThat(SEARCH.clientBound(List.of(new SweepSearch.Trial(1_000, true), new SweepSearch.Trial(2_000, false),
+                new SweepSearch.Trial(4_000, false, true)))).as("the server failed first: its limit was found").isFalse();
+    }
 }

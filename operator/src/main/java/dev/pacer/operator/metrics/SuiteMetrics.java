@@ -66,6 +66,10 @@ public final class SuiteMetrics implements MultiCollector {
                 Labels serverLabels = labels.merge(Labels.of("server", server.name));
                 RunMetrics.gauge(gauges, "pacer_suite_sustained_rate_per_client", "Sweep: the highest rate per client that passed",
                         serverLabels, server.sustainedRatePerClient == null ? null : server.sustainedRatePerClient.doubleValue());
+                if (server.ratePerClient == null) {
+                    RunMetrics.gauge(gauges, "pacer_suite_sustained_client_bound", "Sweep: 1 when the clients, not the server, were the limit "
+                            + "(the sustained rate is a lower bound), else 0", serverLabels, server.clientBound != null ? 1.0 : 0.0);
+                }
                 if (server.ratePerClient != null) {
                     Labels atRate = serverLabels.merge(Labels.of("rate_per_client", Long.toString(server.ratePerClient)));
                     String help = "Fixed rates: the median P99 integral over the repetitions and its interval (stat median, low, high)";

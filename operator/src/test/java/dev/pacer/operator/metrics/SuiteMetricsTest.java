@@ -62,6 +62,8 @@ class SuiteMetricsTest {
         String actual = RunMetricsTest.exposition(SuiteMetrics.snapshots(List.of(sweep, fixed, fresh)));
         assertThat(actual).doesNotContain("not-yet");
         assertThat(actual).contains("pacer_suite_sustained_rate_per_client{namespace=\"bench\",server=\"jetty12\",suite=\"shootout\"} 2000.0");
+        assertThat(actual).contains("pacer_suite_sustained_client_bound{namespace=\"bench\",server=\"jetty12\",suite=\"shootout\"} 0.0");
+        assertThat(actual).doesNotContain("pacer_suite_sustained_client_bound{namespace=\"bench\",server=\"jetty11\"");   // fixed rates
         assertThat(actual).contains("pacer_suite_run_client_p99_seconds{namespace=\"bench\",rate_per_client=\"2000\",repetition=\"1\",server=\"jetty12\",suite=\"shootout\"} 0.0015");
         assertThat(actual).doesNotContain("rate_per_client=\"4000\"");   // a failed run has no figures
         assertThat(actual).contains("pacer_suite_p99_integral_seconds{namespace=\"bench\",rate_per_client=\"500\",server=\"jetty11\",stat=\"high\",suite=\"jetty-comparison\"} 0.011");

@@ -1,0 +1,81 @@
+package dev.pacer.engine.suite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+
+import dev.pacer.api.RunResult;
+import dev.pacer.api.Verdict;
+import org.junit.jupiter.api.Test;
+
+/** A sweep's judgement of one rate: passed, or what bound it. */
+class SuiteOutcomeTest {
+    static final Duration LIMIT = Duration.ofMillis(10);
+
+    static RunResult result(Verdict verdict, long clientP99Micros, double offered, double achieved) {
+        RunResult r = new RunResult();
+        r.verdict = verdict;
+        r.clients = new RunResult.ClientFigures();
+        r.clients.p99Micros = clientP99Micros;
+        r.clients.errors = 0L;
+        RunResult.ClientFigure client = new RunResult.ClientFigure();
+        client.name = "client-0";
+        client.offeredRate = offered;
+        client.achievedRate = achieved;
+        r.clients.perClient.add(client);
+        return r;
+    }
+
+    static SuiteOutcome.Bound bound(RunResult r) {
+        return SuiteOutcome.of(r).judge(LIMIT, 0.05).bound();
+    }
+
+    @Test
+    void aValidRateWithinTheLimitPasses() {
+        assertThat(bound(result(Verdict.Passed, 2_000, 1_000, 1_000))).isEqualTo(SuiteOutcome.Bound.NONE);
+    }
+
+    @Test
+    void aClientThatCouldNotKeepUpIsClientBoundWhateverElseTheRunShows() {
+        RunResult r = result(Verdict.Invalid, 900_000, 1_000, 400);
+        r.clientBound = true;
+        r.reasons.add("client-0 sent late: send lag P99 120.000 ms exceeds 50.000 ms, the client could not keep up with its rate");
+        SuiteOutcome.Judgement judgement = SuiteOutcome.of(r).judge(LIMIT, 0.05);
+        assertThat(judgement.bound()).isEqualTo(SuiteOutcome.Bound.CLIENT);
+        assertThat(judgement.why()).isEqualTo("client-bound: " + r.reasons.getFirst());
+    }
+
+    @Test
+    void anInvalidRunNeverPassesARateEvenWithinEveryLimit() {
+        RunResult r = result(Verdict.Invalid, 2_000, 1_000, 1_000);
+        r.reasons.add("server histograms unavailable");
+        assertThat(bound(r)).isEqualTo(SuiteOutcome.Bound.INVALID);
+    }
+
+    @Test
+    void aServerWithItsCpusBusyIsCpuBoundAndOneWithCpuLeftIsAtTheLatencyLimit() {
+        RunResult slow = result(Verdict.Passed, 50_000, 1_000, 1_000);
+        slow.server = new RunResult.ServerFigures();
+        slow.server.footprint = new RunResult.Footprint();
+        slow.server.footprint.cpuUtilization = 0.4;
+        assertThat(bound(slow)).isEqualTo(SuiteOutcome.Bound.LATENCY_LIMIT);
+        slow.server.footprint.cpuUtilization = 0.97;
+        assertThat(bound(slow)).isEqualTo(SuiteOutcome.Bound.SERVER_CPU);
+    }
+
+    @Test
+    void clientsOnTimeButShortOfResponsesMeanTheServerDidNotAnswerTheRate() {
+        RunResult r = result(Verdict.Invalid, 2_000_000, 1_000, 600);
+        r.reasons.add("client-0 achieved 600.0 req/s of the 1000.0 req/s it offered");
+        assertThat(bound(r)).isEqualTo(SuiteOutcome.Bound.RATE_NOT_ANSWERED);
+    }
+
+    @Test
+    void failedRequestsAndFailedRunsSayWhat() {
+        RunResult r = result(Verdict.Failed, 2_000, 1_000, 1_000);
+        r.clients.errors = 3L;
+        assertThat(bound(r)).isEqualTo(SuiteOutcome.Bound.ERRORS);
+        assertThat(SuiteOutcome.failed("ImagePullBackOff").judge(LIMIT, 0.05))
+                .isEqualTo(new SuiteOutcome.Judgement(SuiteOutcome.Bound.RUN_FAILED, "the run failed: ImagePullBackOff"));
+    }
+}
