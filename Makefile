@@ -20,7 +20,8 @@ unit:
 ## test: every test of the project: unit, real processes on loopback (tier 2), README's quickstart in a fresh clone
 ## without Go, every image pushed to a real registry, the chart's offline checks, the
 ## dashboards' lint, and on the test cluster (tiers 3 and 4): its smoke test, the operator end to end, the chart
-## installed with Prometheus and Grafana querying every dashboard panel
+## installed with Prometheus and Grafana querying every dashboard panel, a newcomer's install driven by
+## docs/installing.md's commands, and a node without the static CPU manager
 test: test-deps cluster-binaries observability-deps
 	$(MVN) install
 	test/first-contact/quickstart-fresh-clone.sh

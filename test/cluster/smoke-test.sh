@@ -87,6 +87,18 @@ if "$REPO/test/chart/install-test.sh" >"$CLUSTER/chart-install.log" 2>&1; then c
 check "helm chart on the cluster, dashboards through Prometheus and Grafana: $(tail -1 "$CLUSTER/chart-install.log") ($(( $(date +%s) - t1 )) s)" $chart_ok
 $chart_ok || cat "$CLUSTER/chart-install.log"
 
+# a newcomer's install driven by docs/installing.md's own commands: a real registry the node pulls from, helm install,
+# the cluster quickstart unmodified to Passed, its dashboard in Grafana, the uninstall
+t1=$(date +%s)
+if "$REPO/test/first-contact/install-from-docs.sh" >"$CLUSTER/install-from-docs.log" 2>&1; then docs_ok=true; else docs_ok=false; fi
+check "a newcomer's install as docs/installing.md says, from a registry to Grafana: $(tail -1 "$CLUSTER/install-from-docs.log") ($(( $(date +%s) - t1 )) s)" $docs_ok
+$docs_ok || cat "$CLUSTER/install-from-docs.log"
+
+# the kubelet without the static CPU manager: the preflight and the operator say so at once
+if "$DIR/unpinned-node-test.sh" >"$CLUSTER/unpinned-node.log" 2>&1; then unpinned_ok=true; else unpinned_ok=false; fi
+check "a node without the static CPU manager: pacer check and the operator name it at once ($(tail -1 "$CLUSTER/unpinned-node.log"))" $unpinned_ok
+$unpinned_ok || cat "$CLUSTER/unpinned-node.log"
+
 "$DIR/down.sh" >/dev/null 2>&1
 left_processes() {
   local f

@@ -13,18 +13,9 @@ cleanup() { [[ -z $registry_pid ]] || kill "$registry_pid" 2>/dev/null || true; 
 trap cleanup EXIT
 fail() { echo "push-test: FAIL: $*" >&2; exit 1; }
 
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-cat >"$work/registry.yml" <<YAML
-version: 0.1
-log: {level: warn}
-storage: {filesystem: {rootdirectory: $work/storage}}
-http: {addr: 127.0.0.1:$port}
-YAML
-docker-registry serve "$work/registry.yml" >"$work/registry.log" 2>&1 &
-registry_pid=$!
-for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/v2/" >/dev/null && break; sleep 0.1; done
-curl -sf "http://127.0.0.1:$port/v2/" >/dev/null || { cat "$work/registry.log" >&2; fail "the registry did not start"; }
-
+. "$REPO/test/images/registry.sh"
+start_registry "$work" || fail "the registry did not start"
+port=$registry_port
 REGISTRY=127.0.0.1:$port/pacer
 VERSION=$(sed -n 's|^  <version>\(.*\)</version>|\1|p' "$REPO/pom.xml" | head -1)
 echo "push-test: scripts/push-images.sh $REGISTRY"
