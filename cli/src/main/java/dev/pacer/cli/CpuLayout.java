@@ -19,26 +19,68 @@ import dev.pacer.contract.CpuList;
  *   <li>pinned clients each get the next {@code ceil(clients.cpus)} CPUs of the rest (of every CPU when the server is
  *       not pinned); when the rest runs out, the clients wrap around and share it (warning: clients share CPUs);</li>
  *   <li>when a pinned server alone needs every CPU, nobody is pinned (warning: pinning impossible);</li>
- *   <li>an unpinned role runs on every CPU this process may use.</li>
+ *   <li>an unpinned role runs on every CPU this process may use;</li>
+ *   <li>the kernel probe of a pinned server gets the first CPU no role holds, else shares the server's: its reading
+ *       must never take a client's CPU, whose lateness would count as the server's latency.</li>
  * </ol>
- * On a 2-CPU machine, server 1 CPU and two clients of 1: server on CPU 0, both clients on CPU 1.
+ * On a 2-CPU machine, server 1 CPU and two clients of 1: server on CPU 0, both clients on CPU 1, a probe on CPU 0.
+ *
+ * @param probeCpus the kernel probe's CPUs; {@code null} when there is no probe or the server is not pinned
  */
-public record CpuLayout(Map<String, List<Integer>> cpusByRole, List<String> warnings) {
+public record CpuLayout(Map<String, List<Integer>> cpusByRole, List<Integer> probeCpus, List<String> warnings) {
 
+    /** Without a kernel probe. */
     public static CpuLayout plan(List<Integer> available, int serverCpus, List<String> clientNames, int cpusPerClient,
                                  boolean pinServer, boolean pinClients) {
+        return plan(available, serverCpus, clientNames, cpusPerClient, pinServer, pinClients, false);
+    }
+
+    public static CpuLayout plan(List<Integer> available, int serverCpus, List<String> clientNames, int cpusPerClient,
+                                 boolean pinServer, boolean pinClients, boolean withProbe) {
+        CpuLayout roles = roles(available, serverCpus, clientNames, cpusPerClient, pinServer, pinClients);
+        List<Integer> server = roles.cpusByRole().get("server");
+        if (!withProbe || server == null) {
+            return roles;
+        }
+        List<Integer> free = available.stream().filter(cpu -> roles.cpusByRole().values().stream().noneMatch(held -> held.contains(cpu))).toList();
+        List<String> warnings = new ArrayList<>(roles.warnings());
+        if (free.isEmpty()) {
+            warnings.add(String.format("the kernel probe shares the server's CPUs %s: no CPU is left beside the server and the clients", server));
+        }
+        return new CpuLayout(roles.cpusByRole(), free.isEmpty() ? server : List.of(free.getFirst()), List.copyOf(warnings));
+    }
+
+    /** The layout in a line: each role's CPUs and the probe's, or "not pinned". */
+    public String describe() {
+        if (cpusByRole.isEmpty()) {
+            return "CPUs: nothing pinned";
+        }
+        StringBuilder line = new StringBuilder("CPUs:");
+        cpusByRole.forEach((role, cpus) -> line.append(' ').append(role).append(' ').append(CpuList.format(cpus)).append(','));
+        if (!cpusByRole.containsKey("server")) {
+            line.append(" server not pinned,");
+        }
+        if (probeCpus != null) {
+            line.append(" kernel probe ").append(CpuList.format(probeCpus)).append(',');
+        }
+        line.setLength(line.length() - 1);
+        return line.toString();
+    }
+
+    private static CpuLayout roles(List<Integer> available, int serverCpus, List<String> clientNames, int cpusPerClient,
+                                   boolean pinServer, boolean pinClients) {
         Map<String, List<Integer>> byRole = new LinkedHashMap<>();
         List<String> warnings = new ArrayList<>();
         if (!pinServer && !pinClients) {
             warnings.add("placement.pinCpus is false: processes are not pinned and compete for every CPU");
-            return new CpuLayout(byRole, warnings);
+            return new CpuLayout(byRole, null, warnings);
         }
         List<Integer> rest = available;
         if (pinServer) {
             if (serverCpus >= available.size()) {
                 warnings.add(String.format("pinning impossible: the server asks for %d CPUs and this machine allows %d; nothing is pinned",
                         serverCpus, available.size()));
-                return new CpuLayout(byRole, warnings);
+                return new CpuLayout(byRole, null, warnings);
             }
             byRole.put("server", List.copyOf(available.subList(0, serverCpus)));
             rest = available.subList(serverCpus, available.size());
@@ -47,7 +89,7 @@ public record CpuLayout(Map<String, List<Integer>> cpusByRole, List<String> warn
         }
         if (!pinClients) {
             warnings.add("the clients are not pinned (placement.clients.pinCpus: false): they run on every CPU, the server's too");
-            return new CpuLayout(byRole, warnings);
+            return new CpuLayout(byRole, null, warnings);
         }
         int per = Math.min(Math.max(1, cpusPerClient), rest.size());
         int next = 0;
@@ -67,20 +109,7 @@ public record CpuLayout(Map<String, List<Integer>> cpusByRole, List<String> warn
             warnings.add(String.format("clients share CPUs: %d clients x %d CPUs asked, %d CPUs left after the server %s",
                     clientNames.size(), cpusPerClient, rest.size(), byRole.getOrDefault("server", List.of())));
         }
-        return new CpuLayout(byRole, warnings);
-    }
-
-    /**
-     * The CPUs a helper of a role may use without touching that role's (the kernel probe beside the server): every
-     * CPU but the role's; {@code null} (not pinned) when the role is not pinned or holds them all.
-     */
-    public List<Integer> cpusOutside(String role) {
-        List<Integer> taken = cpusByRole.get(role);
-        if (taken == null) {
-            return null;
-        }
-        List<Integer> rest = availableCpus().stream().filter(cpu -> !taken.contains(cpu)).toList();
-        return rest.isEmpty() ? null : rest;
+        return new CpuLayout(byRole, null, warnings);
     }
 
     /** The CPUs this process may run on: its {@code Cpus_allowed_list}, else 0…availableProcessors-1. */

@@ -59,7 +59,9 @@ public final class LocalOrchestrator {
         CpuLayout layout = CpuLayout.plan(CpuLayout.availableCpus(), Math.max(1, (int) Math.ceil(plan.server().cpuMillis() / 1000.0)),
                 plan.clients().stream().map(RunPlan.ClientRole::name).toList(),
                 Math.max(1, (int) Math.ceil(plan.clients().getFirst().cpuMillis() / 1000.0)),
-                BenchmarkRunValidation.pinsServer(run.getSpec()), BenchmarkRunValidation.pinsClients(run.getSpec()));
+                BenchmarkRunValidation.pinsServer(run.getSpec()), BenchmarkRunValidation.pinsClients(run.getSpec()),
+                plan.server().measure().probe());
+        out.println(layout.describe());
         for (String warning : layout.warnings()) {
             out.println("warning: " + warning);
             notes.add(warning);

@@ -126,13 +126,13 @@ final class LocalProcesses implements RunDriver.Effects {
         return startProbe(processes.get(AgentContract.ROLE_SERVER).pid());
     }
 
-    /** The kernel probe on the server's port and process, pinned away from the server's CPUs. */
+    /** The kernel probe on the server's port and process, on the CPUs the layout gives it (never a client's). */
     private Optional<String> startProbe(long serverPid) {
         List<String> command = List.of(LocalApps.probeBinary().toString(), "--listen=127.0.0.1:" + fixedServerPort,
                 "--pid=" + serverPid, "--admin-address=127.0.0.1");
         println(Phase.Starting + ": attaching the kernel probe to the server (pid " + serverPid + ", port " + fixedServerPort + ")");
         try {
-            probe = ManagedProcess.startCommand(RunCollector.PROBE_ROLE, command, layout.cpusOutside(AgentContract.ROLE_SERVER),
+            probe = ManagedProcess.startCommand(RunCollector.PROBE_ROLE, command, layout.probeCpus(),
                     roleEnvironment(), directory);
             return Optional.empty();
         } catch (IOException e) {

@@ -41,4 +41,22 @@ class CpuLayoutTest {
                 .containsEntry("client-0", List.of(0)).containsEntry("client-1", List.of(1));
         assertThat(clientsOnly.warnings()).singleElement().asString().contains("placement.server.pinCpus: false");
     }
+
+    @Test
+    void theProbeGetsAFreeCpuElseSharesTheServersButNeverAClients() {
+        CpuLayout roomy = CpuLayout.plan(List.of(0, 1, 2, 3), 1, List.of("client-0", "client-1"), 1, true, true, true);
+        assertThat(roomy.probeCpus()).containsExactly(3);
+        assertThat(roomy.describe()).isEqualTo("CPUs: server 0, client-0 1, client-1 2, kernel probe 3");
+
+        CpuLayout twoCpus = CpuLayout.plan(List.of(0, 1), 1, List.of("client-0", "client-1"), 1, true, true, true);
+        assertThat(twoCpus.probeCpus()).as("no CPU free: the server's, not client-0's and client-1's CPU 1").containsExactly(0);
+        assertThat(twoCpus.warnings()).anySatisfy(w -> assertThat(w).contains("the kernel probe shares the server's CPUs [0]"));
+
+        CpuLayout clientsUnpinned = CpuLayout.plan(List.of(0, 1), 1, List.of("client-0"), 1, true, false, true);
+        assertThat(clientsUnpinned.probeCpus()).as("CPU 1 is held by no role").containsExactly(1);
+
+        assertThat(CpuLayout.plan(List.of(0, 1, 2), 1, List.of("client-0"), 1, false, true, true).probeCpus())
+                .as("an unpinned server: nothing to keep the probe beside").isNull();
+        assertThat(CpuLayout.plan(List.of(0, 1, 2), 1, List.of("client-0"), 1, true, true, false).probeCpus()).isNull();
+    }
 }
