@@ -32,7 +32,9 @@ class AdminServerTest {
             admin.markReady();
             assertThat(get(port, "/healthz").statusCode()).isEqualTo(200);
             sampler.recordNanos(1_500_000);
-            Thread.sleep(250);
+            // the period's figures show once the 100 ms period holding the value has closed
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> get(port, "/metrics").body().contains("pacer_requests_total{role=\"server\"} 1.0"));
             String metrics = get(port, "/metrics").body();
             assertThat(metrics).contains("pacer_requests_total{role=\"server\"} 1.0")
                     .contains("pacer_processing_seconds_bucket{le=\"0.0025\"} 1")
