@@ -6,12 +6,18 @@
 # The operator's /metrics is scraped every 15 s meanwhile, as the chart's monitors would.
 # Prints: runs per phase and reason, operator restarts (none allowed), RSS (peak and when, every ~10 s, at the end), CPU seconds,
 # reconcile latency (mean, and the share above 1 s); exits 1 when a run is left unfinished or the operator died.
+# With BATCH=N, the runs come N at a time instead, each deleted by the operator as it finishes
+# (cleanup.ttlSecondsAfterFinished: 0), the next N applied when the last are gone: does the operator's memory grow with
+# the runs it has finished? The RSS is read once the first 100 are gone and again after the last, each time after
+# 30 quiet seconds; it exits 1 when the second is more than 5 % above the first.
 # Needs the test cluster (test/cluster/up.sh) and 'make build'; builds kwok v0.8.0 once (about 3 minutes cold).
 #   scripts/bench-operator.sh   (RUNS=100 MAX_ACTIVE=10 KWOK_NODES=10 JVM_FLAGS="…")
+#   RUNS=1000 BATCH=50 scripts/bench-operator.sh   (DIAGNOSE=DIR: the heap's classes at both readings, in DIR)
 set -euo pipefail
 REPO="$(cd "$(dirname "$0")/.." && pwd)"
 . "$REPO/test/cluster/env.sh"
 RUNS=${RUNS:-100}
+BATCH=${BATCH:-0}
 MAX_ACTIVE=${MAX_ACTIVE:-10}
 KWOK_NODES=${KWOK_NODES:-10}
 KWOK_VERSION=v0.8.0
@@ -82,30 +88,27 @@ PORT=$(sed -n 's/.*metrics on port \([0-9]*\).*/\1/p' "$WORK/operator.log" | hea
 idle_rss=$(awk '/VmRSS/{print $2}' /proc/$OP_PID/status)
 log "operator pid $OP_PID, metrics on $PORT, idle RSS $((idle_rss / 1024)) MiB; applying $RUNS runs"
 
-t0=$(date +%s)
-for i in $(seq 1 "$RUNS"); do
+run_yaml() { # the run number $1; with a ttl, the operator deletes it once finished
   cat <<YAML
 apiVersion: pacer.dev/v1alpha1
 kind: BenchmarkRun
-metadata: {name: fake-$i, namespace: $NS}
+metadata: {name: fake-$1, namespace: $NS}
 spec:
   server: {image: pacer/server-jetty12:0.1.0, cpus: "1", memory: 256Mi}
   clients: {count: 2, rate: "100", cpus: "1", memory: 256Mi}
   warmup: 1s
   duration: 2s
-  timeout: 30s
+  timeout: ${RUN_TIMEOUT:-30s}
   placement:
     pinCpus: false
     server: {nodeSelector: {type: kwok}, tolerations: [{key: kwok.x-k8s.io/node, operator: Exists, effect: NoSchedule}]}
     clients: {nodeSelector: {type: kwok}, tolerations: [{key: kwok.x-k8s.io/node, operator: Exists, effect: NoSchedule}]}
+${2:+  cleanup: {ttlSecondsAfterFinished: 0}}
 ---
 YAML
-done >"$WORK/runs.yaml"
-k apply -f "$WORK/runs.yaml" >/dev/null
-apply_s=$(( $(date +%s) - t0 ))
-
+}
 peak_rss=0; peak_at=0; samples=0
-while :; do
+sample() { # one look at the operator: alive, RSS, a scrape every 15 looks, the progress line
   kill -0 "$OP_PID" 2>/dev/null || { echo "FAIL the operator died:"; tail -30 "$WORK/operator.log"; exit 1; }
   rss=$(awk '/VmRSS/{print $2}' /proc/$OP_PID/status)
   samples=$((samples + 1))
@@ -113,13 +116,40 @@ while :; do
   (( samples % 10 == 1 )) && echo "$(( $(date +%s) - t0 )) $((rss / 1024))" >>"$WORK/rss-timeline.txt"
   # scraped like Prometheus would (the chart's monitors: every 15 s): what a scrape loads counts in the footprint
   if (( samples % 15 == 1 )); then curl -sf "http://127.0.0.1:$PORT/metrics" >/dev/null || true; fi
-  phases=$(k get br -n "$NS" -o jsonpath='{range .items[*]}{.status.phase}{"\n"}{end}')
-  finished=$(grep -cE '^(Succeeded|Failed)$' <<<"$phases" || true)
-  printf '\r%3d of %d runs finished, %3d s, operator RSS %4d MiB (peak %4d)   ' "$finished" "$RUNS" $(( $(date +%s) - t0 )) $((rss / 1024)) $((peak_rss / 1024)) >&2
-  [[ $finished -eq $RUNS ]] && break
-  (( $(date +%s) - t0 > 60 * 30 )) && { echo; echo "FAIL not every run finished in 30 minutes"; exit 1; }
-  sleep 1
-done
+  printf '\r%4d of %d runs finished, %4d s, operator RSS %4d MiB (peak %4d)   ' "$1" "$RUNS" $(( $(date +%s) - t0 )) $((rss / 1024)) $((peak_rss / 1024)) >&2
+  (( $(date +%s) - t0 > 60 * 60 )) && { echo; echo "FAIL not every run finished in 60 minutes"; exit 1; }
+  return 0
+}
+quiet_rss() { # the RSS after 30 s without runs, in KiB; with DIAGNOSE=DIR, the heap's classes then (after a full GC)
+  for _ in $(seq 30); do sample "$1"; sleep 1; done
+  awk '/VmRSS/{print $2}' /proc/$OP_PID/status
+  [[ -z ${DIAGNOSE:-} ]] || { mkdir -p "$DIAGNOSE"; "$JAVA_HOME/bin/jcmd" "$OP_PID" GC.class_histogram >"$DIAGNOSE/classes-after-$1-runs.txt"; }
+}
+
+t0=$(date +%s)
+if (( BATCH > 0 )); then
+  done_runs=0; rss_100=
+  while (( done_runs < RUNS )); do
+    for i in $(seq $((done_runs + 1)) $((done_runs + BATCH))); do run_yaml "$i" ttl; done >"$WORK/runs.yaml"
+    k apply -f "$WORK/runs.yaml" >/dev/null
+    while [[ -n $(k get br -n "$NS" -o name 2>/dev/null) ]]; do sample "$done_runs"; sleep 1; done
+    done_runs=$((done_runs + BATCH))
+    if (( done_runs == 100 )); then rss_100=$(quiet_rss "$done_runs"); fi
+  done
+  rss_end=$(quiet_rss "$done_runs")
+  apply_s=0
+else
+  for i in $(seq 1 "$RUNS"); do run_yaml "$i"; done >"$WORK/runs.yaml"
+  k apply -f "$WORK/runs.yaml" >/dev/null
+  apply_s=$(( $(date +%s) - t0 ))
+  while :; do
+    phases=$(k get br -n "$NS" -o jsonpath='{range .items[*]}{.status.phase}{"\n"}{end}')
+    finished=$(grep -cE '^(Succeeded|Failed)$' <<<"$phases" || true)
+    sample "$finished"
+    [[ $finished -eq $RUNS ]] && break
+    sleep 1
+  done
+fi
 echo >&2
 elapsed=$(( $(date +%s) - t0 ))
 end_rss=$(awk '/VmRSS/{print $2}' /proc/$OP_PID/status)
@@ -136,7 +166,7 @@ if [[ $JVM_FLAGS == *NativeMemoryTracking* ]]; then
 fi
 cpu_ticks=$(awk '{print $14 + $15}' /proc/$OP_PID/stat)
 metrics=$(curl -sf "http://127.0.0.1:$PORT/metrics")
-reasons=$(k get br -n "$NS" -o jsonpath='{range .items[*]}{.status.phase} {.status.conditions[?(@.type=="Failed")].reason}{"\n"}{end}' | sort | uniq -c)
+reasons=$( (( BATCH > 0 )) && echo "every run deleted by the operator after it finished (ttlSecondsAfterFinished: 0)" || k get br -n "$NS" -o jsonpath='{range .items[*]}{.status.phase} {.status.conditions[?(@.type=="Failed")].reason}{"\n"}{end}' | sort | uniq -c)
 no_reason=$(k get br -n "$NS" -o jsonpath='{range .items[*]}{.status.phase} {.status.conditions[?(@.type=="Failed")].reason}{"\n"}{end}' | grep -c '^Failed $' || true)
 python3 - "$metrics" <<'PY'
 import re, sys
@@ -153,3 +183,8 @@ echo "$reasons"
 echo "operator: RSS idle $((idle_rss / 1024)) MiB, peak $((hwm / 1024)) MiB (sampled peak $((peak_rss / 1024)) after ${peak_at} s), at the end $((end_rss / 1024)) MiB (anonymous $((end_anon / 1024)), mapped files $((end_file / 1024))); CPU $((cpu_ticks / 100)) s; $threads threads; flags: $JVM_FLAGS${MALLOC_ARENA_MAX:+, MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX}"
 echo "operator RSS every ~10 s (s: MiB): $(awk '{printf "%s: %s  ", $1, $2}' "$WORK/rss-timeline.txt")"
 [[ $no_reason -eq 0 ]] || { echo "FAIL $no_reason failed runs give no reason"; exit 1; }
+if (( BATCH > 0 )); then
+  growth=$(awk -v a="$rss_100" -v b="$rss_end" 'BEGIN { printf "%+.1f", 100 * (b - a) / a }')
+  echo "RSS once 100 runs were finished and gone: $((rss_100 / 1024)) MiB; once all $RUNS were: $((rss_end / 1024)) MiB ($growth %)"
+  awk -v a="$rss_100" -v b="$rss_end" 'BEGIN { exit !(b <= a * 1.05) }' || { echo "FAIL the operator's RSS grew more than 5 % with the runs it finished"; exit 1; }
+fi
