@@ -87,6 +87,14 @@ public class BenchmarkSuiteStatus {
         public Long p50AtSustainedMicros;
         @JsonPropertyDescription("Sweep: the clients' p99 at that rate, microseconds.")
         public Long p99AtSustainedMicros;
+        @JsonPropertyDescription("Sweep: the server's own p99 at that rate (its agent's processing time, or the kernel probe's service time), microseconds.")
+        public Long serverP99AtSustainedMicros;
+        @JsonPropertyDescription("Sweep: what measured the server at that rate: agent, probe, both or none.")
+        public String serverMeasuredBy;
+        @JsonPropertyDescription("Sweep: the kernel probe's residence p99 at that rate (bytes arrived to last byte written), microseconds; absent without the probe.")
+        public Long residenceP99AtSustainedMicros;
+        @JsonPropertyDescription("Sweep: what bound the lowest rate that did not pass (as runs[].boundBy); absent when every rate passed.")
+        public String boundBy;
         @JsonPropertyDescription("Footprint: the server's image on its node, bytes; absent locally.")
         public Long imageBytes;
         @JsonPropertyDescription("Footprint: median resident memory before the load, bytes (fixed rates: over the repetitions; sweep: the run at the sustained rate).")

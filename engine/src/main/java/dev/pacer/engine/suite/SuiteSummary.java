@@ -81,6 +81,16 @@ public record SuiteSummary(List<BenchmarkSuiteStatus.SuiteRun> runs, List<Benchm
         return run;
     }
 
+    /** The server's own figures at the sustained rate: its p99, what measured it, the probe's residence p99. */
+    private static void serverAt(BenchmarkSuiteStatus.ServerSummary summary, RunResult.ServerFigures server) {
+        summary.serverMeasuredBy = server.measuredBy;
+        summary.serverP99AtSustainedMicros = server.histogramsAvailable ? server.p99Micros : null;
+        if (server.otherSeries != null) {
+            server.otherSeries.stream().filter(s -> s.name != null && s.name.endsWith(dev.pacer.contract.AgentContract.SERIES_RESIDENCE)).findFirst()
+                    .ifPresent(s -> summary.residenceP99AtSustainedMicros = s.p99Micros);
+        }
+    }
+
     private static void fixed(SuitePlan plan, List<SuitePlan.Done> done, List<BenchmarkSuiteStatus.ServerSummary> servers,
                               List<String> comparisons) {
         for (long rate : plan.rates()) {
@@ -139,7 +149,11 @@ public record SuiteSummary(List<BenchmarkSuiteStatus.SuiteRun> runs, List<Benchm
                     summary.p99AtSustainedMicros = p.clientP99Micros();
                 });
                 footprint(summary, results(done, server.name, sustained.getAsLong(), false));
+                results(done, server.name, sustained.getAsLong(), false).stream().findFirst().ifPresent(r -> serverAt(summary, r.server));
             }
+            done.stream().filter(d -> d.step().server().equals(server.name) && !plan.judge(d.outcome()).passed())
+                    .min(java.util.Comparator.comparingLong(d -> d.step().ratePerClient()))
+                    .ifPresent(d -> summary.boundBy = plan.judge(d.outcome()).bound().label);
             servers.add(summary);
             if (server.name.equals(baselineName)) {
                 baseline = summary.sustainedRatePerClient;

@@ -1,0 +1,134 @@
+package dev.pacer.engine.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import dev.pacer.api.BenchmarkRunYaml;
+import dev.pacer.api.BenchmarkSuite;
+import dev.pacer.api.RunResult;
+import dev.pacer.api.Verdict;
+import dev.pacer.contract.Golden;
+import dev.pacer.engine.suite.SuiteDocument;
+import dev.pacer.engine.suite.SuiteOutcome;
+import dev.pacer.engine.suite.SuitePlan;
+import dev.pacer.engine.suite.SuiteSummary;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The two published table shapes, as Markdown and CSV: golden files. */
+class SuiteTablesTest {
+    static final String SUITE = """
+            apiVersion: pacer.dev/v1alpha1
+            kind: BenchmarkSuite
+            metadata: {name: shoot-out}
+            spec:
+              template:
+                clients: {count: 4, rate: "1k", cpus: "1"}
+                request: {path: /}
+                duration: 30s
+              servers:
+                - {name: nginx, image: nginx:1.27, measure: probe}
+                - {name: jetty12, image: pacer/server-jetty12:0.1.0, args: [--mode=core]}
+                - {name: vertx, image: pacer/server-vertx:0.1.0, measure: probe}
+            %s
+            """;
+
+    @TempDir
+    Path work;
+
+    SuiteDocument run(String more, java.util.function.BiFunction<SuitePlan.Step, Long, RunResult> result) throws IOException {
+        Path file = work.resolve("suite.yaml");
+        Files.writeString(file, SUITE.formatted(more.indent(2)));
+        BenchmarkSuite suite = BenchmarkRunYaml.readSuite(file);
+        SuitePlan plan = SuitePlan.of(suite);
+        List<SuitePlan.Done> done = new ArrayList<>();
+        Optional<SuitePlan.Step> next;
+        while ((next = plan.next(done)).isPresent()) {
+            done.add(new SuitePlan.Done(next.get(), SuiteOutcome.of(result.apply(next.get(), next.get().ratePerClient()))));
+        }
+        return new SuiteDocument("shoot-out", suite.getSpec(), SuiteSummary.of(plan, done));
+    }
+
+    /** A run's result: the server measured by its agent or the probe, with its footprint. */
+    static RunResult result(String server, long clientP99Micros, long serverP99Micros) {
+        RunResult r = new RunResult();
+        r.verdict = Verdict.Passed;
+        r.clients = new RunResult.ClientFigures();
+        r.clients.p50Micros = clientP99Micros / 3;
+        r.clients.p99Micros = clientP99Micros;
+        r.clients.errors = 0L;
+        r.server = new RunResult.ServerFigures();
+        r.server.histogramsAvailable = true;
+        r.server.measuredBy = server.equals("jetty12") ? "agent" : "probe";
+        r.server.p99Micros = serverP99Micros;
+        r.server.p99IntegralMicros = serverP99Micros * 30;
+        r.server.maxIntegralMicros = serverP99Micros * 90;
+        if (!server.equals("jetty12")) {
+            RunResult.SeriesFigures residence = new RunResult.SeriesFigures();
+            residence.name = "residence";
+            residence.p99Micros = serverP99Micros + 40;
+            r.server.otherSeries = List.of(residence);
+        }
+        r.server.footprint = new RunResult.Footprint();
+        r.server.footprint.idleRssBytes = server.equals("nginx") ? 6_900_000L : 61_500_000L;
+        r.server.footprint.imageBytes = server.equals("nginx") ? 192_000_000L : 98_400_000L;
+        r.server.footprint.cpuMicrosPerRequest = server.equals("nginx") ? 11.4 : 18.25;
+        return r;
+    }
+
+    SuiteDocument sweep() throws IOException {
+        return run("sweep: {start: 25k, max: 100k, growth: 2, resolution: 10%, maxClientP99: 10ms}", (step, rate) -> switch (step.server()) {
+            case "nginx" -> {   // its clients give out first
+                RunResult r = result("nginx", rate <= 50_000 ? 1_900 : 900_000, 120);
+                if (rate > 50_000) {
+                    r.verdict = Verdict.Invalid;
+                    r.clientBound = true;
+                    r.reasons.add("client-2's CPU was saturated in 30 of 30 periods");
+                }
+                yield r;
+            }
+            case "jetty12" -> result("jetty12", rate <= 50_000 ? 2_400 : 25_000, rate <= 50_000 ? 300 : 9_000);
+            default -> result("vertx", 40_000, 12_000);   // fails from the start
+        });
+    }
+
+    @Test
+    void aSweepInTheShapeOfTheShootOutTableAsMarkdown() throws IOException {
+        String markdown = SuiteTables.render(sweep(), SuiteTables.Format.MARKDOWN);
+        assertThat(markdown).startsWith("| Service | Image MB | RSS idle | Sustained @ p99 < 10ms | p50 | p99 |");
+        assertThat(markdown).contains("| nginx | 192.0 | 6.9 MB | ≥ 200k (client-bound) |").contains("| client |");
+        Golden.assertMatches(markdown, "suite-sweep.md");
+    }
+
+    @Test
+    void aSweepAsCsvHasOneFieldPerFigureWithUnitsInTheHeader() throws IOException {
+        String csv = SuiteTables.render(sweep(), SuiteTables.Format.CSV);
+        assertThat(csv.lines().findFirst().orElseThrow()).isEqualTo("service,image_bytes,idle_rss_bytes,sustained_rps,sustained_rps_per_client,"
+                + "client_bound,client_p50_us,client_p99_us,server_p99_us,server_measured_by,residence_p99_us,cpu_us_per_request,bound_by");
+        assertThat(csv.lines()).hasSize(4).allSatisfy(line -> assertThat(line.split(",", -1)).hasSize(13));
+        Golden.assertMatches(csv, "suite-sweep.csv");
+    }
+
+    @Test
+    void fixedRatesInTheShapeOfJettysComparisonWithPercentFaster() throws IOException {
+        SuiteDocument fixed = run("rates: [\"1k\"]\nrepetitions: 3", (step, rate) -> {
+            long p99 = switch (step.server()) {
+                case "nginx" -> 100;
+                case "jetty12" -> 80;
+                default -> 125;
+            };
+            return result(step.server(), 2_000, p99 + step.repetition());
+        });
+        String markdown = SuiteTables.render(fixed, SuiteTables.Format.MARKDOWN);
+        // P99 integral medians: nginx 3,060 µs, jetty12 2,460 µs: (3060 - 2460) / 3060 = 19.6 % faster
+        assertThat(markdown).contains("| jetty12 | 1k | 3 | 2.46 ms |").contains("| +19.6 % |").contains("| -24.5 % |");
+        Golden.assertMatches(markdown, "suite-fixed.md");
+        Golden.assertMatches(SuiteTables.render(fixed, SuiteTables.Format.CSV), "suite-fixed.csv");
+    }
+}
