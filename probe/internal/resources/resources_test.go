@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/prometheus/procfs"
 )
 
 // sampledChild starts a shell running script, killed when the test ends, and samples it in 500 ms periods from now.
@@ -67,6 +69,59 @@ func TestABusyProcessShowsItsCPUAndMemory(t *testing.T) {
 	if err := s.Close(start + 1800); err == nil {
 		t.Error("closing a period of a process that is gone succeeded")
 	}
+}
+
+// A server of several processes (nginx's master and workers): an idle parent and a spinning child. The child's CPU and
+// memory are the server's, found by the sampler though it knows only the parent's pid.
+func TestTheServersChildProcessesAreItsFootprint(t *testing.T) {
+	parent, s, start := sampledChild(t, "sh -c 'while :; do :; done' & wait")
+	var child int
+	for deadline := time.Now().Add(5 * time.Second); child == 0 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if tree := s.tree(); len(tree) > 1 {
+			child = tree[1]
+		}
+	}
+	if child == 0 {
+		t.Fatal("the parent's child never showed in its tree")
+	}
+	time.Sleep(300 * time.Millisecond)
+	// read before the period closes, from where the sampler began with it: the sample cannot hold less
+	childCPU := cpuOf(t, child) - int64(s.lastCPU[child])
+	parentRSS := rssOf(t, parent.Process.Pid)
+	if err := s.Close(start + 600); err != nil {
+		t.Fatal(err)
+	}
+	sample := s.Use().Samples[0]
+	if childCPU <= 0 || sample.CPUNanos < childCPU {
+		t.Errorf("the period's CPU %v does not hold the child's %v", time.Duration(sample.CPUNanos), time.Duration(childCPU))
+	}
+	if sample.RSSBytes <= parentRSS {
+		t.Errorf("the period's RSS %d is not more than the idle parent's alone, %d", sample.RSSBytes, parentRSS)
+	}
+}
+
+func cpuOf(t *testing.T, pid int) int64 {
+	stat, err := mustProc(t, pid).Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int64(stat.CPUTime() * float64(time.Second))
+}
+
+func rssOf(t *testing.T, pid int) int64 {
+	status, err := mustProc(t, pid).NewStatus()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int64(status.VmRSS)
+}
+
+func mustProc(t *testing.T, pid int) procfs.Proc {
+	proc, err := procfs.NewProc(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return proc
 }
 
 func show(figure *int64) string {
