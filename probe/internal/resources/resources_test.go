@@ -7,19 +7,22 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/prometheus/procfs"
 )
 
-// sampledChild starts a shell running script, killed when the test ends, and samples it in 500 ms periods from now.
+// sampledChild starts a shell running script in a process group of its own, killed with every process it started
+// when the test ends, and samples it in 500 ms periods from now.
 func sampledChild(t *testing.T, script string) (*exec.Cmd, *Sampler, int64) {
 	child := exec.Command("sh", "-c", script)
+	child.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := child.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = child.Process.Kill(); _ = child.Wait() })
+	t.Cleanup(func() { _ = syscall.Kill(-child.Process.Pid, syscall.SIGKILL); _ = child.Wait() })
 	start := time.Now().UnixMilli()
 	s, err := New(child.Process.Pid, 500, 1, start)
 	if err != nil {
@@ -30,7 +33,7 @@ func sampledChild(t *testing.T, script string) (*exec.Cmd, *Sampler, int64) {
 
 // A busy child process: its CPU shows in the periods it ran, and its memory is read.
 func TestABusyProcessShowsItsCPUAndMemory(t *testing.T) {
-	busy, s, start := sampledChild(t, "while :; do :; done")
+	busy, s, start := sampledChild(t, "timeout --foreground 60 sh -c 'while :; do :; done'")
 	time.Sleep(600 * time.Millisecond)
 	if err := s.Close(start + 600); err != nil {
 		t.Fatal(err)
@@ -74,26 +77,28 @@ func TestABusyProcessShowsItsCPUAndMemory(t *testing.T) {
 // A server of several processes (nginx's master and workers): an idle parent and a spinning child. The child's CPU and
 // memory are the server's, found by the sampler though it knows only the parent's pid.
 func TestTheServersChildProcessesAreItsFootprint(t *testing.T) {
-	parent, s, start := sampledChild(t, "sh -c 'while :; do :; done' & wait")
-	var child int
-	for deadline := time.Now().Add(5 * time.Second); child == 0 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if tree := s.tree(); len(tree) > 1 {
-			child = tree[1]
-		}
+	// the loop is bounded too: nothing outlives the test, even killed
+	parent, s, start := sampledChild(t, "timeout --foreground 60 sh -c 'while :; do :; done' & wait")
+	var children []int // the bounding timeout and the loop under it
+	for deadline := time.Now().Add(5 * time.Second); len(children) < 2 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		children = s.tree()[1:]
 	}
-	if child == 0 {
-		t.Fatal("the parent's child never showed in its tree")
+	if len(children) < 2 {
+		t.Fatalf("the parent's descendants never showed in its tree: %v", children)
 	}
 	time.Sleep(300 * time.Millisecond)
-	// read before the period closes, from where the sampler began with it: the sample cannot hold less
-	childCPU := cpuOf(t, child) - int64(s.lastCPU[child])
+	// read before the period closes, from where the sampler began with each: the sample cannot hold less
+	var childCPU int64
+	for _, child := range children {
+		childCPU += cpuOf(t, child) - int64(s.lastCPU[child])
+	}
 	parentRSS := rssOf(t, parent.Process.Pid)
 	if err := s.Close(start + 600); err != nil {
 		t.Fatal(err)
 	}
 	sample := s.Use().Samples[0]
 	if childCPU <= 0 || sample.CPUNanos < childCPU {
-		t.Errorf("the period's CPU %v does not hold the child's %v", time.Duration(sample.CPUNanos), time.Duration(childCPU))
+		t.Errorf("the period's CPU %v does not hold its descendants' %v", time.Duration(sample.CPUNanos), time.Duration(childCPU))
 	}
 	if sample.RSSBytes <= parentRSS {
 		t.Errorf("the period's RSS %d is not more than the idle parent's alone, %d", sample.RSSBytes, parentRSS)
