@@ -12,7 +12,8 @@
 # 30 quiet seconds; it exits 1 when the second is more than 5 % above the first.
 # Needs the test cluster (test/cluster/up.sh) and 'make build'; builds kwok v0.8.0 once (about 3 minutes cold).
 #   scripts/bench-operator.sh   (RUNS=100 MAX_ACTIVE=10 KWOK_NODES=10 JVM_FLAGS="…")
-#   RUNS=1000 BATCH=50 scripts/bench-operator.sh   (DIAGNOSE=DIR: the heap's classes at both readings, in DIR)
+#   RUNS=1000 BATCH=50 scripts/bench-operator.sh   (DIAGNOSE=DIR: the heap's classes at both readings in DIR,
+#   and the JVM's memory by area with -XX:NativeMemoryTracking=summary in JVM_FLAGS)
 set -euo pipefail
 REPO="$(cd "$(dirname "$0")/.." && pwd)"
 . "$REPO/test/cluster/env.sh"
@@ -123,7 +124,11 @@ sample() { # one look at the operator: alive, RSS, a scrape every 15 looks, the 
 quiet_rss() { # the RSS after 30 s without runs, in KiB; with DIAGNOSE=DIR, the heap's classes then (after a full GC)
   for _ in $(seq 30); do sample "$1"; sleep 1; done
   awk '/VmRSS/{print $2}' /proc/$OP_PID/status
-  [[ -z ${DIAGNOSE:-} ]] || { mkdir -p "$DIAGNOSE"; "$JAVA_HOME/bin/jcmd" "$OP_PID" GC.class_histogram >"$DIAGNOSE/classes-after-$1-runs.txt"; }
+  [[ -z ${DIAGNOSE:-} ]] || {
+    mkdir -p "$DIAGNOSE"
+    [[ $JVM_FLAGS != *NativeMemoryTracking* ]] || "$JAVA_HOME/bin/jcmd" "$OP_PID" VM.native_memory summary >"$DIAGNOSE/native-after-$1-runs.txt"
+    "$JAVA_HOME/bin/jcmd" "$OP_PID" GC.class_histogram >"$DIAGNOSE/classes-after-$1-runs.txt"
+  }
 }
 
 t0=$(date +%s)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds every pacer image and pushes it to a registry, without a Docker engine:
-#   operator, loadgen, server-jetty12 (core and ee10), server-jetty12-ee9, server-jetty11, server-loom   (Jib)
+#   operator, loadgen, server-jetty12 (core and ee10), server-jetty12-ee9, server-jetty11, server-loom,
+#   server-netty, server-vertx, server-helidon                                               (Jib)
 #   probe, server-gohttp                                                                    (static Go binaries)
 # each as REGISTRY/<name>:<version>. Then: helm install ... --set image.registry=REGISTRY, and every example naming
 # pacer/<name>:<version> runs from REGISTRY unmodified.
@@ -29,7 +30,7 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 echo "push-images: the Java images (Jib) -> $REGISTRY"
 (cd "$REPO" && ./mvnw -B -ntp -DskipTests \
-  -pl operator,loadgen-image,server-images/jetty12,server-images/jetty12-ee9,server-images/jetty11,server-images/loom -am \
+  -pl operator,loadgen-image,server-images/jetty12,server-images/jetty12-ee9,server-images/jetty11,server-images/loom,server-images/netty,server-images/vertx,server-images/helidon -am \
   install jib:build "${maven_flags[@]}" >"$log" 2>&1) || { tail -40 "$log" >&2; echo "push-images: the Jib build failed" >&2; exit 1; }
 grep -o "Built and pushed image as [^ ]*" "$log" | sed 's/^/push-images:   /' || true
 echo "push-images: the kernel probe -> $REGISTRY/probe:$VERSION"

@@ -3,8 +3,8 @@
 //
 //	pacer-gohttp --port=8080
 //
-// GET /plaintext answers "Hello, World!"; any path takes ?sleepMicros=N (wait N µs before answering, as pacer's Java
-// servers do) and ?bytes=N (a body of N bytes).
+// GET / answers "ok" (the payload of Chappe's shoot-out), any other path "Hello, World!"; any path takes
+// ?sleepMicros=N (wait N µs before answering, as pacer's Java servers do) and ?bytes=N (a body of N bytes).
 package main
 
 import (
@@ -21,7 +21,7 @@ import (
 func main() {
 	port := flag.Int("port", envPort(), "HTTP port (default: env PORT, else 8080)")
 	flag.Parse()
-	body := []byte("Hello, World!")
+	body, root := []byte("Hello, World!"), []byte("ok")
 	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		if us, err := strconv.Atoi(q.Get("sleepMicros")); err == nil && us > 0 {
@@ -30,6 +30,10 @@ func main() {
 		w.Header().Set("Content-Type", "text/plain")
 		if n, err := strconv.Atoi(q.Get("bytes")); err == nil && n >= 0 && n <= 1<<24 {
 			w.Write([]byte(strings.Repeat("x", n)))
+			return
+		}
+		if r.URL.Path == "/" {
+			w.Write(root)
 			return
 		}
 		w.Write(body)

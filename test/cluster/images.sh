@@ -78,7 +78,7 @@ pacer_images() {
   [[ -f $JAVA_BASE_TAR ]] || base_images
   log "building pacer's images with Jib (base tar://$JAVA_BASE_TAR)"
   (cd "$REPO" && JAVA_HOME="$(scripts/find-jdk.sh)" ./mvnw -B -ntp -q -DskipTests \
-      -pl operator,loadgen-image,server-images/jetty12,server-images/jetty12-ee9,server-images/jetty11,server-images/loom -am install jib:buildTar \
+      -pl operator,loadgen-image,server-images/jetty12,server-images/jetty12-ee9,server-images/jetty11,server-images/loom,server-images/netty,server-images/vertx,server-images/helidon -am install jib:buildTar \
       -Dpacer.image.base="tar://$JAVA_BASE_TAR" >"$PACER_K8S/jib.log" 2>&1) \
     || { tail -30 "$PACER_K8S/jib.log" >&2; exit 1; }
   for tar in "$REPO"/operator/target/image/*.tar "$REPO"/loadgen-image/target/image/*.tar "$REPO"/server-images/*/target/image/*.tar; do

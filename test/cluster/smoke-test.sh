@@ -39,7 +39,7 @@ k delete -f "$REPO/examples/quickstart.yaml" >/dev/null 2>&1
 
 k delete -f "$DIR/manifests/smoke.yaml" --ignore-not-found --wait=true >/dev/null 2>&1
 k apply -f "$DIR/manifests/smoke.yaml" >/dev/null
-k wait --for=condition=Ready pod/web-a pod/web-b pod/pinned pod/jetty12 --timeout=180s >/dev/null
+k wait --for=condition=Ready pod/web-a pod/web-b pod/pinned pod/jetty12 pod/netty pod/vertx pod/helidon --timeout=180s >/dev/null
 k wait --for=condition=complete job/hello --timeout=120s >/dev/null
 
 check "a Job completes" k wait --for=condition=complete job/hello --timeout=1s
@@ -55,6 +55,21 @@ ip_j=$(k get pod jetty12 -o jsonpath='{.status.podIP}')
 check "pacer's Jetty 12 image serves /plaintext to another pod" bash -c "$(declare -f k); k exec web-b -- timeout 10 wget -qO- http://$ip_j:8080/plaintext | grep -q 'Hello, World!'"
 info=$(k exec web-b -- timeout 10 wget -qO- "http://$ip_j:9090/pacer/v1/info")
 check "its agent answers /pacer/v1/info: a server running as uid 65532" bash -c "grep -q '\"role\" : \"server\"' <<<'$info' && grep -q '\"uid\" : 65532' <<<'$info'"
+# the peers of the shoot-out as pacer images: GET / answers the shoot-out's "ok", /plaintext the others' text, and the
+# agent's info names the library and version the image was built with
+peer_answers() { # pod library
+  local ip body info
+  ip=$(k get pod "$1" -o jsonpath='{.status.podIP}')
+  body=$(k exec web-b -- timeout 10 wget -qO- "http://$ip:8080/") && [[ $body == ok ]] || return 1
+  k exec web-b -- timeout 10 wget -qO- "http://$ip:8080/plaintext" | grep -q 'Hello, World!' || return 1
+  info=$(k exec web-b -- timeout 10 wget -qO- "http://$ip:9090/pacer/v1/info")
+  grep -q "\"serverVersion\" : \"$2 [0-9]" <<<"$info" && grep -q '"uid" : 65532' <<<"$info"
+}
+for peer in "netty netty" "vertx vertx-core" "helidon helidon-webserver"; do
+  read -r pod library <<<"$peer"
+  check "pacer's $pod image answers / with ok and /plaintext, its agent naming $library and its version, as uid 65532" \
+    bash -c "$(declare -f k peer_answers); KUBECONFIG_HOST=$KUBECONFIG_HOST; peer_answers $pod $library"
+done
 k delete -f "$DIR/manifests/smoke.yaml" --wait=false >/dev/null 2>&1
 
 # the preflight as a user runs it: node-1's CPU manager policy read from its kubelet through the API; the cluster

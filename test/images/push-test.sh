@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # 'One command builds and pushes every image': scripts/push-images.sh against a real OCI registry (Debian's
-# docker-registry, the CNCF distribution registry) on loopback, then every image read back from the registry: all eight
+# docker-registry, the CNCF distribution registry) on loopback, then every image read back from the registry: all eleven
 # are there under REGISTRY/<name>:<version>, for linux/amd64, with an entrypoint, and non-root but for the probe.
 # The registry lives in a temporary directory and stops with the test.
 set -euo pipefail
@@ -23,7 +23,7 @@ PACER_INSECURE_REGISTRY=true PACER_IMAGE_BASE="tar://$HOME/.cache/pacer/k8s/java
   "$REPO/scripts/push-images.sh" "$REGISTRY"
 
 catalog=$(curl -sf "http://127.0.0.1:$port/v2/_catalog")
-for name in operator loadgen server-jetty12 server-jetty12-ee9 server-jetty11 server-loom probe server-gohttp; do
+for name in operator loadgen server-jetty12 server-jetty12-ee9 server-jetty11 server-loom server-netty server-vertx server-helidon probe server-gohttp; do
   grep -q "\"pacer/$name\"" <<<"$catalog" || fail "pacer/$name is not in the registry's catalog: $catalog"
   config=$(skopeo inspect --tls-verify=false --config "docker://$REGISTRY/$name:$VERSION") || fail "cannot read $REGISTRY/$name:$VERSION"
   python3 - "$name" "$config" <<'PY' || fail "$name: its image config is not as expected"
@@ -40,4 +40,4 @@ else:
 print(f"push-test:   {name}: linux/amd64, entrypoint {c['Entrypoint'][0]}, user {user or '(the pod sets it)'}")
 PY
 done
-echo "push-test: passed: 8 images in $REGISTRY"
+echo "push-test: passed: 11 images in $REGISTRY"

@@ -18,6 +18,8 @@ import java.util.concurrent.locks.LockSupport;
  */
 public record Workload(long sleepMicros, long spinMicros, int bodyBytes) {
     public static final byte[] DEFAULT_BODY = "Hello, World!\n".getBytes(StandardCharsets.US_ASCII);
+    /** What {@code GET /} answers: the payload of Chappe's shoot-out, 2 bytes of text/plain. */
+    public static final byte[] ROOT_BODY = "ok".getBytes(StandardCharsets.US_ASCII);
     public static final Workload NONE = new Workload(0, 0, -1);
     static final long MAX_MICROS = TimeUnit.SECONDS.toMicros(10);
     static final int MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -75,6 +77,11 @@ public record Workload(long sleepMicros, long spinMicros, int bodyBytes) {
                 Thread.onSpinWait();
             }
         }
+    }
+
+    /** The body of a served path: {@code /} the shoot-out's "ok", {@code /plaintext} the default text; or {@code bodyBytes} of filler. */
+    public byte[] body(String path) {
+        return bodyBytes < 0 && "/".equals(path) ? ROOT_BODY : body();
     }
 
     /** The response body: the default text, or {@code bodyBytes} of filler. */

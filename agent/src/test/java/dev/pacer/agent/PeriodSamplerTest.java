@@ -85,5 +85,8 @@ class PeriodSamplerTest {
         assertThat(Workload.parse("sleepMicros=999999999999").sleepMicros()).isEqualTo(Workload.MAX_MICROS);
         assertThat(Workload.parse(null)).isEqualTo(Workload.NONE);
         assertThat(Workload.NONE.body()).isEqualTo(Workload.DEFAULT_BODY);
+        assertThat(new String(Workload.NONE.body("/"), java.nio.charset.StandardCharsets.US_ASCII)).as("the shoot-out's payload").isEqualTo("ok");
+        assertThat(Workload.NONE.body("/plaintext")).isEqualTo(Workload.DEFAULT_BODY);
+        assertThat(Workload.parse("bytes=3").body("/")).as("bytes= wins on every path").hasSize(3);
     }
 }

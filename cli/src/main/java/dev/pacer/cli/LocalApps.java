@@ -26,7 +26,10 @@ public final class LocalApps {
             new App("jetty12-ee9", "server-images/jetty12-ee9", "dev.pacer.server.jetty12ee9.Jetty12Ee9Server"),
             new App("jetty12", "server-images/jetty12", "dev.pacer.server.jetty12.Jetty12Server"),
             new App("jetty11", "server-images/jetty11", "dev.pacer.server.jetty11.Jetty11Server"),
-            new App("loom", "server-images/loom", "dev.pacer.server.loom.LoomServer"));
+            new App("loom", "server-images/loom", "dev.pacer.server.loom.LoomServer"),
+            new App("netty", "server-images/netty", "dev.pacer.server.netty.NettyServer"),
+            new App("vertx", "server-images/vertx", "dev.pacer.server.vertx.VertxServer"),
+            new App("helidon", "server-images/helidon", "dev.pacer.server.helidon.HelidonServer"));
 
     private LocalApps() {
     }

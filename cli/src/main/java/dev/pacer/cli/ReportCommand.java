@@ -23,8 +23,8 @@ import picocli.CommandLine.Parameters;
  * {@code --format markdown|csv}, prints a suite's table in its published shape, from its directory or from a
  * BenchmarkSuite with its status ({@code kubectl get bs NAME -o yaml}).
  */
-@Command(name = "report", description = {"Render report.html again from a results directory (suite.html from a suite's),",
-        "or print a suite's table as Markdown or CSV: a sweep in the shape of Chappe's shoot-out, fixed rates in Jetty's."})
+@Command(name = "report", description = "Render report.html again from a results directory (suite.html from a suite's), or print "
+        + "a suite's table as Markdown or CSV: a sweep in the shape of Chappe's shoot-out, fixed rates in Jetty's.")
 final class ReportCommand implements Callable<Integer> {
     enum Format { html, markdown, csv }
 

@@ -21,7 +21,10 @@ class ServersUnderLoadE2ETest {
             "pacer/server-jetty12:0.1.0, --mode=ee10",
             "pacer/server-jetty12-ee9:0.1.0, --mode=ee9",
             "pacer/server-jetty11:0.1.0, --mode=servlet",
-            "pacer/server-loom:0.1.0, --mode=virtual-threads"})
+            "pacer/server-loom:0.1.0, --mode=virtual-threads",
+            "pacer/server-netty:0.1.0, --mode=epoll",
+            "pacer/server-vertx:0.1.0, --mode=defaults",
+            "pacer/server-helidon:0.1.0, --mode=virtual-threads"})
     void twoMillisecondsOfWorkShowAsTwoMillisecondsOnTheServer(String image, String args) throws Exception {
         LocalRuns.Outcome sleeping = LocalRuns.run(work, "sleep", LocalRuns.spec("sleep", image, args, "200", "/?sleepMicros=2000", "5s", "3s"));
         assertThat(sleeping.err()).isEmpty();

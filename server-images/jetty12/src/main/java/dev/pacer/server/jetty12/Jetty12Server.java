@@ -58,7 +58,7 @@ public final class Jetty12Server {
             workload.perform();
             response.setStatus(200);
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain");
-            response.write(true, ByteBuffer.wrap(workload.body()), callback);
+            response.write(true, ByteBuffer.wrap(workload.body(Request.getPathInContext(request))), callback);
             return true;
         }
     }

@@ -63,7 +63,7 @@ public final class LoomServer {
             }
             Workload workload = Workload.parse(exchange.getRequestURI().getRawQuery());
             workload.perform();
-            byte[] body = workload.body();
+            byte[] body = workload.body(exchange.getRequestURI().getPath());
             exchange.getResponseHeaders().set("Content-Type", "text/plain");
             exchange.sendResponseHeaders(200, body.length);
             try (OutputStream out = exchange.getResponseBody()) {

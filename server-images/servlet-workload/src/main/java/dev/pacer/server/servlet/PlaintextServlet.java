@@ -21,7 +21,9 @@ public final class PlaintextServlet extends HttpServlet {
         }
         Workload workload = Workload.parse(request.getQueryString());
         workload.perform();
-        byte[] body = workload.body();
+        String servletPath = request.getServletPath() == null ? "" : request.getServletPath();
+        String path = servletPath + (request.getPathInfo() == null ? "" : request.getPathInfo());
+        byte[] body = workload.body(path.isEmpty() ? "/" : path);
         response.setContentType("text/plain");
         response.setContentLength(body.length);
         response.getOutputStream().write(body);
