@@ -46,6 +46,7 @@ final class ReportCommand implements Callable<Integer> {
                 SuiteDocument suite = suite(source);
                 spec.commandLine().getOut().print(SuiteTables.render(suite,
                         format == Format.markdown ? SuiteTables.Format.MARKDOWN : SuiteTables.Format.CSV));
+                spec.commandLine().getOut().flush();   // print() is not flushed by the writer's autoflush
                 return PacerCommand.EXIT_OK;
             }
             if (Files.isRegularFile(source.resolve(SuiteDocument.FILE_NAME))) {
