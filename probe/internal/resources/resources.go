@@ -63,12 +63,13 @@ func New(pid int, periodMs int64, cpus int, nowEpochMs int64) (*Sampler, error) 
 		return nil, fmt.Errorf("the server's process %d: %w", pid, err)
 	}
 	s := &Sampler{pid: pid, periodMs: periodMs, cpus: cpus, lastEnd: nowEpochMs, lastCPU: map[int]time.Duration{}}
-	if _, err := s.cpuDelta(s.tree()); err != nil {
+	tree := s.tree()
+	if _, err := s.cpuDelta(tree); err != nil {
 		return nil, err
 	}
-	s.peakResets = s.resetPeak(s.tree())
+	s.peakResets = s.resetPeak(tree)
 	s.lastSched = map[string][2]int64{}
-	s.schedDelta(s.tree())
+	s.schedDelta(tree)
 	return s, nil
 }
 
@@ -148,11 +149,7 @@ func (s *Sampler) cpuDelta(tree []int) (time.Duration, error) {
 	var delta time.Duration
 	now := make(map[int]time.Duration, len(tree))
 	for _, pid := range tree {
-		proc, err := procfs.NewProc(pid)
-		var stat procfs.ProcStat
-		if err == nil {
-			stat, err = proc.Stat()
-		}
+		stat, err := read(pid, procfs.Proc.Stat)
 		if err != nil {
 			if pid == s.pid {
 				return 0, err
@@ -167,15 +164,21 @@ func (s *Sampler) cpuDelta(tree []int) (time.Duration, error) {
 	return delta, nil
 }
 
+// read is one of a process's /proc files, parsed; an error when the process is gone.
+func read[T any](pid int, file func(procfs.Proc) (T, error)) (T, error) {
+	proc, err := procfs.NewProc(pid)
+	if err != nil {
+		var none T
+		return none, err
+	}
+	return file(proc)
+}
+
 // memory is the tree's resident set and each process's peak, summed: pages shared between its processes (the code,
 // a master's memory its workers inherited) count once per process, so for more than one process both are upper bounds.
 func (s *Sampler) memory(tree []int) (rss, peak int64, err error) {
 	for _, pid := range tree {
-		proc, err := procfs.NewProc(pid)
-		var status procfs.ProcStatus
-		if err == nil {
-			status, err = proc.NewStatus()
-		}
+		status, err := read(pid, procfs.Proc.NewStatus)
 		if err != nil {
 			if pid == s.pid {
 				return 0, 0, err

@@ -67,11 +67,15 @@ public final class SuiteReport {
 
     /** A sweep's sustained rate as printed: "≥" and "(client-bound)" when the clients, not the server, were the limit. */
     static String sustained(BenchmarkSuiteStatus.ServerSummary x) {
-        if (x.sustainedRatePerClient == null) {
-            return x.clientBound != null ? "none (client-bound)" : "none passed";
+        return sustained(x.sustainedRatePerClient, x.clientBound != null);
+    }
+
+    /** A sustained rate (per client, or the clients' total) as every report prints it. */
+    static String sustained(Long rate, boolean clientBound) {
+        if (rate == null) {
+            return clientBound ? "none (client-bound)" : "none passed";
         }
-        String rate = Quantities.formatRate(x.sustainedRatePerClient);
-        return x.clientBound != null ? "≥ " + rate + " (client-bound)" : rate;
+        return clientBound ? "≥ " + Quantities.formatRate(rate) + " (client-bound)" : Quantities.formatRate(rate);
     }
 
     static String html(SuiteDocument doc) {

@@ -115,11 +115,7 @@ public final class SuiteTables {
     }
 
     private static String sustained(BenchmarkSuiteStatus.ServerSummary x, int clients) {
-        if (x.sustainedRatePerClient == null) {
-            return x.clientBound != null ? "none (client-bound)" : "none passed";
-        }
-        String total = Quantities.formatRate(x.sustainedRatePerClient * clients);
-        return x.clientBound != null ? "≥ " + total + " (client-bound)" : total;
+        return SuiteReport.sustained(x.sustainedRatePerClient == null ? null : x.sustainedRatePerClient * clients, x.clientBound != null);
     }
 
     private static int clientCount(BenchmarkSuiteSpec spec) {

@@ -151,9 +151,10 @@ public record SuiteSummary(List<BenchmarkSuiteStatus.SuiteRun> runs, List<Benchm
                 footprint(summary, results(done, server.name, sustained.getAsLong(), false));
                 results(done, server.name, sustained.getAsLong(), false).stream().findFirst().ifPresent(r -> serverAt(summary, r.server));
             }
-            done.stream().filter(d -> d.step().server().equals(server.name) && !plan.judge(d.outcome()).passed())
-                    .min(java.util.Comparator.comparingLong(d -> d.step().ratePerClient()))
-                    .ifPresent(d -> summary.boundBy = plan.judge(d.outcome()).bound().label);
+            done.stream().filter(d -> d.step().server().equals(server.name))
+                    .sorted(java.util.Comparator.comparingLong(d -> d.step().ratePerClient()))
+                    .map(d -> plan.judge(d.outcome())).filter(j -> !j.passed()).findFirst()
+                    .ifPresent(j -> summary.boundBy = j.bound().label);
             servers.add(summary);
             if (server.name.equals(baselineName)) {
                 baseline = summary.sustainedRatePerClient;
