@@ -71,7 +71,7 @@ final class CheckCommand implements Callable<Integer> {
                 out.println(file + ":");
                 List<Preflight.Finding> ofRun;
                 try {
-                    ofRun = Preflight.run(RunPlanner.plan(run), run.getSpec(), nodes);
+                    ofRun = Preflight.run(RunPlanner.plan(run), nodes);
                 } catch (RunPlanner.InvalidPlanException e) {
                     e.problems().forEach(p -> err.println("pacer: " + file + ": " + p));
                     return PacerCommand.EXIT_BAD_INPUT;

@@ -12,7 +12,6 @@ import java.util.Locale;
 
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.BenchmarkRunStatus;
-import dev.pacer.api.BenchmarkRunValidation;
 import dev.pacer.api.Phase;
 import dev.pacer.engine.plan.RunPlan;
 import dev.pacer.engine.protocol.Decision;
@@ -59,7 +58,7 @@ public final class LocalOrchestrator {
         CpuLayout layout = CpuLayout.plan(CpuLayout.availableCpus(), Math.max(1, (int) Math.ceil(plan.server().cpuMillis() / 1000.0)),
                 plan.clients().stream().map(RunPlan.ClientRole::name).toList(),
                 Math.max(1, (int) Math.ceil(plan.clients().getFirst().cpuMillis() / 1000.0)),
-                BenchmarkRunValidation.pinsServer(run.getSpec()), BenchmarkRunValidation.pinsClients(run.getSpec()),
+                plan.placement().server().pinCpus(), plan.placement().clients().pinCpus(),
                 plan.server().measure().probe());
         out.println(layout.describe());
         for (String warning : layout.warnings()) {

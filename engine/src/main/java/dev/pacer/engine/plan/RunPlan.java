@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import dev.pacer.api.PodSettings;
 import dev.pacer.contract.RunRequest;
 import dev.pacer.engine.analysis.AnalysisInput;
 
@@ -22,10 +23,11 @@ import dev.pacer.engine.analysis.AnalysisInput;
  * @param request        what every client sends, defaults applied
  * @param cleanup        the cleanup policy, defaults applied
  * @param rampUp         the first part of the warm-up, in which the clients ramp their rate up from 0 (zero: none)
+ * @param placement      where the roles run and whether their CPUs are pinned
  */
 public record RunPlan(String runName, ServerRole server, List<ClientRole> clients, Duration warmup, Duration duration,
                       Duration samplePeriod, Duration timeout, String load, AnalysisInput.Criteria criteria,
-                      RequestPlan request, CleanupPlan cleanup, Duration rampUp) {
+                      RequestPlan request, CleanupPlan cleanup, Duration rampUp, Placement placement) {
 
     /**
      * The least time between choosing {@code startAt} and the instant itself: the start is kept in the status, then
@@ -44,6 +46,27 @@ public record RunPlan(String runName, ServerRole server, List<ClientRole> client
      * @param timeout   a request not answered after this is a timeout error (30 s)
      */
     public record RequestPlan(String method, String path, Map<String, String> headers, String body, Duration timeout) {
+    }
+
+    /**
+     * Where the roles run, defaults applied: what both platforms read (pods on Kubernetes, taskset locally).
+     *
+     * @param server        the server's
+     * @param clients       every client's
+     * @param separateNodes no client on the server's node (Kubernetes)
+     */
+    public record Placement(RolePlacement server, RolePlacement clients, boolean separateNodes) {
+    }
+
+    /**
+     * @param pinCpus      exclusive CPUs (Kubernetes: Guaranteed QoS and the static CPU manager; locally: taskset): the
+     *                     role's own {@code pinCpus}, else {@code placement.pinCpus}, else true
+     * @param nodeSelector node labels the role's pods require
+     * @param tolerations  the role's pods' tolerations, as in a pod spec
+     * @param pod          the role's pod settings: pull secrets and policy, environment, annotations, priority, affinity
+     */
+    public record RolePlacement(boolean pinCpus, Map<String, String> nodeSelector, List<Map<String, Object>> tolerations,
+                                PodSettings pod) {
     }
 
     /** Which pods to delete once finished, and when to delete the run itself. */

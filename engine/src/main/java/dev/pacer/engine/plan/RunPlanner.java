@@ -11,6 +11,7 @@ import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.BenchmarkRunSpec;
 import dev.pacer.api.BenchmarkRunValidation;
 import dev.pacer.api.FieldProblem;
+import dev.pacer.api.PodSettings;
 import dev.pacer.api.Quantities;
 import dev.pacer.engine.analysis.AnalysisInput;
 
@@ -58,7 +59,7 @@ public final class RunPlanner {
         BenchmarkRunSpec.Server s = spec.server;
         RunPlan.ServerRole server = new RunPlan.ServerRole(ownImages.resolve(s.image), List.copyOf(s.args == null ? List.of() : s.args),
                 List.copyOf(s.jvmOptions == null ? List.of() : s.jvmOptions), s.port == null ? 8080 : s.port,
-                Quantities.parseCpuMillis(s.cpus), s.memory, new LinkedHashMap<>(s.labels == null ? java.util.Map.of() : s.labels),
+                Quantities.parseCpuMillis(s.cpus), s.memory, new LinkedHashMap<>(s.labels == null ? Map.of() : s.labels),
                 RunPlan.Measure.of(s.measure), s.readinessPath, s.command == null ? null : List.copyOf(s.command));
         BenchmarkRunSpec.Clients c = spec.clients;
         int rate = Math.toIntExact(Quantities.parseRatePerSecond(c.rate));
@@ -79,7 +80,22 @@ public final class RunPlanner {
         return new RunPlan(name, server, clients, Quantities.parseDuration(spec.warmup), Quantities.parseDuration(spec.duration),
                 Quantities.parseDuration(spec.samplePeriod), Quantities.parseDuration(spec.timeout),
                 c.count + "x" + Quantities.formatRate(rate), parsedCriteria, request(spec.request), cleanup(spec.cleanup),
-                spec.rampUp == null ? Duration.ZERO : Quantities.parseDuration(spec.rampUp));
+                spec.rampUp == null ? Duration.ZERO : Quantities.parseDuration(spec.rampUp), placement(spec));
+    }
+
+    /** Pinning per role is {@link BenchmarkRunValidation#pinsServer}'s and {@link BenchmarkRunValidation#pinsClients}'s rule. */
+    static RunPlan.Placement placement(BenchmarkRunSpec spec) {
+        BenchmarkRunSpec.Placement given = spec.placement == null ? new BenchmarkRunSpec.Placement() : spec.placement;
+        return new RunPlan.Placement(
+                role(BenchmarkRunValidation.pinsServer(spec), given.server, spec.server.pod),
+                role(BenchmarkRunValidation.pinsClients(spec), given.clients, spec.clients.pod),
+                given.separateNodes == null || given.separateNodes);
+    }
+
+    private static RunPlan.RolePlacement role(boolean pinCpus, BenchmarkRunSpec.RolePlacement given, PodSettings pod) {
+        BenchmarkRunSpec.RolePlacement role = given == null ? new BenchmarkRunSpec.RolePlacement() : given;
+        return new RunPlan.RolePlacement(pinCpus, Map.copyOf(role.nodeSelector == null ? Map.of() : role.nodeSelector),
+                List.copyOf(role.tolerations == null ? List.of() : role.tolerations), pod == null ? new PodSettings() : pod);
     }
 
     /** The request every client sends, with the defaults of docs/design.md: GET /, no headers, no body, 30 s timeout. */

@@ -7,8 +7,6 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.pacer.api.BenchmarkRunSpec;
-import dev.pacer.api.BenchmarkRunValidation;
 import dev.pacer.engine.plan.RunPlan;
 
 /**
@@ -94,11 +92,11 @@ public final class Preflight {
     }
 
     /** A run against the cluster: can its pinned roles get their exclusive CPUs, can the probe load on the server's node. */
-    public static List<Finding> run(RunPlan plan, BenchmarkRunSpec spec, List<NodeFacts> nodes) {
+    public static List<Finding> run(RunPlan plan, List<NodeFacts> nodes) {
         List<Finding> findings = new ArrayList<>();
-        BenchmarkRunSpec.Placement placement = spec.placement == null ? new BenchmarkRunSpec.Placement() : spec.placement;
-        Map<String, String> serverSelector = placement.server == null ? Map.of() : placement.server.nodeSelector;
-        Map<String, String> clientSelector = placement.clients == null ? Map.of() : placement.clients.nodeSelector;
+        RunPlan.Placement placement = plan.placement();
+        Map<String, String> serverSelector = placement.server().nodeSelector();
+        Map<String, String> clientSelector = placement.clients().nodeSelector();
         List<NodeFacts> serverNodes = nodes.stream().filter(NodeFacts::schedulable).filter(n -> n.matches(serverSelector)).toList();
         List<NodeFacts> clientNodes = nodes.stream().filter(NodeFacts::schedulable).filter(n -> n.matches(clientSelector)).toList();
         String run = plan.runName();
@@ -110,7 +108,7 @@ public final class Preflight {
         }
         long serverCpus = plan.server().cpuMillis() / 1000;
         List<NodeFacts> serverCandidates = serverNodes;
-        if (BenchmarkRunValidation.pinsServer(spec)) {
+        if (placement.server().pinCpus()) {
             serverCandidates = serverNodes.stream().filter(NodeFacts::pins).filter(n -> n.wholeCpus() >= serverCpus).toList();
             if (serverCandidates.isEmpty() && !serverNodes.isEmpty()) {
                 findings.add(new Finding(Level.PROBLEM, "spec.server.cpus", run + " pins its server on " + serverCpus + " exclusive CPU"
@@ -122,12 +120,12 @@ public final class Preflight {
             }
         }
         // the clients' room depends on where the server goes: judged once the server has a node to go to
-        if (BenchmarkRunValidation.pinsClients(spec) && !plan.clients().isEmpty() && !serverCandidates.isEmpty() && !clientNodes.isEmpty()) {
+        if (placement.clients().pinCpus() && !plan.clients().isEmpty() && !serverCandidates.isEmpty() && !clientNodes.isEmpty()) {
             long clientCpus = Math.max(1, plan.clients().getFirst().cpuMillis() / 1000);
-            boolean separate = !Boolean.FALSE.equals(placement.separateNodes);
+            boolean separate = placement.separateNodes();
             // the best placement of the server among its candidates: the clients get what the others hold, and what
             // the server's own node has left when they may share it
-            long serverExclusive = BenchmarkRunValidation.pinsServer(spec) ? serverCpus : 0;
+            long serverExclusive = placement.server().pinCpus() ? serverCpus : 0;
             long clientSlots = 0;
             for (NodeFacts serverNode : serverCandidates.isEmpty() ? List.<NodeFacts>of() : serverCandidates) {
                 long slots = 0;

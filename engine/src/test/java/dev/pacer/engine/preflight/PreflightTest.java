@@ -32,7 +32,7 @@ class PreflightTest {
 
     static List<Finding> check(String spec, List<NodeFacts> nodes) throws Exception {
         BenchmarkRun run = run(spec);
-        return Preflight.run(RunPlanner.plan(run), run.getSpec(), nodes);
+        return Preflight.run(RunPlanner.plan(run), nodes);
     }
 
     static final String PINNED = """

@@ -6,8 +6,6 @@ import java.util.List;
 import java.util.Map;
 
 import dev.pacer.api.BenchmarkRun;
-import dev.pacer.api.BenchmarkRunSpec;
-import dev.pacer.api.BenchmarkRunValidation;
 import dev.pacer.api.PodSettings;
 import dev.pacer.engine.plan.RunPlan;
 import dev.pacer.operator.ProbeSettings;
@@ -73,14 +71,14 @@ public final class PodFactory {
     }
 
     public static Pod serverPod(BenchmarkRun run, RunPlan plan) {
-        BenchmarkRunSpec.Placement placement = placement(run);
+        RunPlan.Placement placement = plan.placement();
         RunPlan.ServerRole server = plan.server();
         List<String> args = new ArrayList<>(server.args());
         if (server.measure().agent()) {
             args.add("--port=" + server.port());   // pacer's servers take their port so; any other server gets PORT only
         }
-        ContainerBuilder builder = container(ROLE_SERVER, pod(run.getSpec().server.pod), server.image(), args, server.jvmOptions(),
-                server.cpuMillis(), server.memory(), BenchmarkRunValidation.pinsServer(run.getSpec()), plan)
+        ContainerBuilder builder = container(ROLE_SERVER, placement.server().pod(), server.image(), args, server.jvmOptions(),
+                server.cpuMillis(), server.memory(), placement.server().pinCpus(), plan)
                 .addNewPort().withName("http").withContainerPort(server.port()).endPort();
         if (server.command() != null) {
             builder.withCommand(server.command());
@@ -90,16 +88,16 @@ public final class PodFactory {
                     .addNewEnv().withName("PORT").withValue(Integer.toString(server.port())).endEnv();   // the common convention
         }
         Container container = builder.build();
-        return pod(run, serverPodName(run), ROLE_SERVER, null, container, placement.server, pod(run.getSpec().server.pod),
-                Boolean.TRUE.equals(placement.separateNodes) ? antiAffinity(run, ROLE_CLIENT) : null);
+        return pod(run, serverPodName(run), ROLE_SERVER, null, container, placement.server(),
+                placement.separateNodes() ? antiAffinity(run, ROLE_CLIENT) : null);
     }
 
     public static Pod clientPod(BenchmarkRun run, RunPlan plan, RunPlan.ClientRole client) {
-        BenchmarkRunSpec.Placement placement = placement(run);
-        Container container = container(ROLE_CLIENT, pod(run.getSpec().clients.pod), client.image(), List.of(), client.jvmOptions(), client.cpuMillis(),
-                client.memory(), BenchmarkRunValidation.pinsClients(run.getSpec()), plan).build();
-        return pod(run, clientPodName(run, client), ROLE_CLIENT, client.name(), container, placement.clients, pod(run.getSpec().clients.pod),
-                Boolean.TRUE.equals(placement.separateNodes) ? antiAffinity(run, ROLE_SERVER) : null);
+        RunPlan.Placement placement = plan.placement();
+        Container container = container(ROLE_CLIENT, placement.clients().pod(), client.image(), List.of(), client.jvmOptions(), client.cpuMillis(),
+                client.memory(), placement.clients().pinCpus(), plan).build();
+        return pod(run, clientPodName(run, client), ROLE_CLIENT, client.name(), container, placement.clients(),
+                placement.separateNodes() ? antiAffinity(run, ROLE_SERVER) : null);
     }
 
     /**
@@ -123,7 +121,7 @@ public final class PodFactory {
     public static Pod probePod(BenchmarkRun run, RunPlan plan, ProbeSettings probe, String node, String serverAddress) {
         Map<String, String> labels = labels(run, ROLE_PROBE, null);
         labels.put(LABEL_RUN_NAMESPACE, run.getMetadata().getNamespace());
-        PodSettings settings = pod(run.getSpec().server.pod);
+        PodSettings settings = plan.placement().server().pod();
         Container container = new ContainerBuilder()
                 .withName(ROLE_PROBE)
                 .withImage(probe.image())
@@ -169,21 +167,6 @@ public final class PodFactory {
             labels.put(LABEL_CLIENT, clientName);
         }
         return labels;
-    }
-
-    /** The run's placement with its defaults filled in, as a copy: the run is never modified. Pinning per role is
-     *  {@link BenchmarkRunValidation#pinsServer}/{@link BenchmarkRunValidation#pinsClients}, shared with validation. */
-    private static BenchmarkRunSpec.Placement placement(BenchmarkRun run) {
-        BenchmarkRunSpec.Placement given = run.getSpec().placement == null ? new BenchmarkRunSpec.Placement() : run.getSpec().placement;
-        BenchmarkRunSpec.Placement effective = new BenchmarkRunSpec.Placement();
-        effective.server = given.server == null ? new BenchmarkRunSpec.RolePlacement() : given.server;
-        effective.clients = given.clients == null ? new BenchmarkRunSpec.RolePlacement() : given.clients;
-        effective.separateNodes = given.separateNodes == null || given.separateNodes;
-        return effective;
-    }
-
-    private static PodSettings pod(PodSettings given) {
-        return given == null ? new PodSettings() : given;
     }
 
     private static ContainerBuilder container(String name, PodSettings settings, String image, List<String> args, List<String> jvmOptions,
@@ -275,7 +258,8 @@ public final class PodFactory {
     }
 
     private static Pod pod(BenchmarkRun run, String name, String role, String clientName, Container container,
-                           BenchmarkRunSpec.RolePlacement placement, PodSettings settings, Affinity separation) {
+                           RunPlan.RolePlacement placement, Affinity separation) {
+        PodSettings settings = placement.pod();
         return new PodBuilder()
                 .withNewMetadata()
                 .withName(name)
@@ -292,7 +276,7 @@ public final class PodFactory {
                 .withRunAsNonRoot(true).withRunAsUser(NON_ROOT_UID).withRunAsGroup(NON_ROOT_UID).withFsGroup(NON_ROOT_UID)
                 .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
                 .endSecurityContext()
-                .withNodeSelector(placement.nodeSelector == null || placement.nodeSelector.isEmpty() ? null : new LinkedHashMap<>(placement.nodeSelector))
+                .withNodeSelector(placement.nodeSelector().isEmpty() ? null : new LinkedHashMap<>(placement.nodeSelector()))
                 .withTolerations(tolerations(placement))
                 .withAffinity(combined(separation, settings.affinity == null ? null
                         : Serialization.jsonMapper().convertValue(settings.affinity, Affinity.class)))
@@ -305,10 +289,10 @@ public final class PodFactory {
                 .build();
     }
 
-    private static List<Toleration> tolerations(BenchmarkRunSpec.RolePlacement placement) {
+    private static List<Toleration> tolerations(RunPlan.RolePlacement placement) {
         List<Toleration> tolerations = new ArrayList<>();
-        if (placement.tolerations != null) {
-            for (Map<String, Object> t : placement.tolerations) {
+        {
+            for (Map<String, Object> t : placement.tolerations()) {
                 TolerationBuilder builder = new TolerationBuilder()
                         .withKey((String) t.get("key")).withOperator((String) t.get("operator"))
                         .withValue((String) t.get("value")).withEffect((String) t.get("effect"));

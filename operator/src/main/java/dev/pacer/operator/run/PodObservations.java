@@ -8,7 +8,6 @@ import java.util.Optional;
 import java.util.Set;
 
 import dev.pacer.api.BenchmarkRun;
-import dev.pacer.api.BenchmarkRunValidation;
 import dev.pacer.contract.AgentContract;
 import dev.pacer.engine.agents.AgentClient;
 import dev.pacer.engine.agents.RunCollector;
@@ -54,13 +53,13 @@ public final class PodObservations extends AgentObservations {
 
     @Override
     public RoleObservation server() {
-        boolean pinned = BenchmarkRunValidation.pinsServer(run.getSpec());
+        boolean pinned = plan.placement().server().pinCpus();
         return observe(PodFactory.serverPodName(run), pinned, plan.server().cpuMillis());
     }
 
     @Override
     public RoleObservation client(String name) {
-        boolean pinned = BenchmarkRunValidation.pinsClients(run.getSpec());
+        boolean pinned = plan.placement().clients().pinCpus();
         RunPlan.ClientRole role = plan.client(name);
         return observe(PodFactory.clientPodName(run, role), pinned, role.cpuMillis());
     }
