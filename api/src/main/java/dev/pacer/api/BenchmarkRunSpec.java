@@ -26,16 +26,9 @@ import io.fabric8.kubernetes.api.model.IntOrString;
  * a bad run before the operator sees it; {@link BenchmarkRunValidation} stays the reference with the friendlier text.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "duration(self.warmup) + duration(self.duration) < duration(self.timeout)",
-        message = "spec.timeout must be longer than spec.warmup + spec.duration", fieldPath = ".timeout", reason = "FieldValueInvalid")
-@ValidationRule(value = "!has(self.rampUp) || duration(self.rampUp) <= duration(self.warmup)",
-        message = "spec.rampUp must be at most spec.warmup: the ramp is part of the warm-up", fieldPath = ".rampUp", reason = "FieldValueInvalid")
 @ValidationRule(value = "!(" + BenchmarkRunSpec.CEL_PIN_SERVER + ") || string(self.server.cpus).matches('^[1-9][0-9]*$')",
         message = "spec.server.cpus must be a whole number of CPUs when the server is pinned (spec.placement.pinCpus or spec.placement.server.pinCpus)",
         fieldPath = ".server.cpus", reason = "FieldValueInvalid")
-@ValidationRule(value = "!(" + BenchmarkRunSpec.CEL_PIN_CLIENTS + ") || !has(self.clients.cpus) || string(self.clients.cpus).matches('^[1-9][0-9]*$')",
-        message = "spec.clients.cpus must be a whole number of CPUs when the clients are pinned (spec.placement.pinCpus or spec.placement.clients.pinCpus)",
-        fieldPath = ".clients.cpus", reason = "FieldValueInvalid")
 @ValidationRule(value = "self == oldSelf", message = "spec is immutable once created: delete the BenchmarkRun and create a new one",
         reason = "FieldValueForbidden")
 // the server's quantities are checked here rather than on its fields: a suite lists servers, and rules on the fields of
@@ -44,6 +37,8 @@ import io.fabric8.kubernetes.api.model.IntOrString;
         message = BenchmarkRunSpec.CPUS_MESSAGE, fieldPath = ".server.cpus", reason = "FieldValueInvalid")
 @ValidationRule(value = "!has(self.server.memory) || " + BenchmarkRunSpec.CEL_SERVER_MEMORY,
         message = BenchmarkRunSpec.MEMORY_MESSAGE, fieldPath = ".server.memory", reason = "FieldValueInvalid")
+@ValidationRule(value = "!has(self.server.port) || self.server.port != " + BenchmarkRunSpec.ADMIN_PORT, fieldPath = ".server.port",
+        message = BenchmarkRunSpec.ADMIN_PORT_MESSAGE, reason = "FieldValueInvalid")
 @JsonPropertyOrder({"server", "clients", "request", "warmup", "rampUp", "duration", "samplePeriod", "placement", "criteria", "timeout", "cleanup"})
 public class BenchmarkRunSpec extends RunTemplate {
     /** CEL: placement.pinCpus (default true), unless the role's own pinCpus says otherwise. */
@@ -54,8 +49,31 @@ public class BenchmarkRunSpec extends RunTemplate {
             + " ? self.placement.clients.pinCpus : " + CEL_PIN_GLOBAL;
     /** Durations as Go and CEL's duration() read them: 500ms, 60s, 5m, 1h, 1m30s. */
     public static final String DURATION_PATTERN = "^([0-9]+(\\.[0-9]+)?(ms|s|m|h))+$";
-    /** Requests per second: 500, 60k, 1.5M. */
-    public static final String RATE_PATTERN = "^[0-9]+(\\.[0-9]+)?[kM]?$";
+    /** A whole rate below 1000M written without a suffix: 500. */
+    static final String RATE_WHOLE = "[1-9][0-9]{0,8}";
+    /** A whole rate written in thousands, at least 1: 60k, 1.5k, 0.5k (three decimals at most). */
+    static final String RATE_K = "([1-9][0-9]{0,5}([.][0-9]{1,3})?|0[.][0-9]{0,2}[1-9])k";
+    /** A whole rate written in millions, below 1000M: 1.5M, 0.25M (six decimals at most). */
+    static final String RATE_M = "([1-9][0-9]{0,2}([.][0-9]{1,6})?|0[.][0-9]{0,5}[1-9])M";
+    /**
+     * Requests per second, whole, at least 1 and below 1000M: what {@link Quantities#parseRatePerSecond} takes, so that
+     * the schema refuses what the planner refuses.
+     */
+    public static final String RATE_PATTERN = "^(" + RATE_WHOLE + "|" + RATE_K + "|" + RATE_M + ")$";
+    /** The longest rate {@link #RATE_PATTERN} takes (999999.999k); bounds the cost of the schema's rule at admission. */
+    public static final int MAX_RATE_CHARS = 11;
+    /** A ratio from 0 to 1, or 0 % to 100 %: 1%, 0.5%, 0.01. */
+    public static final String RATIO_PATTERN = "^((100(\\.0+)?|[0-9]{1,2}(\\.[0-9]+)?)%|0(\\.[0-9]+)?|1(\\.0+)?)$";
+    /** A Kubernetes label key: an optional DNS-subdomain prefix and '/', then a name of at most 63 characters. */
+    public static final String LABEL_KEY_PATTERN = "^([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$";
+    /** A Kubernetes label value: empty, or at most 63 characters. */
+    public static final String LABEL_VALUE_PATTERN = "^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$";
+    /** The admin port of every pod's agent (the contract's default): the server's HTTP port must differ. */
+    public static final int ADMIN_PORT = 9090;
+    static final String ADMIN_PORT_MESSAGE = "must not be 9090, the agents' admin port: use another, e.g. 8080";
+    /** The shortest sample period: shorter periods cost more than they show. */
+    public static final String MIN_SAMPLE_PERIOD = "100ms";
+    public static final int MAX_NODE_SELECTOR_LABELS = 32;
     /** CPUs as Kubernetes writes them: 2, 1.5, 500m. */
     public static final String CPU_PATTERN = "^([0-9]+(\\.[0-9]+)?|[0-9]+m)$";
     /** Memory as Kubernetes writes it: 1Gi, 512Mi, 1G, 1073741824. */
@@ -76,7 +94,11 @@ public class BenchmarkRunSpec extends RunTemplate {
     /** CEL over int-or-string fields: the patterns above, applied to the field's text. */
     static final String CEL_CPUS = "string(self).matches('^([0-9]+(\\\\.[0-9]+)?|[0-9]+m)$')";
     static final String CEL_MEMORY = "string(self).matches('^[0-9]+(\\\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$')";
-    static final String CEL_RATE = "string(self).matches('^[0-9]+(\\\\.[0-9]+)?[kM]?$')";
+    /** CEL over an int-or-string rate: {@link #RATE_PATTERN} in three rules, each within the API server's cost budget. */
+    static final String CEL_RATE_WHOLE = "string(self).endsWith('k') || string(self).endsWith('M') || string(self).matches('^" + RATE_WHOLE + "$')";
+    static final String CEL_RATE_K = "!string(self).endsWith('k') || string(self).matches('^" + RATE_K + "$')";
+    static final String CEL_RATE_M = "!string(self).endsWith('M') || string(self).matches('^" + RATE_M + "$')";
+    static final String RATE_MESSAGE = "must be whole requests per second from 1 to below 1000M, a number or a string such as 500, 60k or 1.5M";
     static final String CEL_SERVER_CPUS = "string(self.server.cpus).matches('^([0-9]+(\\\\.[0-9]+)?|[0-9]+m)$')";
     static final String CEL_SERVER_MEMORY = "string(self.server.memory).matches('^[0-9]+(\\\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$')";
     static final String CPUS_MESSAGE = "must be CPUs as Kubernetes writes them, e.g. 2, \"2\", 1.5 or 500m";
@@ -89,6 +111,7 @@ public class BenchmarkRunSpec extends RunTemplate {
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public static class Server {
         @Required
+        @Size(min = 1)
         @JsonPropertyDescription("Image of the server under test, e.g. pacer/server-jetty12:0.1.0. Locally: a server name (jetty12, jetty11, loom) or an image whose name contains one.")
         public String image;
 
@@ -158,7 +181,10 @@ public class BenchmarkRunSpec extends RunTemplate {
 
         @Required
         @SchemaFrom(type = IntOrString.class)
-        @ValidationRule(value = CEL_RATE, message = "must be requests per second, a number or a string such as 500, 60k or 1.5M")
+        @Size(max = MAX_RATE_CHARS)
+        @ValidationRule(value = CEL_RATE_WHOLE, message = RATE_MESSAGE)
+        @ValidationRule(value = CEL_RATE_K, message = RATE_MESSAGE)
+        @ValidationRule(value = CEL_RATE_M, message = RATE_MESSAGE)
         @JsonPropertyDescription("Requests per second offered by EACH client, a number or a string (500, 60k, 1.5M); the total is count x rate.")
         public String rate;
 
@@ -200,9 +226,11 @@ public class BenchmarkRunSpec extends RunTemplate {
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public static class HttpRequest {
+        @Pattern("^[A-Z]+$")
         @JsonPropertyDescription("HTTP method.")
         public String method = "GET";
 
+        @Pattern("^/")
         @JsonPropertyDescription("Path and query, e.g. /plaintext or /?sleepMicros=100.")
         public String path = "/";
 
@@ -214,6 +242,7 @@ public class BenchmarkRunSpec extends RunTemplate {
         @JsonPropertyDescription("Request body (for POST/PUT).")
         public String body = "";
 
+        @Pattern(DURATION_PATTERN)
         @JsonPropertyDescription("A request not answered after this is a timeout error, e.g. 30s.")
         public String timeout = "30s";
     }
@@ -238,6 +267,7 @@ public class BenchmarkRunSpec extends RunTemplate {
         @JsonPropertyDescription("Overrides placement.pinCpus for this role, e.g. a pinned server with unpinned clients on a small node.")
         public Boolean pinCpus;
 
+        @Size(max = MAX_NODE_SELECTOR_LABELS)
         @JsonPropertyDescription("Node labels the pod requires.")
         public Map<String, String> nodeSelector = new LinkedHashMap<>();
 
@@ -248,18 +278,24 @@ public class BenchmarkRunSpec extends RunTemplate {
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public static class Criteria {
+        @Pattern(DURATION_PATTERN)
         @JsonPropertyDescription("The run fails when the server's overall P99 exceeds this, e.g. 10ms.")
         public String maxP99;
 
+        @Min(0)
+        @Max(1)
         @JsonPropertyDescription("The run fails when errors / requests exceed this ratio, e.g. 0 or 0.001.")
         public Double maxErrorRatio;
 
+        @Pattern(RATIO_PATTERN)
         @JsonPropertyDescription("The measurement is invalid when a client's achieved rate is below its offered rate by more than this, e.g. 1%.")
         public String rateTolerance = "1%";
 
+        @Pattern(DURATION_PATTERN)
         @JsonPropertyDescription("The measurement is invalid when a client's send lag P99 exceeds this, e.g. 10ms: the client could not keep up.")
         public String maxSendLagP99 = "10ms";
 
+        @Pattern(DURATION_PATTERN)
         @JsonPropertyDescription("The measurement is invalid when a client stalled longer than this in the window (GC, safepoint or "
                 + "descheduling, measured by a thread sleeping 1 ms at a time), e.g. 20ms. Unset: such a stall longer than maxSendLagP99 "
                 + "is a warning.")

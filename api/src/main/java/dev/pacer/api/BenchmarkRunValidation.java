@@ -15,7 +15,7 @@ public final class BenchmarkRunValidation {
     public static final Set<String> CLEANUP_POLICIES = Set.of("Always", "OnSuccess", "Never");
     static final Duration MIN_SAMPLE_PERIOD = Duration.ofMillis(100);
     /** The admin port of every pod's agent (the contract's default). */
-    static final int ADMIN_PORT = 9090;
+    static final int ADMIN_PORT = BenchmarkRunSpec.ADMIN_PORT;
 
     private BenchmarkRunValidation() {
     }
@@ -112,10 +112,7 @@ public final class BenchmarkRunValidation {
             memory(problems, "spec.clients.memory", spec.clients.memory);
             podSettings(problems, "spec.clients.pod", spec.clients.pod);
             atMost(problems, "spec.clients.jvmOptions", sizeOf(spec.clients.jvmOptions), BenchmarkRunSpec.MAX_LIST_ITEMS, "options");
-            Long rate = parse(problems, "spec.clients.rate", spec.clients.rate, Quantities::parseRatePerSecond);
-            if (rate != null && rate > Integer.MAX_VALUE) {
-                problems.add(new FieldProblem("spec.clients.rate", "is per client and must be below 2147M, was '" + spec.clients.rate + "'"));
-            }
+            parse(problems, "spec.clients.rate", spec.clients.rate, Quantities::parseRatePerSecond);
             if (spec.clients.connections != null && (spec.clients.connections < 1 || spec.clients.connections > BenchmarkRunSpec.MAX_CONNECTIONS)) {
                 problems.add(new FieldProblem("spec.clients.connections", "must be in [1, " + BenchmarkRunSpec.MAX_CONNECTIONS + "], was " + spec.clients.connections));
             }
@@ -183,6 +180,10 @@ public final class BenchmarkRunValidation {
                 problems.add(new FieldProblem("spec.criteria.maxErrorRatio", "must lie in [0, 1], was " + spec.criteria.maxErrorRatio));
             }
         }
+        if (spec.placement != null) {
+            nodeSelector(problems, "spec.placement.server.nodeSelector", spec.placement.server);
+            nodeSelector(problems, "spec.placement.clients.nodeSelector", spec.placement.clients);
+        }
         if (spec.cleanup != null && spec.cleanup.pods != null && !CLEANUP_POLICIES.contains(spec.cleanup.pods)) {
             problems.add(new FieldProblem("spec.cleanup.pods", "must be one of " + CLEANUP_POLICIES + ", was '" + spec.cleanup.pods + "'"));
         }
@@ -192,6 +193,21 @@ public final class BenchmarkRunValidation {
                     + "] seconds (unset keeps the run), was " + ttl));
         }
         return problems;
+    }
+
+    private static void nodeSelector(List<FieldProblem> problems, String field, BenchmarkRunSpec.RolePlacement role) {
+        if (role == null || role.nodeSelector == null) {
+            return;
+        }
+        atMost(problems, field, role.nodeSelector.size(), BenchmarkRunSpec.MAX_NODE_SELECTOR_LABELS, "labels");
+        role.nodeSelector.forEach((key, value) -> {
+            if (key == null || !key.matches(BenchmarkRunSpec.LABEL_KEY_PATTERN)) {
+                problems.add(new FieldProblem(field, "'" + key + "' is not a label key: write e.g. pacer.dev/pool or disktype"));
+            } else if (value == null || !value.matches(BenchmarkRunSpec.LABEL_VALUE_PATTERN)) {
+                problems.add(new FieldProblem(field, "the value of " + key + ", '" + value
+                        + "', is not a label value: at most 63 letters, digits, '-', '_' or '.'"));
+            }
+        });
     }
 
     /** Whether the server gets exclusive CPUs: its own {@code pinCpus}, else {@code placement.pinCpus} (default true). */

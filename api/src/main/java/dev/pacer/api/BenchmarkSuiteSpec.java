@@ -24,6 +24,12 @@ import io.fabric8.kubernetes.api.model.IntOrString;
         reason = "FieldValueInvalid")
 @ValidationRule(value = "self == oldSelf", message = "spec is immutable once created: delete the BenchmarkSuite and create a new one",
         reason = "FieldValueForbidden")
+@ValidationRule(value = "self.servers.all(a, self.servers.filter(b, b.name == a.name).size() == 1)",
+        message = "must name each server once: names must differ", fieldPath = ".servers", reason = "FieldValueDuplicate")
+@ValidationRule(value = "self.servers.all(s, !has(s.port) || s.port != " + BenchmarkRunSpec.ADMIN_PORT + ")",
+        message = "a server's port " + BenchmarkRunSpec.ADMIN_PORT_MESSAGE, fieldPath = ".servers", reason = "FieldValueInvalid")
+@ValidationRule(value = "!has(self.rates) || self.rates.all(r, type(r) == string || r >= 1)",
+        message = "must each be at least 1 request per second", fieldPath = ".rates", reason = "FieldValueInvalid")
 public class BenchmarkSuiteSpec {
     public static final int MAX_SERVERS = 32;
     public static final int MAX_RATES = 32;
@@ -56,6 +62,7 @@ public class BenchmarkSuiteSpec {
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public static class SuiteServer extends BenchmarkRunSpec.Server {
         @Required
+        @Size(min = 1, max = 24)
         @Pattern(NAME_PATTERN)
         @JsonPropertyDescription("A short name (lowercase letters, digits, '-', at most 24): the server's runs are <suite>-<name>-<rate>-<repetition>.")
         public String name;
@@ -73,13 +80,19 @@ public class BenchmarkSuiteSpec {
     public static class Sweep {
         @Required
         @SchemaFrom(type = IntOrString.class)
-        @ValidationRule(value = BenchmarkRunSpec.CEL_RATE, message = "must be requests per second, e.g. 1k")
+        @Size(max = BenchmarkRunSpec.MAX_RATE_CHARS)
+        @ValidationRule(value = BenchmarkRunSpec.CEL_RATE_WHOLE, message = BenchmarkRunSpec.RATE_MESSAGE)
+        @ValidationRule(value = BenchmarkRunSpec.CEL_RATE_K, message = BenchmarkRunSpec.RATE_MESSAGE)
+        @ValidationRule(value = BenchmarkRunSpec.CEL_RATE_M, message = BenchmarkRunSpec.RATE_MESSAGE)
         @JsonPropertyDescription("The first rate per client, e.g. 1k.")
         public String start;
 
         @Required
         @SchemaFrom(type = IntOrString.class)
-        @ValidationRule(value = BenchmarkRunSpec.CEL_RATE, message = "must be requests per second, e.g. 100k")
+        @Size(max = BenchmarkRunSpec.MAX_RATE_CHARS)
+        @ValidationRule(value = BenchmarkRunSpec.CEL_RATE_WHOLE, message = BenchmarkRunSpec.RATE_MESSAGE)
+        @ValidationRule(value = BenchmarkRunSpec.CEL_RATE_K, message = BenchmarkRunSpec.RATE_MESSAGE)
+        @ValidationRule(value = BenchmarkRunSpec.CEL_RATE_M, message = BenchmarkRunSpec.RATE_MESSAGE)
         @JsonPropertyDescription("The highest rate per client tried, e.g. 100k.")
         public String max;
 

@@ -17,8 +17,10 @@ import java.util.regex.Pattern;
  * </ul>
  */
 public final class Quantities {
-    private static final Pattern RATE = Pattern.compile("(\\d+(?:\\.\\d+)?)([kKmM]?)");
+    private static final Pattern RATE = Pattern.compile("(\\d+(?:\\.\\d+)?)([kM]?)");
     private static final Pattern DURATION_PART = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h)");
+
+    private static final BigDecimal MAX_RATE_PER_SECOND = BigDecimal.valueOf(1_000_000_000L);
 
     private Quantities() {
     }
@@ -32,9 +34,9 @@ public final class Quantities {
             throw new IllegalArgumentException("'" + text + "' is not a rate: use requests per second such as 500, 60k or 1.5M (> 0)");
         }
         BigDecimal value = new BigDecimal(m.group(1));
-        switch (m.group(2).toLowerCase(Locale.ROOT)) {
+        switch (m.group(2)) {
             case "k" -> value = value.movePointRight(3);
-            case "m" -> value = value.movePointRight(6);
+            case "M" -> value = value.movePointRight(6);
             default -> {
             }
         }
@@ -43,6 +45,13 @@ public final class Quantities {
         }
         if (value.stripTrailingZeros().scale() > 0) {
             throw new IllegalArgumentException("must be a whole number of requests per second, was '" + text + "'");
+        }
+        if (value.compareTo(MAX_RATE_PER_SECOND) >= 0) {
+            throw new IllegalArgumentException("must be below 1000M requests per second, was '" + text + "'");
+        }
+        if (!text.trim().matches(BenchmarkRunSpec.RATE_PATTERN)) {    // the schema's form, which admission applies
+            throw new IllegalArgumentException("'" + text + "' is not written as the schema asks: a whole number such as 500, "
+                    + "or k with at most 3 decimals (1.5k), or M with at most 6 (1.5M)");
         }
         return value.longValueExact();
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.ValidationRule;
 
 import static dev.pacer.api.BenchmarkRunSpec.DURATION_PATTERN;
 
@@ -13,7 +14,25 @@ import static dev.pacer.api.BenchmarkRunSpec.DURATION_PATTERN;
  * {@link BenchmarkSuiteSpec}'s {@code template} is this, applied to each of its servers.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "duration(self.warmup) + duration(self.duration) < duration(self.timeout)",
+        message = "must be longer than spec.warmup + spec.duration", fieldPath = ".timeout", reason = "FieldValueInvalid")
+@ValidationRule(value = "!has(self.rampUp) || duration(self.rampUp) <= duration(self.warmup)",
+        message = "must be at most spec.warmup: the ramp is part of the warm-up", fieldPath = ".rampUp", reason = "FieldValueInvalid")
+@ValidationRule(value = "duration(self.samplePeriod) >= duration('" + BenchmarkRunSpec.MIN_SAMPLE_PERIOD + "')",
+        message = "must be at least " + BenchmarkRunSpec.MIN_SAMPLE_PERIOD, fieldPath = ".samplePeriod", reason = "FieldValueInvalid")
+@ValidationRule(value = RunTemplate.CEL_PERIOD_TOO_SHORT + " || (duration(self.duration).getMilliseconds() % " + RunTemplate.CEL_PERIOD_MS
+        + " == 0 && duration(self.duration).getMilliseconds() >= 2 * " + RunTemplate.CEL_PERIOD_MS + ")",
+        message = "must be a multiple of spec.samplePeriod and at least two periods", fieldPath = ".duration", reason = "FieldValueInvalid")
+@ValidationRule(value = RunTemplate.CEL_PERIOD_TOO_SHORT + " || duration(self.warmup).getMilliseconds() % " + RunTemplate.CEL_PERIOD_MS + " == 0",
+        message = "must be a multiple of spec.samplePeriod", fieldPath = ".warmup", reason = "FieldValueInvalid")
+@ValidationRule(value = "!(" + BenchmarkRunSpec.CEL_PIN_CLIENTS + ") || !has(self.clients.cpus) || string(self.clients.cpus).matches('^[1-9][0-9]*$')",
+        message = "must be a whole number of CPUs when the clients are pinned (spec.placement.pinCpus or spec.placement.clients.pinCpus)",
+        fieldPath = ".clients.cpus", reason = "FieldValueInvalid")
 public class RunTemplate {
+    static final String CEL_PERIOD_MS = "duration(self.samplePeriod).getMilliseconds()";
+    /** The sample period's own rule speaks for it; the rules dividing by it stay silent. */
+    static final String CEL_PERIOD_TOO_SHORT = "duration(self.samplePeriod) < duration('" + BenchmarkRunSpec.MIN_SAMPLE_PERIOD + "')";
+
     @Required
     @JsonPropertyDescription("The load generators: each offers `rate` requests per second, open loop.")
     public BenchmarkRunSpec.Clients clients;

@@ -71,7 +71,7 @@ class IntOrStringItemPatternsTest {
                 "                  anyOf:",
                 "                  - type: \"integer\"",
                 "                  - type: \"string\"",
-                "                  pattern: \"^[0-9]+(\\\\.[0-9]+)?[kM]?$\"",
+                "                  pattern: \"" + BenchmarkRunSpec.RATE_PATTERN + "\"",
                 "                  x-kubernetes-int-or-string: true"));
         assertThat(crd).contains("pattern: \"^([0-9]+(\\\\.[0-9]+)?|[0-9]+m)$\"")
                 .contains("pattern: \"^[0-9]+(\\\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$\"");
