@@ -125,20 +125,20 @@ public class BenchmarkRunSpec extends RunTemplate {
 
         @Min(1)
         @Max(65535)
-        @Default("8080")
+        @Default("" + SpecDefaults.SERVER_PORT)
         @JsonPropertyDescription("HTTP port of the server.")
-        public Integer port = 8080;
+        public Integer port = SpecDefaults.SERVER_PORT;
 
-        @Default("1")
+        @Default(SpecDefaults.CPUS)
         @SchemaFrom(type = IntOrString.class)
         @Pattern(CPU_PATTERN)
         @JsonPropertyDescription("CPUs of the server, a number or a string (2, \"1.5\", 500m); a whole number >= 1 when the server is pinned (Guaranteed QoS, exclusive cores).")
-        public String cpus = "1";
+        public String cpus = SpecDefaults.CPUS;
 
         @SchemaFrom(type = IntOrString.class)
         @Pattern(MEMORY_PATTERN)
         @JsonPropertyDescription("Memory of the server (request and limit), e.g. 4Gi.")
-        public String memory = "1Gi";
+        public String memory = SpecDefaults.MEMORY;
 
         @Size(max = MAX_LABELS)
         @JsonPropertyDescription("Labels copied onto the result metrics; dashboards compare servers by `server` and `variant`.")
@@ -147,12 +147,12 @@ public class BenchmarkRunSpec extends RunTemplate {
         @JsonPropertyDescription("Settings of the server's pod: pull secrets and policy, environment, annotations, priority class, affinity.")
         public PodSettings pod = new PodSettings();
 
-        @Pattern("^(agent|probe|both|none)$")
-        @Default("agent")
+        @Pattern(Measure.PATTERN)
+        @Default(SpecDefaults.MEASURE)
         @JsonPropertyDescription("What measures the server: agent (pacer's agent in the server, its /healthz on port 9090), probe "
                 + "(the kernel probe times every request at the socket: service and residence, for any server; needs Linux >= 6.3), "
                 + "both (the agent's figures, the probe's beside them), none (no server histograms: the verdict rests on the clients).")
-        public String measure = MEASURE_AGENT;
+        public String measure = SpecDefaults.MEASURE;
 
         @Pattern("^/.*")
         @JsonPropertyDescription("Without the agent (measure probe or none), the server is ready when this path of its port answers 2xx; "
@@ -166,10 +166,6 @@ public class BenchmarkRunSpec extends RunTemplate {
         public List<String> command;
     }
 
-    public static final String MEASURE_AGENT = "agent";
-    public static final String MEASURE_PROBE = "probe";
-    public static final String MEASURE_BOTH = "both";
-    public static final String MEASURE_NONE = "none";
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public static class Clients {
@@ -190,18 +186,18 @@ public class BenchmarkRunSpec extends RunTemplate {
 
         @Min(1)
         @Max(MAX_CONNECTIONS)
-        @Default("16")
+        @Default("" + SpecDefaults.CONNECTIONS)
         @JsonPropertyDescription("Connections per client, 1 to 10000.")
-        public Integer connections = 16;
+        public Integer connections = SpecDefaults.CONNECTIONS;
 
         @JsonPropertyDescription("Pacing shards per client, each a thread and a Jetty client of its own (0: one per 50k req/s, at most the client's CPUs and its connections).")
         @Min(0)
         @Max(MAX_SENDER_THREADS)
-        public Integer senderThreads = 0;
+        public Integer senderThreads = SpecDefaults.SENDER_THREADS;
 
         @Pattern("^(http/1\\.1|h2c)$")
         @JsonPropertyDescription("http/1.1 or h2c.")
-        public String httpVersion = "http/1.1";
+        public String httpVersion = SpecDefaults.HTTP_VERSION;
 
         @JsonPropertyDescription("Image of the load generator; unset: the operator's default, the chart's load generator from the chart's registry (locally: ignored).")
         public String image;
@@ -209,12 +205,12 @@ public class BenchmarkRunSpec extends RunTemplate {
         @SchemaFrom(type = IntOrString.class)
         @ValidationRule(value = CEL_CPUS, message = CPUS_MESSAGE)
         @JsonPropertyDescription("CPUs of each client, a number or a string; a whole number >= 1 when the clients are pinned; unpinned, 0 asks for no CPU (the shared pool).")
-        public String cpus = "1";
+        public String cpus = SpecDefaults.CPUS;
 
         @SchemaFrom(type = IntOrString.class)
         @ValidationRule(value = CEL_MEMORY, message = MEMORY_MESSAGE)
         @JsonPropertyDescription("Memory of each client (request and limit), e.g. 1Gi.")
-        public String memory = "1Gi";
+        public String memory = SpecDefaults.MEMORY;
 
         @Size(max = MAX_LIST_ITEMS)
         @JsonPropertyDescription("JVM options of the load generator.")
@@ -228,11 +224,11 @@ public class BenchmarkRunSpec extends RunTemplate {
     public static class HttpRequest {
         @Pattern("^[A-Z]+$")
         @JsonPropertyDescription("HTTP method.")
-        public String method = "GET";
+        public String method = SpecDefaults.METHOD;
 
         @Pattern("^/")
         @JsonPropertyDescription("Path and query, e.g. /plaintext or /?sleepMicros=100.")
-        public String path = "/";
+        public String path = SpecDefaults.PATH;
 
         @Size(max = MAX_HEADERS)
         @JsonPropertyDescription("Extra request headers.")
@@ -240,20 +236,20 @@ public class BenchmarkRunSpec extends RunTemplate {
 
         @Size(max = MAX_BODY_CHARS)
         @JsonPropertyDescription("Request body (for POST/PUT).")
-        public String body = "";
+        public String body = SpecDefaults.BODY;
 
         @Pattern(DURATION_PATTERN)
         @JsonPropertyDescription("A request not answered after this is a timeout error, e.g. 30s.")
-        public String timeout = "30s";
+        public String timeout = SpecDefaults.REQUEST_TIMEOUT;
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public static class Placement {
         @JsonPropertyDescription("Give each process exclusive CPUs (Kubernetes: Guaranteed QoS and the static CPU manager; locally: taskset).")
-        public Boolean pinCpus = true;
+        public Boolean pinCpus = SpecDefaults.PIN_CPUS;
 
         @JsonPropertyDescription("Never put a client on the server's node (Kubernetes only).")
-        public Boolean separateNodes = true;
+        public Boolean separateNodes = SpecDefaults.SEPARATE_NODES;
 
         @JsonPropertyDescription("Node selection of the server pod.")
         public RolePlacement server = new RolePlacement();
@@ -289,11 +285,11 @@ public class BenchmarkRunSpec extends RunTemplate {
 
         @Pattern(RATIO_PATTERN)
         @JsonPropertyDescription("The measurement is invalid when a client's achieved rate is below its offered rate by more than this, e.g. 1%.")
-        public String rateTolerance = "1%";
+        public String rateTolerance = SpecDefaults.RATE_TOLERANCE;
 
         @Pattern(DURATION_PATTERN)
         @JsonPropertyDescription("The measurement is invalid when a client's send lag P99 exceeds this, e.g. 10ms: the client could not keep up.")
-        public String maxSendLagP99 = "10ms";
+        public String maxSendLagP99 = SpecDefaults.MAX_SEND_LAG_P99;
 
         @Pattern(DURATION_PATTERN)
         @JsonPropertyDescription("The measurement is invalid when a client stalled longer than this in the window (GC, safepoint or "
@@ -306,7 +302,7 @@ public class BenchmarkRunSpec extends RunTemplate {
     public static class Cleanup {
         @Pattern("^(Always|OnSuccess|Never)$")
         @JsonPropertyDescription("Delete pods Always, OnSuccess or Never.")
-        public String pods = "OnSuccess";
+        public String pods = SpecDefaults.CLEANUP_PODS;
 
         @Min(0)
         @Max(MAX_TTL_SECONDS)

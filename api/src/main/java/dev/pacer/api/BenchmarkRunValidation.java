@@ -62,12 +62,38 @@ public final class BenchmarkRunValidation {
         }
     }
 
+    /**
+     * A spec's quantities as parsed while checking it, defaults applied; {@code null} where the spec got one wrong. The
+     * planner builds the plan from these: each quantity is parsed once.
+     */
+    public record Parsed(Long serverCpuMillis, Long clientCpuMillis, Long ratePerClient, Duration requestTimeout,
+                             Duration warmup, Duration duration, Duration samplePeriod, Duration timeout, Duration rampUp,
+                             Double rateTolerance, Duration maxP99, Duration maxSendLagP99, Duration maxClientStall) {
+    }
+
+    /** Every problem of a spec, each naming its field, and its quantities: one pass. */
+    public record Checked(List<FieldProblem> problems, Parsed parsed) {
+    }
+
     public static List<FieldProblem> validate(BenchmarkRunSpec spec) {
+        return check(spec).problems();
+    }
+
+    public static Checked check(BenchmarkRunSpec spec) {
         List<FieldProblem> problems = new ArrayList<>();
         if (spec == null) {
             problems.add(new FieldProblem("spec", "is required"));
-            return problems;
+            return new Checked(problems, null);
         }
+        Long cpuMillis = null;
+        Long clientCpus = null;
+        Long rate = null;
+        Duration requestTimeout = null;
+        Double rateTolerance = null;
+        Duration maxP99 = null;
+        Duration maxSendLagP99 = null;
+        Duration maxClientStall = null;
+        Duration rampUp = Duration.ZERO;
         if (spec.server == null) {
             problems.add(new FieldProblem("spec.server", "is required: at least spec.server.image"));
         } else {
@@ -85,8 +111,7 @@ public final class BenchmarkRunValidation {
             atMost(problems, "spec.server.jvmOptions", sizeOf(spec.server.jvmOptions), BenchmarkRunSpec.MAX_LIST_ITEMS, "options");
             atMost(problems, "spec.server.command", sizeOf(spec.server.command), BenchmarkRunSpec.MAX_LIST_ITEMS, "words");
             atMost(problems, "spec.server.labels", sizeOf(spec.server.labels), BenchmarkRunSpec.MAX_LABELS, "labels");
-            if (spec.server.measure != null && !List.of(BenchmarkRunSpec.MEASURE_AGENT, BenchmarkRunSpec.MEASURE_PROBE,
-                    BenchmarkRunSpec.MEASURE_BOTH, BenchmarkRunSpec.MEASURE_NONE).contains(spec.server.measure)) {
+            if (Measure.parse(spec.server.measure).isEmpty()) {
                 problems.add(new FieldProblem("spec.server.measure", "must be agent, probe, both or none, was '" + spec.server.measure + "'"));
             }
             if (spec.server.readinessPath != null && !spec.server.readinessPath.startsWith("/")) {
@@ -96,7 +121,7 @@ public final class BenchmarkRunValidation {
                     || spec.server.command.getFirst().isBlank())) {
                 problems.add(new FieldProblem("spec.server.command", "must name a program first, e.g. [nginx, -c, nginx.conf]; leave it unset for the image's entrypoint"));
             }
-            Long cpuMillis = parse(problems, "spec.server.cpus", spec.server.cpus, Quantities::parseCpuMillis);
+            cpuMillis = parse(problems, "spec.server.cpus", orDefault(spec.server.cpus, SpecDefaults.CPUS), Quantities::parseCpuMillis);
             if (cpuMillis != null && pinsServer(spec) && (cpuMillis % 1000 != 0 || cpuMillis == 0)) {
                 problems.add(new FieldProblem("spec.server.cpus", "must be a whole number of CPUs, at least 1, when the server is pinned (spec.placement.pinCpus or spec.placement.server.pinCpus), was '" + spec.server.cpus + "'"));
             }
@@ -112,7 +137,7 @@ public final class BenchmarkRunValidation {
             memory(problems, "spec.clients.memory", spec.clients.memory);
             podSettings(problems, "spec.clients.pod", spec.clients.pod);
             atMost(problems, "spec.clients.jvmOptions", sizeOf(spec.clients.jvmOptions), BenchmarkRunSpec.MAX_LIST_ITEMS, "options");
-            parse(problems, "spec.clients.rate", spec.clients.rate, Quantities::parseRatePerSecond);
+            rate = parse(problems, "spec.clients.rate", spec.clients.rate, Quantities::parseRatePerSecond);
             if (spec.clients.connections != null && (spec.clients.connections < 1 || spec.clients.connections > BenchmarkRunSpec.MAX_CONNECTIONS)) {
                 problems.add(new FieldProblem("spec.clients.connections", "must be in [1, " + BenchmarkRunSpec.MAX_CONNECTIONS + "], was " + spec.clients.connections));
             }
@@ -122,7 +147,7 @@ public final class BenchmarkRunValidation {
             if (spec.clients.httpVersion != null && !HTTP_VERSIONS.contains(spec.clients.httpVersion)) {
                 problems.add(new FieldProblem("spec.clients.httpVersion", "must be one of " + HTTP_VERSIONS + ", was '" + spec.clients.httpVersion + "'"));
             }
-            Long clientCpus = parse(problems, "spec.clients.cpus", spec.clients.cpus, Quantities::parseCpuMillis);
+            clientCpus = parse(problems, "spec.clients.cpus", orDefault(spec.clients.cpus, SpecDefaults.CPUS), Quantities::parseCpuMillis);
             if (clientCpus != null && pinsClients(spec) && (clientCpus % 1000 != 0 || clientCpus == 0)) {
                 problems.add(new FieldProblem("spec.clients.cpus", "must be a whole number of CPUs, at least 1, when the clients are pinned (spec.placement.pinCpus or spec.placement.clients.pinCpus), was '" + spec.clients.cpus + "'"));
             }
@@ -136,12 +161,14 @@ public final class BenchmarkRunValidation {
             if (spec.request.method != null && !spec.request.method.matches("[A-Z]+")) {
                 problems.add(new FieldProblem("spec.request.method", "must be an HTTP method in capitals such as GET or POST, was '" + spec.request.method + "'"));
             }
-            parse(problems, "spec.request.timeout", spec.request.timeout, Quantities::parseDuration);
         }
-        Duration warmup = parse(problems, "spec.warmup", spec.warmup, Quantities::parseDuration);
+        requestTimeout = parse(problems, "spec.request.timeout", orDefault(spec.request == null ? null : spec.request.timeout,
+                SpecDefaults.REQUEST_TIMEOUT), Quantities::parseDuration);
+        Duration warmup = parse(problems, "spec.warmup", orDefault(spec.warmup, SpecDefaults.WARMUP), Quantities::parseDuration);
         Duration duration = parse(problems, "spec.duration", spec.duration, Quantities::parseDuration);
-        Duration samplePeriod = parse(problems, "spec.samplePeriod", spec.samplePeriod, Quantities::parseDuration);
-        Duration timeout = parse(problems, "spec.timeout", spec.timeout, Quantities::parseDuration);
+        Duration samplePeriod = parse(problems, "spec.samplePeriod", orDefault(spec.samplePeriod, SpecDefaults.SAMPLE_PERIOD),
+                Quantities::parseDuration);
+        Duration timeout = parse(problems, "spec.timeout", orDefault(spec.timeout, SpecDefaults.TIMEOUT), Quantities::parseDuration);
         if (samplePeriod != null && samplePeriod.compareTo(MIN_SAMPLE_PERIOD) < 0) {
             problems.add(new FieldProblem("spec.samplePeriod", "must be at least 100ms, was '" + spec.samplePeriod + "'"));
         }
@@ -155,7 +182,7 @@ public final class BenchmarkRunValidation {
             problems.add(new FieldProblem("spec.warmup", "must be a multiple of spec.samplePeriod (" + spec.samplePeriod + "), was '" + spec.warmup + "'"));
         }
         if (spec.rampUp != null) {
-            Duration rampUp = parse(problems, "spec.rampUp", spec.rampUp, Quantities::parseDuration);
+            rampUp = parse(problems, "spec.rampUp", spec.rampUp, Quantities::parseDuration);
             if (rampUp != null && warmup != null && rampUp.compareTo(warmup) > 0) {
                 problems.add(new FieldProblem("spec.rampUp", "must be at most spec.warmup (" + spec.warmup + "): the ramp is part of the "
                         + "warm-up, and the measured window runs at the full rate; was '" + spec.rampUp + "'"));
@@ -165,17 +192,18 @@ public final class BenchmarkRunValidation {
             problems.add(new FieldProblem("spec.timeout", "must be longer than spec.warmup + spec.duration (" + spec.warmup + " + " + spec.duration
                     + "), was '" + spec.timeout + "'"));
         }
+        BenchmarkRunSpec.Criteria criteria = spec.criteria == null ? new BenchmarkRunSpec.Criteria() : spec.criteria;
+        rateTolerance = parse(problems, "spec.criteria.rateTolerance", orDefault(criteria.rateTolerance, SpecDefaults.RATE_TOLERANCE),
+                Quantities::parseRatio);
+        maxSendLagP99 = parse(problems, "spec.criteria.maxSendLagP99", orDefault(criteria.maxSendLagP99, SpecDefaults.MAX_SEND_LAG_P99),
+                Quantities::parseDuration);
+        if (criteria.maxP99 != null) {
+            maxP99 = parse(problems, "spec.criteria.maxP99", criteria.maxP99, Quantities::parseDuration);
+        }
+        if (criteria.maxClientStall != null) {
+            maxClientStall = parse(problems, "spec.criteria.maxClientStall", criteria.maxClientStall, Quantities::parseDuration);
+        }
         if (spec.criteria != null) {
-            parse(problems, "spec.criteria.rateTolerance", spec.criteria.rateTolerance, Quantities::parseRatio);
-            if (spec.criteria.maxP99 != null) {
-                parse(problems, "spec.criteria.maxP99", spec.criteria.maxP99, Quantities::parseDuration);
-            }
-            if (spec.criteria.maxSendLagP99 != null) {
-                parse(problems, "spec.criteria.maxSendLagP99", spec.criteria.maxSendLagP99, Quantities::parseDuration);
-            }
-            if (spec.criteria.maxClientStall != null) {
-                parse(problems, "spec.criteria.maxClientStall", spec.criteria.maxClientStall, Quantities::parseDuration);
-            }
             if (spec.criteria.maxErrorRatio != null && !(spec.criteria.maxErrorRatio >= 0 && spec.criteria.maxErrorRatio <= 1)) {
                 problems.add(new FieldProblem("spec.criteria.maxErrorRatio", "must lie in [0, 1], was " + spec.criteria.maxErrorRatio));
             }
@@ -192,7 +220,12 @@ public final class BenchmarkRunValidation {
             problems.add(new FieldProblem("spec.cleanup.ttlSecondsAfterFinished", "must be in [0, " + BenchmarkRunSpec.MAX_TTL_SECONDS
                     + "] seconds (unset keeps the run), was " + ttl));
         }
-        return problems;
+        return new Checked(problems, new Parsed(cpuMillis, clientCpus, rate, requestTimeout, warmup, duration, samplePeriod,
+                timeout, rampUp, rateTolerance, maxP99, maxSendLagP99, maxClientStall));
+    }
+
+    private static String orDefault(String given, String byDefault) {
+        return given == null ? byDefault : given;
     }
 
     private static void nodeSelector(List<FieldProblem> problems, String field, BenchmarkRunSpec.RolePlacement role) {
@@ -224,7 +257,7 @@ public final class BenchmarkRunValidation {
         if (role != null && role.pinCpus != null) {
             return role.pinCpus;
         }
-        return spec.placement == null || spec.placement.pinCpus == null || spec.placement.pinCpus;
+        return spec.placement == null || spec.placement.pinCpus == null ? SpecDefaults.PIN_CPUS : spec.placement.pinCpus;
     }
 
     private static <T> T parse(List<FieldProblem> problems, String field, String text, Function<String, T> parser) {

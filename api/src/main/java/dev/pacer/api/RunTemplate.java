@@ -40,10 +40,10 @@ public class RunTemplate {
     @JsonPropertyDescription("The request every client sends.")
     public BenchmarkRunSpec.HttpRequest request = new BenchmarkRunSpec.HttpRequest();
 
-    @Default("60s")
+    @Default(SpecDefaults.WARMUP)
     @Pattern(DURATION_PATTERN)
     @JsonPropertyDescription("Load before the measured window, excluded from the figures, e.g. 60s.")
-    public String warmup = "60s";
+    public String warmup = SpecDefaults.WARMUP;
 
     @Pattern(DURATION_PATTERN)
     @JsonPropertyDescription("The first part of the warm-up, in which every client's rate grows linearly from 0 to `clients.rate`, "
@@ -56,10 +56,10 @@ public class RunTemplate {
     @JsonPropertyDescription("Length of the measured window, e.g. 180s.")
     public String duration;
 
-    @Default("1s")
+    @Default(SpecDefaults.SAMPLE_PERIOD)
     @Pattern(DURATION_PATTERN)
     @JsonPropertyDescription("Length of one histogram period, aligned to wall-clock multiples, e.g. 1s.")
-    public String samplePeriod = "1s";
+    public String samplePeriod = SpecDefaults.SAMPLE_PERIOD;
 
     @JsonPropertyDescription("Where the pods go and whether their CPUs are pinned.")
     public BenchmarkRunSpec.Placement placement = new BenchmarkRunSpec.Placement();
@@ -67,10 +67,10 @@ public class RunTemplate {
     @JsonPropertyDescription("Optional pass/fail criteria; without them the verdict only says whether the measurement is valid.")
     public BenchmarkRunSpec.Criteria criteria = new BenchmarkRunSpec.Criteria();
 
-    @Default("30m")
+    @Default(SpecDefaults.TIMEOUT)
     @Pattern(DURATION_PATTERN)
     @JsonPropertyDescription("The whole run fails after this, e.g. 30m.")
-    public String timeout = "30m";
+    public String timeout = SpecDefaults.TIMEOUT;
 
     @JsonPropertyDescription("What happens to pods and to the run after it finishes.")
     public BenchmarkRunSpec.Cleanup cleanup = new BenchmarkRunSpec.Cleanup();

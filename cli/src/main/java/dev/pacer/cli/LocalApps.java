@@ -1,5 +1,9 @@
 package dev.pacer.cli;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -20,16 +24,12 @@ public final class LocalApps {
     public record App(String name, String module, String mainClass) {
     }
 
-    public static final App LOADGEN = new App("loadgen", "loadgen-image", "dev.pacer.loadgen.LoadGeneratorAgent");
+    /** The one list of applications, shared with the {@code ./pacer} launcher that builds them. */
+    static final String APPS_RESOURCE = "local-apps.tsv";
+    private static final List<App> APPS = read(APPS_RESOURCE);
+    public static final App LOADGEN = APPS.stream().filter(app -> app.name().equals("loadgen")).findFirst().orElseThrow();
     /** Order matters: the first name contained in an image wins. */
-    public static final List<App> SERVERS = List.of(
-            new App("jetty12-ee9", "server-images/jetty12-ee9", "dev.pacer.server.jetty12ee9.Jetty12Ee9Server"),
-            new App("jetty12", "server-images/jetty12", "dev.pacer.server.jetty12.Jetty12Server"),
-            new App("jetty11", "server-images/jetty11", "dev.pacer.server.jetty11.Jetty11Server"),
-            new App("loom", "server-images/loom", "dev.pacer.server.loom.LoomServer"),
-            new App("netty", "server-images/netty", "dev.pacer.server.netty.NettyServer"),
-            new App("vertx", "server-images/vertx", "dev.pacer.server.vertx.VertxServer"),
-            new App("helidon", "server-images/helidon", "dev.pacer.server.helidon.HelidonServer"));
+    public static final List<App> SERVERS = APPS.stream().filter(app -> app != LOADGEN).toList();
 
     private LocalApps() {
     }
@@ -102,7 +102,7 @@ public final class LocalApps {
                     return line.split("\\s+")[2].equals("0");   // effective uid
                 }
             }
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return false;
         }
         return false;
@@ -123,6 +123,20 @@ public final class LocalApps {
 
     public static boolean isBuilt(App app) {
         return Files.isDirectory(libDirectory(app));
+    }
+
+    private static List<App> read(String resource) {
+        try (InputStream in = LocalApps.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("pacer's build lost " + resource);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
+                    .filter(line -> !line.isBlank() && !line.startsWith("#"))
+                    .map(line -> line.split("\t"))
+                    .map(fields -> new App(fields[0], fields[1], fields[2])).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     static Map<String, App> byName() {

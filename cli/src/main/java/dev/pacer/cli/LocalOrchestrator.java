@@ -22,7 +22,7 @@ import dev.pacer.engine.report.ResultDocument;
 
 /**
  * Runs a BenchmarkRun on this machine: the engine's run protocol ({@link RunProtocol}) stepped by {@link RunDriver}
- * on processes ({@link LocalProcesses}) instead of pods, with a progress line. Every started process is stopped at
+ * on processes ({@link LocalEffects}, {@link LocalObservations}) instead of pods, with a progress line. Every started process is stopped at
  * the end, on failure and on Ctrl-C (a shutdown hook).
  */
 public final class LocalOrchestrator {
@@ -34,7 +34,7 @@ public final class LocalOrchestrator {
     private final PrintStream out;
     private final boolean terminal;
     private final Clock clock = Clock.systemUTC();
-    private volatile LocalProcesses processes;
+    private volatile LocalProcessTable processes;
     private final Thread shutdownHook = new Thread(this::stopAll, "pacer-stop-processes");
 
     public LocalOrchestrator(PrintStream out, boolean terminal) {
@@ -66,7 +66,8 @@ public final class LocalOrchestrator {
             notes.add(warning);
         }
         Files.createDirectories(directory);
-        processes = new LocalProcesses(plan, serverApp, layout, serverPort, directory, specDirectory, notes, this::println);
+        processes = new LocalProcessTable(layout);
+        LocalEffects effects = new LocalEffects(plan, processes, serverApp, serverPort, directory, specDirectory, notes, this::println);
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         try {
             BenchmarkRunStatus status = new BenchmarkRunStatus();
@@ -74,7 +75,7 @@ public final class LocalOrchestrator {
             while (true) {
                 Decision decision;
                 try {
-                    decision = RunDriver.drive(plan, status, processes.observe(), processes, clock);
+                    decision = RunDriver.drive(plan, status, new LocalObservations(plan, processes), effects, clock);
                 } catch (java.io.UncheckedIOException e) {
                     throw e.getCause();
                 }
@@ -100,7 +101,7 @@ public final class LocalOrchestrator {
             if (status.phase == Phase.Failed) {
                 throw new IOException(RunConditions.find(status.conditions, RunConditions.FAILED).getMessage());
             }
-            ResultDocument document = processes.published().orElseThrow(() -> new IOException("the run ended without a result"));
+            ResultDocument document = effects.published().orElseThrow(() -> new IOException("the run ended without a result"));
             return new LocalRun(document, directory, processes.pids());
         } finally {
             clearLine();
@@ -134,7 +135,7 @@ public final class LocalOrchestrator {
     }
 
     void stopAll() {
-        LocalProcesses started = processes;
+        LocalProcessTable started = processes;
         if (started != null) {
             started.stopAll();
         }

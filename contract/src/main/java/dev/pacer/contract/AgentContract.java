@@ -47,6 +47,8 @@ public final class AgentContract {
     /** Roles as {@link AgentInfo#role()} names them. */
     public static final String ROLE_SERVER = "server";
     public static final String ROLE_CLIENT = "client";
+    /** The kernel probe beside a server, as a run's infos, log files and processes name it (its own info says server). */
+    public static final String ROLE_PROBE = "server-probe";
 
     /** HTTP status of a second POST of a run: this agent already took one. */
     public static final int RUN_ALREADY_TAKEN = 409;

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.pacer.api.Measure;
 import dev.pacer.contract.AgentContract;
 import dev.pacer.contract.AgentInfo;
 import dev.pacer.contract.ContractJson;
@@ -24,8 +25,6 @@ import dev.pacer.engine.plan.RunPlan;
 public final class RunCollector {
     public static final String CLIENT_RESPONSE_TIME_SERIES = AgentContract.SERIES_RESPONSE_TIME;
     public static final String CLIENT_SEND_LAG_SERIES = AgentContract.SERIES_SEND_LAG;
-    /** The probe beside the server's agent ({@code measure: both}), as infos and log files name it. */
-    public static final String PROBE_ROLE = "server-probe";
 
     private RunCollector() {
     }
@@ -78,7 +77,7 @@ public final class RunCollector {
     public static Collected collect(RunPlan plan, AgentClient server, AgentClient probe, Map<String, AgentClient> clients,
                                     long windowStartEpochMs, long windowEndEpochMs) throws IOException {
         long periodMs = plan.samplePeriod().toMillis();
-        RunPlan.Measure measure = plan.server().measure();
+        Measure measure = plan.server().measure();
         Map<String, String> rawLogs = new LinkedHashMap<>();
         Map<String, AgentInfo> infos = new LinkedHashMap<>();
         Map<String, RunReport> reports = new LinkedHashMap<>();
@@ -93,7 +92,7 @@ public final class RunCollector {
                 String log = server.histograms(null);
                 rawLogs.put("server.hlog", log);
                 serverPeriods = Optional.of(HistogramLogs.parse(log, periodMs));
-                if (measure == RunPlan.Measure.PROBE) {
+                if (measure.serverAnswerer() == Measure.ServerAnswerer.PROBE) {   // the probe in the server's place: its residence too
                     otherSeries.put(AgentContract.SERIES_RESIDENCE, series(server, "server", AgentContract.SERIES_RESIDENCE, periodMs, rawLogs));
                 }
             } catch (IOException e) {
@@ -104,12 +103,12 @@ public final class RunCollector {
             }
         }
         if (probe != null) {
-            infos.put(PROBE_ROLE, probe.info());
+            infos.put(AgentContract.ROLE_PROBE, probe.info());
             for (String name : List.of(AgentContract.SERIES_SERVICE, AgentContract.SERIES_RESIDENCE)) {
-                otherSeries.put("probe." + name, series(probe, PROBE_ROLE, name, periodMs, rawLogs));
+                otherSeries.put("probe." + name, series(probe, AgentContract.ROLE_PROBE, name, periodMs, rawLogs));
             }
             // the probe's own reading of the server process, kept beside the agent's for comparison
-            fetchResources(probe, PROBE_ROLE, rawLogs);
+            fetchResources(probe, AgentContract.ROLE_PROBE, rawLogs);
         }
         List<AnalysisInput.ClientInput> inputs = new ArrayList<>();
         for (Map.Entry<String, AgentClient> entry : clients.entrySet()) {
@@ -135,9 +134,9 @@ public final class RunCollector {
                     report.errorsOrZero(), report.failure(), report.unsentOrZero(), uncorrected, clientUse));
         }
         AnalysisInput.ServerResources resources = resources(server, windowStartEpochMs - plan.warmup().toMillis(), rawLogs);
-        String mainSeries = measure == RunPlan.Measure.PROBE ? AgentContract.SERIES_SERVICE : AgentContract.SERIES_PROCESSING;
+        String mainSeries = measure.serverAnswerer() == Measure.ServerAnswerer.PROBE ? AgentContract.SERIES_SERVICE : AgentContract.SERIES_PROCESSING;
         AnalysisInput input = new AnalysisInput(windowStartEpochMs, windowEndEpochMs, periodMs, serverPeriods, unavailable,
-                inputs, plan.criteria(), new AnalysisInput.ServerMeasure(measure.spec(), mainSeries, otherSeries), resources);
+                inputs, plan.criteria(), new AnalysisInput.ServerMeasure(measure, mainSeries, otherSeries), resources);
         return new Collected(input, rawLogs, infos, reports);
     }
 

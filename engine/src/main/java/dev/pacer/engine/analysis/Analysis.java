@@ -48,7 +48,7 @@ public final class Analysis {
         RunResult.ServerFigures server = new RunResult.ServerFigures();
         result.server = server;
         AnalysisInput.ServerMeasure measure = input.serverMeasure();
-        server.measuredBy = measure.measuredBy();
+        server.measuredBy = measure.measuredBy().spec();
         if (input.serverPeriods().isEmpty() && measure.none()) {
             server.histogramsAvailable = false;
             result.warnings.add("the server is not measured (spec.server.measure: none): no server histograms; the verdict rests on the clients");

@@ -1,5 +1,6 @@
 package dev.pacer.engine.analysis;
 
+import dev.pacer.api.Measure;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -57,16 +58,16 @@ public record AnalysisInput(long windowStartEpochMs, long windowEndEpochMs, long
     /**
      * How the server was measured and its series beyond the main one.
      *
-     * @param measuredBy  agent, probe, both or none ({@code spec.server.measure})
+     * @param measuredBy  {@code spec.server.measure}
      * @param series      the name of {@link #serverPeriods()}' series: processing (agent) or service (probe)
      * @param otherSeries further series of the server by name ({@code residence}, {@code probe.service}, …), in order
      */
-    public record ServerMeasure(String measuredBy, String series, java.util.Map<String, List<PeriodHistogram>> otherSeries) {
-        public static final ServerMeasure AGENT = new ServerMeasure("agent", "processing", java.util.Map.of());
+    public record ServerMeasure(Measure measuredBy, String series, java.util.Map<String, List<PeriodHistogram>> otherSeries) {
+        public static final ServerMeasure AGENT = new ServerMeasure(Measure.AGENT, "processing", java.util.Map.of());
 
         /** Nobody measured the server: its histograms are missing by choice, not by failure. */
         public boolean none() {
-            return "none".equals(measuredBy);
+            return measuredBy == Measure.NONE;
         }
     }
 

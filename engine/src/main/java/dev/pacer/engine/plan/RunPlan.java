@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import dev.pacer.api.Measure;
 import dev.pacer.api.PodSettings;
 import dev.pacer.contract.RunRequest;
 import dev.pacer.engine.analysis.AnalysisInput;
@@ -94,45 +95,6 @@ public record RunPlan(String runName, ServerRole server, List<ClientRole> client
     public record ServerRole(String image, List<String> args, List<String> jvmOptions, int port, long cpuMillis,
                              String memory, Map<String, String> labels, Measure measure, String readinessPath,
                              List<String> command) {
-        public ServerRole(String image, List<String> args, List<String> jvmOptions, int port, long cpuMillis,
-                          String memory, Map<String, String> labels) {
-            this(image, args, jvmOptions, port, cpuMillis, memory, labels, Measure.AGENT, null, null);
-        }
-    }
-
-    /** {@code spec.server.measure}: who serves the server's histograms (docs/design.md, "Measuring the server"). */
-    public enum Measure {
-        /** pacer's agent in the server process. */
-        AGENT,
-        /** the kernel probe, the server's agent for the run. */
-        PROBE,
-        /** the agent; the probe on the same requests, its series beside. */
-        BOTH,
-        /** nothing: no server histograms, the verdict rests on the clients. */
-        NONE;
-
-        public static Measure of(String spec) {
-            return spec == null ? AGENT : valueOf(spec.toUpperCase(java.util.Locale.ROOT));
-        }
-
-        /** The server embeds the agent: its readiness and histograms come from port 9090. */
-        public boolean agent() {
-            return this == AGENT || this == BOTH;
-        }
-
-        /** The kernel probe runs beside the server. */
-        public boolean probe() {
-            return this == PROBE || this == BOTH;
-        }
-
-        /** Someone serves the server's histograms (the agent or the probe). */
-        public boolean measured() {
-            return this != NONE;
-        }
-
-        public String spec() {
-            return name().toLowerCase(java.util.Locale.ROOT);
-        }
     }
 
     /**

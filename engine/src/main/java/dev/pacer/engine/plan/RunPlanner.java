@@ -5,17 +5,20 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.BenchmarkRunSpec;
 import dev.pacer.api.BenchmarkRunValidation;
 import dev.pacer.api.FieldProblem;
+import dev.pacer.api.Measure;
 import dev.pacer.api.PodSettings;
 import dev.pacer.api.Quantities;
+import dev.pacer.api.SpecDefaults;
 import dev.pacer.engine.analysis.AnalysisInput;
 
-/** {@code plan(run) → RunPlan}: validation plus parsing, no I/O. */
+/** {@code plan(run) → RunPlan}: the spec checked and parsed in one pass ({@link BenchmarkRunValidation#check}), no I/O. */
 public final class RunPlanner {
     private RunPlanner() {
     }
@@ -52,35 +55,34 @@ public final class RunPlanner {
      */
     public static RunPlan plan(BenchmarkRun run, String defaultClientImage, OwnImages ownImages) {
         BenchmarkRunSpec spec = run.getSpec();
-        List<FieldProblem> problems = BenchmarkRunValidation.validate(spec);
-        if (!problems.isEmpty()) {
-            throw new InvalidPlanException(problems);
+        BenchmarkRunValidation.Checked checked = BenchmarkRunValidation.check(spec);
+        if (!checked.problems().isEmpty()) {
+            throw new InvalidPlanException(checked.problems());
         }
+        BenchmarkRunValidation.Parsed parsed = checked.parsed();
         BenchmarkRunSpec.Server s = spec.server;
         RunPlan.ServerRole server = new RunPlan.ServerRole(ownImages.resolve(s.image), List.copyOf(s.args == null ? List.of() : s.args),
-                List.copyOf(s.jvmOptions == null ? List.of() : s.jvmOptions), s.port == null ? 8080 : s.port,
-                Quantities.parseCpuMillis(s.cpus), s.memory, new LinkedHashMap<>(s.labels == null ? Map.of() : s.labels),
-                RunPlan.Measure.of(s.measure), s.readinessPath, s.command == null ? null : List.copyOf(s.command));
+                List.copyOf(s.jvmOptions == null ? List.of() : s.jvmOptions), Objects.requireNonNullElse(s.port, SpecDefaults.SERVER_PORT),
+                parsed.serverCpuMillis(), Objects.requireNonNullElse(s.memory, SpecDefaults.MEMORY),
+                new LinkedHashMap<>(s.labels == null ? Map.of() : s.labels),
+                Measure.of(s.measure), s.readinessPath, s.command == null ? null : List.copyOf(s.command));
         BenchmarkRunSpec.Clients c = spec.clients;
-        int rate = Math.toIntExact(Quantities.parseRatePerSecond(c.rate));
+        int rate = Math.toIntExact(parsed.ratePerClient());
         List<RunPlan.ClientRole> clients = new ArrayList<>();
         for (int i = 0; i < c.count; i++) {
-            clients.add(new RunPlan.ClientRole("client-" + i, rate, c.connections == null ? 16 : c.connections,
-                    c.senderThreads == null ? 0 : c.senderThreads, c.httpVersion == null ? "http/1.1" : c.httpVersion,
-                    c.image == null || c.image.isBlank() ? defaultClientImage : ownImages.resolve(c.image), Quantities.parseCpuMillis(c.cpus), c.memory, List.copyOf(c.jvmOptions == null ? List.of() : c.jvmOptions)));
+            clients.add(new RunPlan.ClientRole("client-" + i, rate, Objects.requireNonNullElse(c.connections, SpecDefaults.CONNECTIONS),
+                    Objects.requireNonNullElse(c.senderThreads, SpecDefaults.SENDER_THREADS), Objects.requireNonNullElse(c.httpVersion, SpecDefaults.HTTP_VERSION),
+                    c.image == null || c.image.isBlank() ? defaultClientImage : ownImages.resolve(c.image), parsed.clientCpuMillis(),
+                    Objects.requireNonNullElse(c.memory, SpecDefaults.MEMORY), List.copyOf(c.jvmOptions == null ? List.of() : c.jvmOptions)));
         }
         BenchmarkRunSpec.Criteria criteria = spec.criteria == null ? new BenchmarkRunSpec.Criteria() : spec.criteria;
-        AnalysisInput.Criteria parsedCriteria = new AnalysisInput.Criteria(
-                Quantities.parseRatio(criteria.rateTolerance == null ? "1%" : criteria.rateTolerance),
-                Quantities.parseDuration(criteria.maxSendLagP99 == null ? "10ms" : criteria.maxSendLagP99),
-                Optional.ofNullable(criteria.maxP99).map(Quantities::parseDuration),
-                criteria.maxErrorRatio == null ? 0.0 : criteria.maxErrorRatio,
-                Optional.ofNullable(criteria.maxClientStall).map(Quantities::parseDuration));
+        AnalysisInput.Criteria parsedCriteria = new AnalysisInput.Criteria(parsed.rateTolerance(), parsed.maxSendLagP99(),
+                Optional.ofNullable(parsed.maxP99()), Objects.requireNonNullElse(criteria.maxErrorRatio, SpecDefaults.MAX_ERROR_RATIO),
+                Optional.ofNullable(parsed.maxClientStall()));
         String name = run.getMetadata() == null || run.getMetadata().getName() == null ? "run" : run.getMetadata().getName();
-        return new RunPlan(name, server, clients, Quantities.parseDuration(spec.warmup), Quantities.parseDuration(spec.duration),
-                Quantities.parseDuration(spec.samplePeriod), Quantities.parseDuration(spec.timeout),
-                c.count + "x" + Quantities.formatRate(rate), parsedCriteria, request(spec.request), cleanup(spec.cleanup),
-                spec.rampUp == null ? Duration.ZERO : Quantities.parseDuration(spec.rampUp), placement(spec));
+        return new RunPlan(name, server, clients, parsed.warmup(), parsed.duration(), parsed.samplePeriod(), parsed.timeout(),
+                c.count + "x" + Quantities.formatRate(rate), parsedCriteria, request(spec.request, parsed.requestTimeout()),
+                cleanup(spec.cleanup), parsed.rampUp(), placement(spec));
     }
 
     /** Pinning per role is {@link BenchmarkRunValidation#pinsServer}'s and {@link BenchmarkRunValidation#pinsClients}'s rule. */
@@ -89,7 +91,7 @@ public final class RunPlanner {
         return new RunPlan.Placement(
                 role(BenchmarkRunValidation.pinsServer(spec), given.server, spec.server.pod),
                 role(BenchmarkRunValidation.pinsClients(spec), given.clients, spec.clients.pod),
-                given.separateNodes == null || given.separateNodes);
+                Objects.requireNonNullElse(given.separateNodes, SpecDefaults.SEPARATE_NODES));
     }
 
     private static RunPlan.RolePlacement role(boolean pinCpus, BenchmarkRunSpec.RolePlacement given, PodSettings pod) {
@@ -99,16 +101,16 @@ public final class RunPlanner {
     }
 
     /** The request every client sends, with the defaults of docs/design.md: GET /, no headers, no body, 30 s timeout. */
-    static RunPlan.RequestPlan request(BenchmarkRunSpec.HttpRequest request) {
+    static RunPlan.RequestPlan request(BenchmarkRunSpec.HttpRequest request, Duration timeout) {
         BenchmarkRunSpec.HttpRequest r = request == null ? new BenchmarkRunSpec.HttpRequest() : request;
-        return new RunPlan.RequestPlan(r.method == null ? "GET" : r.method, r.path == null ? "/" : r.path,
-                Map.copyOf(r.headers == null ? Map.of() : r.headers), r.body == null ? "" : r.body,
-                r.timeout == null ? Duration.ofSeconds(30) : Quantities.parseDuration(r.timeout));
+        return new RunPlan.RequestPlan(Objects.requireNonNullElse(r.method, SpecDefaults.METHOD), Objects.requireNonNullElse(r.path, SpecDefaults.PATH),
+                Map.copyOf(r.headers == null ? Map.of() : r.headers), Objects.requireNonNullElse(r.body, SpecDefaults.BODY),
+                timeout);
     }
 
     static RunPlan.CleanupPlan cleanup(BenchmarkRunSpec.Cleanup cleanup) {
         BenchmarkRunSpec.Cleanup c = cleanup == null ? new BenchmarkRunSpec.Cleanup() : cleanup;
-        return new RunPlan.CleanupPlan(c.pods == null ? RunPlan.PodCleanup.OnSuccess : RunPlan.PodCleanup.valueOf(c.pods),
+        return new RunPlan.CleanupPlan(RunPlan.PodCleanup.valueOf(Objects.requireNonNullElse(c.pods, SpecDefaults.CLEANUP_PODS)),
                 c.ttlSecondsAfterFinished == null ? null : Duration.ofSeconds(c.ttlSecondsAfterFinished));
     }
 }

@@ -10,6 +10,7 @@ import java.util.Optional;
 
 import dev.pacer.api.BenchmarkRunStatus;
 import dev.pacer.api.FieldProblem;
+import dev.pacer.api.Measure;
 import dev.pacer.api.Phase;
 import dev.pacer.api.RunResult;
 import dev.pacer.api.Verdict;
@@ -159,7 +160,7 @@ public final class RunProtocol {
             actions.add(new Action.CreateServer());
             status.phase = Phase.Starting;
             condition(RunConditions.READY, UNKNOWN, "Starting", "creating the server");
-            notices.add(Notice.normal("Starting", "creating the server (" + plan.server().image() + ")"));
+            notices.add(Notice.roles("Starting", "creating the server (" + plan.server().image() + ")"));
             return decide(POLL);
         }
 
@@ -178,7 +179,7 @@ public final class RunProtocol {
                 }
                 if (probe.is(ABSENT)) {
                     actions.add(new Action.CreateProbe(server.node(), server.address(), plan.server().port()));
-                    notices.add(Notice.normal("Starting", "server ready; attaching the kernel probe on node " + server.node()));
+                    notices.add(Notice.roles("Starting", "server ready; attaching the kernel probe on node " + server.node()));
                 }
                 if (!probe.is(READY)) {
                     if (now.isAfter(started.plus(READY_LIMIT))) {
@@ -217,14 +218,14 @@ public final class RunProtocol {
                 }
                 if (!missing.isEmpty()) {
                     actions.add(new Action.CreateClients(missing));
-                    notices.add(Notice.normal("Starting", "server ready; creating " + missing.size() + " client" + (missing.size() == 1 ? "" : "s")));
+                    notices.add(Notice.roles("Starting", "server ready; creating " + missing.size() + " client" + (missing.size() == 1 ? "" : "s")));
                 }
                 long ready = clients.stream().filter(c -> c.is(READY)).count();
                 return waitFor(present, !server.is(READY) ? "waiting for server " + server.name() + " to become ready"
                         : ready + " of " + plan.clients().size() + " clients ready");
             }
             condition(RunConditions.PODS_READY, TRUE, "PodsReady", "server and " + clients.size() + " clients ready");
-            if (status.pods.isEmpty() || status.pods.stream().anyMatch(p -> p.cpuset == null && !cpusetUnknowable(p))) {
+            if (status.pods.isEmpty() || status.pods.stream().anyMatch(p -> p.cpuset == null && !cpusetUnknowable(p, plan.server().measure()))) {
                 List<BenchmarkRunStatus.PodStatus> pods = new ArrayList<>();
                 List<String> roleNames = new ArrayList<>();
                 roleNames.add(AgentContract.ROLE_SERVER);
@@ -244,7 +245,7 @@ public final class RunProtocol {
                 }
                 status.pods = pods;
                 condition(RunConditions.AGENTS_REACHABLE, TRUE, "AgentsAnswer", "every agent answers");
-                List<String> pinning = pinningProblems();
+                List<String> pinning = pinningProblems(plan.server().measure());
                 if (!pinning.isEmpty()) {
                     // the figures of this run could not be compared with pinned ones: say so now, not as Invalid later
                     List<String> nodes = status.pods.stream().filter(p -> Boolean.FALSE.equals(p.pinned)).map(p -> p.node).distinct().toList();
@@ -474,12 +475,12 @@ public final class RunProtocol {
             }
             Analysis.Outcome outcome = Analysis.analyze(collection.collected().input());
             RunResult result = outcome.result();
-            List<String> pinning = pinningProblems();
+            List<String> pinning = pinningProblems(plan.server().measure());
             if (!pinning.isEmpty()) {
                 result.verdict = Verdict.Invalid;
                 pinning.forEach(p -> result.reasons.add("placement asked for pinned CPUs, but " + p));
             }
-            result.warnings.addAll(unverifiedPinning());
+            result.warnings.addAll(unverifiedPinning(plan.server().measure()));
             // what ran, by digest, where a status can keep it: each pod's image as the node ran it
             for (BenchmarkRunStatus.PodStatus pod : status.pods) {
                 RunCollector.Placed placed = collection.collected().placed().get(pod.role);
@@ -521,7 +522,7 @@ public final class RunProtocol {
                 boolean anyLeft = !seen.server().is(ABSENT) || plan.clients().stream().anyMatch(c -> !seen.client(c.name()).is(ABSENT));
                 if (anyLeft) {
                     actions.add(new Action.CleanUp("spec.cleanup.pods: " + policy));
-                    notices.add(Notice.normal("PodsDeleted", "pods deleted (spec.cleanup.pods: " + policy + ")"));
+                    notices.add(Notice.roles("PodsDeleted", "pods deleted (spec.cleanup.pods: " + policy + ")"));
                 }
                 status.podsDeleted = true;
             }
@@ -632,7 +633,7 @@ public final class RunProtocol {
                 pod.podIP = role.address();
                 pod.cpusRequested = role.cpusRequested();
                 pod.exclusiveCpus = role.askedExclusiveCpus();
-                pod.measuredBy = "none";
+                pod.measuredBy = Measure.NONE.spec();
                 return pod;
             }
             BenchmarkRunStatus.PodStatus pod = new BenchmarkRunStatus.PodStatus(role.name(), roleName, role.node(), info.cpuset());
@@ -646,9 +647,9 @@ public final class RunProtocol {
             return pod;
         }
 
-        private List<String> pinningProblems() {
+        private List<String> pinningProblems(Measure measure) {
             List<Pinning.Asked> asked = status.pods.stream().filter(p -> p.exclusiveCpus != null)
-                    .filter(p -> p.cpuset != null || !cpusetUnknowable(p))
+                    .filter(p -> p.cpuset != null || !cpusetUnknowable(p, measure))
                     .map(p -> new Pinning.Asked(p.name, p.exclusiveCpus, p.cpuset)).toList();
             return Pinning.problems(asked);
         }
@@ -658,12 +659,12 @@ public final class RunProtocol {
          * watches it from another pod. Its pinning is then the platform's word (taskset, the kubelet), said as a
          * warning of the result rather than made a reason to distrust it.
          */
-        private static boolean cpusetUnknowable(BenchmarkRunStatus.PodStatus pod) {
-            return "none".equals(pod.measuredBy) || "probe".equals(pod.measuredBy);
+        private static boolean cpusetUnknowable(BenchmarkRunStatus.PodStatus pod, Measure measure) {
+            return AgentContract.ROLE_SERVER.equals(pod.role) && !measure.agent();
         }
 
-        private List<String> unverifiedPinning() {
-            return status.pods.stream().filter(p -> p.exclusiveCpus != null && p.cpuset == null && cpusetUnknowable(p))
+        private List<String> unverifiedPinning(Measure measure) {
+            return status.pods.stream().filter(p -> p.exclusiveCpus != null && p.cpuset == null && cpusetUnknowable(p, measure))
                     .map(p -> "pod " + p.name + " asked for " + p.exclusiveCpus + " exclusive CPU" + (p.exclusiveCpus == 1 ? "" : "s")
                             + "; measured without its agent (" + p.measuredBy + "), it could not report its cpuset, so its pinning was not verified")
                     .toList();

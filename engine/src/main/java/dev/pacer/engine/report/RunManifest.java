@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Properties;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.pacer.contract.AgentContract;
 import dev.pacer.contract.AgentInfo;
 import dev.pacer.engine.agents.RunCollector;
 import dev.pacer.engine.plan.RunPlan;
@@ -31,8 +32,8 @@ public record RunManifest(String pacerVersion, Map<String, Object> plan, Map<Str
         Map<String, Role> roles = new LinkedHashMap<>();
         List<String> names = new java.util.ArrayList<>();
         names.add("server");
-        if (collected.infos().containsKey(RunCollector.PROBE_ROLE)) {
-            names.add(RunCollector.PROBE_ROLE);
+        if (collected.infos().containsKey(AgentContract.ROLE_PROBE)) {
+            names.add(AgentContract.ROLE_PROBE);
         }
         plan.clients().forEach(c -> names.add(c.name()));
         for (String name : names) {

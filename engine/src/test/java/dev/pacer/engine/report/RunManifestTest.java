@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.pacer.contract.AgentContract;
 import dev.pacer.api.BenchmarkRunYaml;
 import dev.pacer.contract.AgentInfo;
 import dev.pacer.engine.agents.RunCollector;
@@ -38,7 +39,7 @@ class RunManifestTest {
         infos.put("server", new AgentInfo("server", "0.1.0", "agent", 7L, "m-server", 65532, "2-3", 2, 2, "6.18.0",
                 new AgentInfo.Jvm("25.0.1+8", "Eclipse Adoptium", "OpenJDK", List.of("-XX:ActiveProcessorCount=2"), 1L), 0L, 1000L,
                 List.of("processing"), Map.of("host", host)));
-        infos.put(RunCollector.PROBE_ROLE, new AgentInfo("server", "0.1.0", "probe", null, "probe-x", null, null, null, null, "6.18.0",
+        infos.put(AgentContract.ROLE_PROBE, new AgentInfo("server", "0.1.0", "probe", null, "probe-x", null, null, null, null, "6.18.0",
                 null, 0L, 1000L, List.of("service", "residence"), Map.of()));
         RunCollector.Collected collected = new RunCollector.Collected(new AnalysisInput(0, 1000, 1000, Optional.empty(), null, List.of(),
                 AnalysisInput.Criteria.DEFAULT), Map.of(), infos, Map.of())
@@ -47,7 +48,7 @@ class RunManifestTest {
         RunManifest manifest = RunManifest.of(plan(), collected);
 
         assertThat(manifest.pacerVersion()).isEqualTo("0.1.0");
-        assertThat(manifest.roles()).containsOnlyKeys("server", RunCollector.PROBE_ROLE, "client-0");
+        assertThat(manifest.roles()).containsOnlyKeys("server", AgentContract.ROLE_PROBE, "client-0");
         RunManifest.Role server = manifest.roles().get("server");
         assertThat(server.imageId()).isEqualTo("docker.io/pacer/server-jetty12@sha256:ab12");
         assertThat(server.node()).isEqualTo("node-a");
@@ -56,7 +57,7 @@ class RunManifestTest {
         assertThat(server.governor()).isEqualTo("performance");
         assertThat(server.jvm()).isEqualTo("Eclipse Adoptium 25.0.1+8");
         assertThat(server.jvmArguments()).containsExactly("-XX:ActiveProcessorCount=2");
-        assertThat(manifest.roles().get(RunCollector.PROBE_ROLE).measuredBy()).isEqualTo("probe");
+        assertThat(manifest.roles().get(AgentContract.ROLE_PROBE).measuredBy()).isEqualTo("probe");
         assertThat(manifest.roles().get("client-0").measuredBy()).as("no agent answered for it").isEqualTo("none");
         assertThat(manifest.plan()).containsEntry("load", "1x60k").containsEntry("warmupSeconds", 60.0).containsEntry("durationSeconds", 180.0);
         @SuppressWarnings("unchecked")

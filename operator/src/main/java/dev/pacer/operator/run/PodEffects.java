@@ -94,12 +94,7 @@ public final class PodEffects implements RunDriver.Effects {
     @Override
     public Outcomes.Collection collect(Action.Collect collect) {
         try {
-            Map<String, AgentClient> clients = new LinkedHashMap<>();
-            plan.clients().forEach(c -> clients.put(c.name(), seen.agent(c.name())));
-            AgentClient server = plan.server().measure().measured() ? seen.agent(AgentContract.ROLE_SERVER) : null;
-            AgentClient beside = plan.server().measure() == RunPlan.Measure.BOTH ? seen.probeAgent() : null;
-            return Outcomes.Collection.of(RunCollector.collect(plan, server, beside, clients,
-                    collect.windowStartEpochMs(), collect.windowEndEpochMs()).placedAt(seen.placed()));
+            return Outcomes.Collection.of(seen.collect(collect.windowStartEpochMs(), collect.windowEndEpochMs()).placedAt(seen.placed()));
         } catch (IOException e) {
             return Outcomes.Collection.failed(e);
         } catch (IllegalStateException e) {
@@ -150,11 +145,6 @@ public final class PodEffects implements RunDriver.Effects {
     }
 
     /**
-     * Creates the object unless a previous reconcile did (409). The API server refusing it (4xx: an invalid pod, a
-     * quota, a policy) is final: the answer says why, and the run fails with it instead of retrying forever. Other
-     * errors (5xx, no connection) are thrown: the reconcile is retried.
-     */
-    /**
      * A refusal that goes away by itself: too many requests, or a namespace created a moment ago whose default service
      * account the controller manager has not made yet. Any other 4xx is the pod's own fault and fails the run.
      */
@@ -167,6 +157,11 @@ public final class PodEffects implements RunDriver.Effects {
         return e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : String.valueOf(e.getMessage());
     }
 
+    /**
+     * Creates the object unless a previous reconcile did (409). The API server refusing it (4xx: an invalid pod, a
+     * quota, a policy) is final: the answer says why, and the run fails with it instead of retrying forever. Other
+     * errors (5xx, no connection) are thrown: the reconcile is retried.
+     */
     private Optional<String> createIfAbsent(HasMetadata resource) {
         try {
             client.resource(resource).create();

@@ -28,7 +28,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
  */
 public final class PodObservations extends AgentObservations {
     private final BenchmarkRun run;
-    private final RunPlan plan;
     private final KubernetesClient client;
     private final AgentAccess access;
     private final ProbeSettings probeSettings;
@@ -41,10 +40,10 @@ public final class PodObservations extends AgentObservations {
 
     public PodObservations(BenchmarkRun run, RunPlan plan, KubernetesClient client, Set<Pod> cachedPods, AgentAccess access,
                            ProbeSettings probe, Collection<BenchmarkRun> allRuns, int maxActiveRuns) {
+        super(plan);
         this.allRuns = allRuns;
         this.maxActiveRuns = maxActiveRuns;
         this.run = run;
-        this.plan = plan;
         this.client = client;
         this.access = access;
         this.probeSettings = probe;
@@ -77,16 +76,10 @@ public final class PodObservations extends AgentObservations {
         return found.isEmpty() ? RoleObservation.absent(PodFactory.probePodName(run)) : observe(found.get(), false, 0);
     }
 
-    /**
-     * The agent of a role ({@code server}, {@code client-0}); its pod must exist. With {@code measure: probe} the
-     * server's agent is its probe.
-     */
+    /** The agent in a role's pod ({@code server}, {@code client-0}); its pod must exist. */
     @Override
-    protected AgentClient agent(String role) {
+    protected AgentClient processAgent(String role) {
         return agents.computeIfAbsent(role, r -> {
-            if (AgentContract.ROLE_SERVER.equals(r) && plan.server().measure() == RunPlan.Measure.PROBE) {
-                return probeAgent();
-            }
             String podName = AgentContract.ROLE_SERVER.equals(r) ? PodFactory.serverPodName(run) : PodFactory.clientPodName(run, plan.client(r));
             Pod pod = pod(podName).orElseThrow(() -> new IllegalStateException("pod " + podName + " is gone"));
             return access.agent(client, pod, PodFactory.ADMIN_PORT);
@@ -94,7 +87,8 @@ public final class PodObservations extends AgentObservations {
     }
 
     /** The probe's agent contract; its pod must exist. */
-    AgentClient probeAgent() {
+    @Override
+    protected AgentClient probeAgent() {
         Pod pod = probePod().orElseThrow(() -> new IllegalStateException("the probe pod " + PodFactory.probePodName(run) + " is gone"));
         return access.agent(client, pod, PodFactory.ADMIN_PORT);
     }
@@ -113,8 +107,8 @@ public final class PodObservations extends AgentObservations {
             RunCollector.Placed server = placed(p);
             placed.put(AgentContract.ROLE_SERVER, server.withImageBytes(imageBytes(server)));
         });
-        if (plan.server().measure() == RunPlan.Measure.BOTH) {
-            probePod().ifPresent(p -> placed.put(RunCollector.PROBE_ROLE, placed(p)));
+        if (plan.server().measure().probeBeside()) {
+            probePod().ifPresent(p -> placed.put(AgentContract.ROLE_PROBE, placed(p)));
         }
         plan.clients().forEach(c -> pod(PodFactory.clientPodName(run, c)).ifPresent(p -> placed.put(c.name(), placed(p))));
         return placed;

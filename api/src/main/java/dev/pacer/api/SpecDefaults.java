@@ -1,0 +1,32 @@
+package dev.pacer.api;
+
+/**
+ * The one home of a spec's defaults: the schema's {@code default}s (admission fills them in), the fields' initial
+ * values (a spec read from YAML locally) and the planner's fallbacks all read these.
+ */
+public final class SpecDefaults {
+    public static final int SERVER_PORT = 8080;
+    public static final String CPUS = "1";
+    public static final String MEMORY = "1Gi";
+    public static final String MEASURE = "agent";
+    public static final int CONNECTIONS = 16;
+    /** 0: the load generator chooses (one shard per 50k req/s, at most the client's CPUs and its connections). */
+    public static final int SENDER_THREADS = 0;
+    public static final String HTTP_VERSION = "http/1.1";
+    public static final String METHOD = "GET";
+    public static final String PATH = "/";
+    public static final String BODY = "";
+    public static final String REQUEST_TIMEOUT = "30s";
+    public static final String WARMUP = "60s";
+    public static final String SAMPLE_PERIOD = "1s";
+    public static final String TIMEOUT = "30m";
+    public static final String RATE_TOLERANCE = "1%";
+    public static final String MAX_SEND_LAG_P99 = "10ms";
+    public static final double MAX_ERROR_RATIO = 0.0;
+    public static final String CLEANUP_PODS = "OnSuccess";
+    public static final boolean PIN_CPUS = true;
+    public static final boolean SEPARATE_NODES = true;
+
+    private SpecDefaults() {
+    }
+}
