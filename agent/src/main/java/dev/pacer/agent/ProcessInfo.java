@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,7 +26,7 @@ public final class ProcessInfo {
 
     /** This process as an agent of a role, measured in process, with its series (the default first) and extra fields. */
     public static AgentInfo describe(String role, long samplePeriodMs, List<String> series, Map<String, Object> extra) {
-        Map<String, Object> withHost = new java.util.LinkedHashMap<>(extra);
+        Map<String, Object> withHost = new LinkedHashMap<>(extra);
         withHost.putIfAbsent("host", host());
         Optional<String> cpuset = readCpusAllowedList(PROC_SELF_STATUS);
         AgentInfo.Jvm jvm = new AgentInfo.Jvm(System.getProperty("java.runtime.version"), System.getProperty("java.vendor"),
@@ -42,7 +43,7 @@ public final class ProcessInfo {
      * (absent where the kernel does not expose it, as in most VMs).
      */
     public static Map<String, Object> host() {
-        Map<String, Object> host = new java.util.LinkedHashMap<>();
+        Map<String, Object> host = new LinkedHashMap<>();
         try {
             Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name")).findFirst()
                     .ifPresent(l -> host.put("cpuModel", l.substring(l.indexOf(':') + 1).trim()));

@@ -7,7 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import dev.pacer.contract.CpuList;
@@ -33,7 +35,7 @@ public final class ResourceSampler {
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private final List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
     private final ArrayDeque<ResourceUse.Sample> samples = new ArrayDeque<>();   // guarded by this
-    private final java.util.Map<String, long[]> lastByThread = new java.util.HashMap<>();   // tid → {wait ns, slices}
+    private final Map<String, long[]> lastByThread = new HashMap<>();   // tid → {wait ns, slices}
     private final HiccupMeter hiccups;   // null: no stalls measured
     private long lastCpuNanos;
     private long lastGcMillis;
@@ -103,7 +105,7 @@ public final class ResourceSampler {
         try (var tasks = Files.newDirectoryStream(TASKS)) {
             long wait = 0;
             long slices = 0;
-            java.util.Map<String, long[]> now = new java.util.HashMap<>();
+            Map<String, long[]> now = new HashMap<>();
             for (Path task : tasks) {
                 String tid = task.getFileName().toString();
                 String[] fields;

@@ -9,8 +9,11 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 class AdminServerTest {
@@ -25,7 +28,7 @@ class AdminServerTest {
         PrometheusRegistry registry = new PrometheusRegistry();
         try (PeriodSampler sampler = PeriodSampler.builder("processing").period(Duration.ofMillis(100)).start();
              AdminServer admin = AdminServer.builder().port(0).bindAddress("127.0.0.1").registry(registry).sampler(sampler)
-                     .info(() -> ProcessInfo.describe("server", 1000, java.util.List.of("processing"), java.util.Map.of())).start()) {
+                     .info(() -> ProcessInfo.describe("server", 1000, List.of("processing"), Map.of())).start()) {
             AgentMetrics.register(registry, "server", sampler, true);
             int port = admin.getPort();
             assertThat(get(port, "/healthz").statusCode()).isEqualTo(503);
@@ -33,7 +36,7 @@ class AdminServerTest {
             assertThat(get(port, "/healthz").statusCode()).isEqualTo(200);
             sampler.recordNanos(1_500_000);
             // the period's figures show once the 100 ms period holding the value has closed
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+            Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
                     .until(() -> get(port, "/metrics").body().contains("pacer_requests_total{role=\"server\"} 1.0"));
             String metrics = get(port, "/metrics").body();
             assertThat(metrics).contains("pacer_requests_total{role=\"server\"} 1.0")

@@ -5,10 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.pacer.contract.CpuList;
 import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
@@ -73,8 +75,8 @@ class PeriodSamplerTest {
 
     @Test
     void cpuListsAreCounted() {
-        assertThat(dev.pacer.contract.CpuList.count("0-3,6")).isEqualTo(5);
-        assertThat(dev.pacer.contract.CpuList.count("1")).isEqualTo(1);
+        assertThat(CpuList.count("0-3,6")).isEqualTo(5);
+        assertThat(CpuList.count("1")).isEqualTo(1);
     }
 
     @Test
@@ -85,7 +87,7 @@ class PeriodSamplerTest {
         assertThat(Workload.parse("sleepMicros=999999999999").sleepMicros()).isEqualTo(Workload.MAX_MICROS);
         assertThat(Workload.parse(null)).isEqualTo(Workload.NONE);
         assertThat(Workload.NONE.body()).isEqualTo(Workload.DEFAULT_BODY);
-        assertThat(new String(Workload.NONE.body("/"), java.nio.charset.StandardCharsets.US_ASCII)).as("the shoot-out's payload").isEqualTo("ok");
+        assertThat(new String(Workload.NONE.body("/"), StandardCharsets.US_ASCII)).as("the shoot-out's payload").isEqualTo("ok");
         assertThat(Workload.NONE.body("/plaintext")).isEqualTo(Workload.DEFAULT_BODY);
         assertThat(Workload.parse("bytes=3").body("/")).as("bytes= wins on every path").hasSize(3);
     }

@@ -2,6 +2,9 @@ package dev.pacer.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import dev.pacer.contract.ResourceUse;
@@ -49,7 +52,7 @@ class ResourceSamplerTest {
     void threadsWaitingForACpuShowAsRunQueueWait() throws InterruptedException {
         ResourceSampler sampler = new ResourceSampler(1_000);
         int threads = Runtime.getRuntime().availableProcessors() + 2;
-        java.util.List<Thread> spinners = new java.util.ArrayList<>();
+        List<Thread> spinners = new ArrayList<>();
         for (int i = 0; i < threads; i++) {
             spinners.add(Thread.ofPlatform().start(() -> spin(TimeUnit.MILLISECONDS.toNanos(800))));
         }
@@ -65,7 +68,7 @@ class ResourceSamplerTest {
 
     /** Spins until this thread has used that much CPU, however busy the machine is. */
     private static void spinCpu(long cpuNanos) {
-        var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        var threads = ManagementFactory.getThreadMXBean();
         long end = threads.getCurrentThreadCpuTime() + cpuNanos;
         long x = 0;
         while (threads.getCurrentThreadCpuTime() < end) {

@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
@@ -16,6 +16,7 @@ import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
+import io.fabric8.kubernetes.api.model.AnyType;
 import io.fabric8.kubernetes.api.model.IntOrString;
 
 /**
@@ -267,7 +268,7 @@ public class BenchmarkRunSpec extends RunTemplate {
         @JsonPropertyDescription("Node labels the pod requires.")
         public Map<String, String> nodeSelector = new LinkedHashMap<>();
 
-        @SchemaFrom(type = io.fabric8.kubernetes.api.model.AnyType.class)
+        @SchemaFrom(type = AnyType.class)
         @JsonPropertyDescription("Tolerations, as in a pod spec.")
         public List<Map<String, Object>> tolerations = new ArrayList<>();
     }

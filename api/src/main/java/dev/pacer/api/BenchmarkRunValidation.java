@@ -2,7 +2,9 @@ package dev.pacer.api;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -33,11 +35,11 @@ public final class BenchmarkRunValidation {
         }
     }
 
-    private static int sizeOf(java.util.Collection<?> items) {
+    private static int sizeOf(Collection<?> items) {
         return items == null ? 0 : items.size();
     }
 
-    private static int sizeOf(java.util.Map<?, ?> items) {
+    private static int sizeOf(Map<?, ?> items) {
         return items == null ? 0 : items.size();
     }
 

@@ -5,11 +5,14 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.fabric8.kubernetes.client.CustomResource;
 
 /** Reads a BenchmarkRun or BenchmarkSuite YAML file as the operator would see it; unknown fields are errors that name the field. */
 public final class BenchmarkRunYaml {
@@ -38,14 +41,14 @@ public final class BenchmarkRunYaml {
     /** The document's {@code kind}: BenchmarkRun (also when absent) or BenchmarkSuite. */
     public static String kind(Path file) throws IOException {
         try (InputStream in = Files.newInputStream(file)) {
-            com.fasterxml.jackson.databind.JsonNode node = YAML.readTree(in);
+            JsonNode node = YAML.readTree(in);
             return node == null || node.path("kind").isMissingNode() ? BenchmarkRun.KIND : node.path("kind").asText();
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new InvalidSpecException(file + ": not YAML: " + e.getOriginalMessage());
         }
     }
 
-    private static <T extends io.fabric8.kubernetes.client.CustomResource<?, ?>> T read(InputStream in, String source, Class<T> type,
+    private static <T extends CustomResource<?, ?>> T read(InputStream in, String source, Class<T> type,
                                                                                        String kind) throws IOException {
         try {
             T resource = YAML.readValue(in, type);

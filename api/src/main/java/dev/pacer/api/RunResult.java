@@ -1,5 +1,6 @@
 package dev.pacer.api;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -183,8 +184,8 @@ public class RunResult {
         public Window(long startEpochMs, long endEpochMs) {
             this.startEpochMs = startEpochMs;
             this.endEpochMs = endEpochMs;
-            this.start = java.time.Instant.ofEpochMilli(startEpochMs).toString();
-            this.end = java.time.Instant.ofEpochMilli(endEpochMs).toString();
+            this.start = Instant.ofEpochMilli(startEpochMs).toString();
+            this.end = Instant.ofEpochMilli(endEpochMs).toString();
         }
     }
 }

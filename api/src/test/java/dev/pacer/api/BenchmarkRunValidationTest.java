@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -106,8 +107,8 @@ class BenchmarkRunValidationTest {
     @Test
     void listsMapsAndTheBodyHaveTheSchemasBounds() throws IOException {
         BenchmarkRun run = read(VALID);
-        run.getSpec().server.jvmOptions = java.util.Collections.nCopies(BenchmarkRunSpec.MAX_LIST_ITEMS + 1, "-Xss1m");
-        run.getSpec().clients.jvmOptions = java.util.Collections.nCopies(BenchmarkRunSpec.MAX_LIST_ITEMS, "-Xss1m");
+        run.getSpec().server.jvmOptions = Collections.nCopies(BenchmarkRunSpec.MAX_LIST_ITEMS + 1, "-Xss1m");
+        run.getSpec().clients.jvmOptions = Collections.nCopies(BenchmarkRunSpec.MAX_LIST_ITEMS, "-Xss1m");
         for (int i = 0; i <= BenchmarkRunSpec.MAX_HEADERS; i++) {
             run.getSpec().request.headers.put("X-Header-" + i, "v");
         }

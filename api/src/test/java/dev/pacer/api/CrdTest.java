@@ -9,8 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The committed CRD in crds/ is what the classes generate: regenerate with 'make build' and commit when this fails. */
 class CrdTest {
@@ -18,8 +19,8 @@ class CrdTest {
 
     static final String SUITE_FILE = "benchmarksuites.pacer.dev-v1.yml";
 
-    @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(strings = {FILE, SUITE_FILE})
+    @ParameterizedTest
+    @ValueSource(strings = {FILE, SUITE_FILE})
     void committedCrdIsNotStale(String file) throws IOException {
         String generated = Files.readString(Path.of("target/classes/META-INF/fabric8").resolve(file));
         String committed = Files.readString(Path.of("../crds").resolve(file));

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class QuantitiesTest {
     @Test
@@ -44,8 +46,8 @@ class QuantitiesTest {
         assertThatThrownBy(() -> Quantities.parseCpuMillis("two")).hasMessageContaining("not a CPU quantity");
     }
 
-    @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(strings = {"1", "500", "999999999", "60k", "1.5k", "0.5k", "0.001k", "999999.999k",
+    @ParameterizedTest
+    @ValueSource(strings = {"1", "500", "999999999", "60k", "1.5k", "0.5k", "0.001k", "999999.999k",
             "1.5M", "0.5M", "0.000001M", "999.999999M", "0", "00", "0k", "0.000k", "0.0M", "1.5", "1.0005k", "0.0000015M", "1000M",
             "1000000k", "1000000000", "-5", "5m", "5K", "fast", "1e3"})
     void theSchemasRatePatternTakesExactlyWhatTheParserTakes(String rate) {

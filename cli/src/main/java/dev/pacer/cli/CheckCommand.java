@@ -16,11 +16,13 @@ import dev.pacer.api.Quantities;
 import dev.pacer.engine.plan.RunPlanner;
 import dev.pacer.engine.preflight.Preflight;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code pacer check [RUN.yaml...]}: what the cluster offers pacer, read through the API with the kubeconfig's
@@ -37,14 +39,14 @@ final class CheckCommand implements Callable<Integer> {
     @Parameters(paramLabel = "RUN.yaml", arity = "0..*", description = "BenchmarkRuns to check against the cluster.")
     List<Path> runs = new ArrayList<>();
 
-    @picocli.CommandLine.Mixin
+    @CommandLine.Mixin
     KubeconfigOption kubeconfig;
 
     @Option(names = "--no-monitors", description = "Do not check for the Prometheus Operator's CRDs (no ServiceMonitor or PodMonitor wanted).")
     boolean noMonitors;
 
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {
@@ -101,7 +103,7 @@ final class CheckCommand implements Callable<Integer> {
         } catch (IOException e) {
             unreadable = e.getMessage().contains("HTTP 403") ? "reading it needs get on nodes/proxy" : e.getMessage();
         }
-        Map<String, io.fabric8.kubernetes.api.model.Quantity> allocatable = node.getStatus() == null ? Map.of() : node.getStatus().getAllocatable();
+        Map<String, Quantity> allocatable = node.getStatus() == null ? Map.of() : node.getStatus().getAllocatable();
         long cpuMillis = allocatable.get("cpu") == null ? 0 : Quantities.parseCpuMillis(allocatable.get("cpu").toString());
         var info = node.getStatus() == null ? null : node.getStatus().getNodeInfo();
         boolean schedulable = node.getSpec() == null || !Boolean.TRUE.equals(node.getSpec().getUnschedulable());

@@ -2,18 +2,24 @@ package dev.pacer.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 
+import dev.pacer.api.BenchmarkRunYaml;
 import dev.pacer.engine.analysis.PeriodComparison;
 import dev.pacer.engine.analysis.PeriodPoint;
+import dev.pacer.engine.report.ComparisonPage;
 import dev.pacer.engine.report.ResultDocument;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code pacer compare DIR|FILE...}: runs side by side (local results directories, or finished BenchmarkRuns saved
@@ -36,25 +42,25 @@ final class CompareCommand implements Callable<Integer> {
 
     enum Format { text, json, markdown }
 
-    @picocli.CommandLine.Option(names = "--format", defaultValue = "text", description = "text (default), json or markdown")
+    @CommandLine.Option(names = "--format", defaultValue = "text", description = "text (default), json or markdown")
     Format format;
 
-    @picocli.CommandLine.Option(names = "--fail-on-regression", paramLabel = "PCT",
+    @CommandLine.Option(names = "--fail-on-regression", paramLabel = "PCT",
             description = "exit 4 when a run's per-period P99 is slower than the first run's by more than PCT %% (Hodges-Lehmann shift) and significantly so")
     Double failOnRegressionPercent;
 
-    @picocli.CommandLine.Option(names = "--expect-p99-integral", paramLabel = "MS",
+    @CommandLine.Option(names = "--expect-p99-integral", paramLabel = "MS",
             description = "the expected P99 integral in ms: exit 4 when a run's lies outside --margin")
     Double expectedP99IntegralMillis;
 
-    @picocli.CommandLine.Option(names = "--margin", paramLabel = "PCT", defaultValue = "10", description = "the expected integral's margin, %% (default 10)")
+    @CommandLine.Option(names = "--margin", paramLabel = "PCT", defaultValue = "10", description = "the expected integral's margin, %% (default 10)")
     double marginPercent;
 
-    @picocli.CommandLine.Option(names = "--tolerated-outliers", paramLabel = "N", defaultValue = "2",
+    @CommandLine.Option(names = "--tolerated-outliers", paramLabel = "N", defaultValue = "2",
             description = "outlier periods (P99 above twice the mean) replaced by the mean before the expected integral is checked (default 2)")
     int toleratedOutliers;
 
-    @picocli.CommandLine.Option(names = "--html", paramLabel = "FILE",
+    @CommandLine.Option(names = "--html", paramLabel = "FILE",
             description = "also write a page overlaying the runs' percentile spectra and per-period server P99s")
     Path html;
 
@@ -62,8 +68,8 @@ final class CompareCommand implements Callable<Integer> {
             + " (kubectl get br NAME -o yaml > NAME.yaml); the first is the baseline.")
     List<Path> directories;
 
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {
@@ -71,8 +77,8 @@ final class CompareCommand implements Callable<Integer> {
         List<ResultDocument> runs = new ArrayList<>();
         try {
             for (Path path : directories) {
-                runs.add(java.nio.file.Files.isDirectory(path) ? ResultDocument.read(path)
-                        : ResultDocument.fromBenchmarkRun(dev.pacer.api.BenchmarkRunYaml.read(path), path.toString()));
+                runs.add(Files.isDirectory(path) ? ResultDocument.read(path)
+                        : ResultDocument.fromBenchmarkRun(BenchmarkRunYaml.read(path), path.toString()));
             }
         } catch (IOException e) {
             spec.commandLine().getErr().println("pacer: " + e.getMessage());
@@ -90,7 +96,7 @@ final class CompareCommand implements Callable<Integer> {
         });
         if (html != null) {
             try {
-                dev.pacer.engine.report.ComparisonPage.write(runs, render(runs) + report.text(), html);
+                ComparisonPage.write(runs, render(runs) + report.text(), html);
                 (format == Format.text ? out : spec.commandLine().getErr()).println("page: " + html);
             } catch (IOException e) {
                 spec.commandLine().getErr().println("pacer: writing " + html + ": " + e.getMessage());
@@ -123,7 +129,7 @@ final class CompareCommand implements Callable<Integer> {
                 .append(" (Mann-Whitney U, two-sided, significant when p < ").append(SIGNIFICANCE).append("):\n");
         double[] baseline = p99s(runs.getFirst());
         for (ResultDocument run : runs.subList(1, runs.size())) {
-            java.util.Optional<PeriodComparison> comparison = PeriodComparison.of(baseline, p99s(run));
+            Optional<PeriodComparison> comparison = PeriodComparison.of(baseline, p99s(run));
             if (comparison.isEmpty()) {
                 text.append(String.format(Locale.ROOT, "  %-26s not enough server periods to test%n", run.run()));
                 continue;
@@ -160,7 +166,7 @@ final class CompareCommand implements Callable<Integer> {
     }
 
     static double[] p99s(ResultDocument run) {
-        return run.periods().stream().map(PeriodPoint::server).filter(java.util.Objects::nonNull)
+        return run.periods().stream().map(PeriodPoint::server).filter(Objects::nonNull)
                 .mapToDouble(PeriodPoint.Stats::p99Micros).toArray();
     }
 

@@ -2,14 +2,18 @@ package dev.pacer.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -23,6 +27,7 @@ import io.fabric8.kubernetes.client.http.HttpResponse;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code pacer fetch NAME}: a finished BenchmarkRun's kept artifacts ({@code status.artifacts}), downloaded through the
@@ -44,11 +49,11 @@ final class FetchCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "DIR", description = "Results directory (default: runs/<name>).")
     Path output;
 
-    @picocli.CommandLine.Mixin
+    @CommandLine.Mixin
     KubeconfigOption kubeconfig;
 
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {
@@ -88,7 +93,7 @@ final class FetchCommand implements Callable<Integer> {
     static void fetch(KubernetesClient client, BenchmarkRunStatus.Artifacts kept, Path directory, PrintWriter out) throws IOException {
         String base = proxyUrl(client, kept.service) + "/artifacts/" + kept.path + "/";
         JsonNode index = JSON.readTree(get(client, base));
-        List<JsonNode> files = new java.util.ArrayList<>();
+        List<JsonNode> files = new ArrayList<>();
         index.path("files").forEach(files::add);
         if (files.isEmpty()) {
             throw new IOException(base + " lists no files");
@@ -115,7 +120,7 @@ final class FetchCommand implements Callable<Integer> {
 
     /** {@code NAMESPACE/NAME:PORT} → the API server's proxy to that Service. */
     static String proxyUrl(KubernetesClient client, String service) throws IOException {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("([a-z0-9-]+)/([a-z0-9-]+):([0-9]+)").matcher(service);
+        Matcher m = Pattern.compile("([a-z0-9-]+)/([a-z0-9-]+):([0-9]+)").matcher(service);
         if (!m.matches()) {
             throw new IOException("status.artifacts.service '" + service + "' is not NAMESPACE/NAME:PORT");
         }
@@ -129,7 +134,7 @@ final class FetchCommand implements Callable<Integer> {
                     .sendAsync(client.getHttpClient().newHttpRequestBuilder().uri(url).build(), byte[].class)
                     .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             if (response.code() != 200) {
-                String body = response.body() == null ? "" : new String(response.body(), java.nio.charset.StandardCharsets.UTF_8).strip();
+                String body = response.body() == null ? "" : new String(response.body(), StandardCharsets.UTF_8).strip();
                 throw new IOException("GET " + url + ": HTTP " + response.code()
                         + (response.code() == 403 ? " (fetching needs get on services/proxy in the operator's namespace)" : "")
                         + (body.isEmpty() ? "" : ": " + body.lines().findFirst().orElse("")));

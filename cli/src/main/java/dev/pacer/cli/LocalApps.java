@@ -1,11 +1,15 @@
 package dev.pacer.cli;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -52,7 +56,7 @@ public final class LocalApps {
      * built or cannot load without root. Each names its field and the fix.
      */
     public static List<FieldProblem> problems(RunPlan plan) {
-        List<FieldProblem> problems = new java.util.ArrayList<>();
+        List<FieldProblem> problems = new ArrayList<>();
         RunPlan.ServerRole server = plan.server();
         if (server.command() == null && serverFor(server.image()).isEmpty()) {
             problems.add(new FieldProblem("spec.server.image", "unknown server '" + server.image()
@@ -84,7 +88,7 @@ public final class LocalApps {
             return Optional.empty();   // a path known only once the run has its directory
         }
         boolean found = program.contains("/") ? Files.isExecutable(Path.of(program))
-                : java.util.Arrays.stream(System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator))
+                : Arrays.stream(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
                         .anyMatch(dir -> !dir.isEmpty() && Files.isExecutable(Path.of(dir, program)));
         if (found) {
             return Optional.empty();
@@ -140,7 +144,7 @@ public final class LocalApps {
     }
 
     static Map<String, App> byName() {
-        Map<String, App> apps = new java.util.LinkedHashMap<>();
+        Map<String, App> apps = new LinkedHashMap<>();
         SERVERS.forEach(app -> apps.put(app.name(), app));
         apps.put(LOADGEN.name(), LOADGEN);
         return apps;

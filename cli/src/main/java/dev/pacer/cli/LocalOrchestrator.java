@@ -2,6 +2,7 @@ package dev.pacer.cli;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -76,7 +77,7 @@ public final class LocalOrchestrator {
                 Decision decision;
                 try {
                     decision = RunDriver.drive(plan, status, new LocalObservations(plan, processes), effects, clock);
-                } catch (java.io.UncheckedIOException e) {
+                } catch (UncheckedIOException e) {
                     throw e.getCause();
                 }
                 status = decision.status();

@@ -2,6 +2,7 @@ package dev.pacer.cli;
 
 import java.io.IOException;
 import java.net.HttpURLConnection;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -16,7 +17,7 @@ final class LocalPorts {
 
     /** A port free now on loopback (the server binds it a moment later; a clash fails the server's start, loudly). */
     static int free() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }
     }

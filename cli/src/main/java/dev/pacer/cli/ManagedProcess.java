@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import dev.pacer.contract.CpuList;
+
 
 /**
  * One process the local orchestrator started: a JVM running an application, pinned with taskset when CPUs are given,
@@ -50,7 +52,7 @@ final class ManagedProcess implements AutoCloseable {
         Files.deleteIfExists(readyFile);
         List<String> command = new ArrayList<>();
         if (cpus != null && !cpus.isEmpty()) {
-            command.addAll(List.of("taskset", "-c", dev.pacer.contract.CpuList.format(cpus)));
+            command.addAll(List.of("taskset", "-c", CpuList.format(cpus)));
         }
         command.addAll(program);
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)

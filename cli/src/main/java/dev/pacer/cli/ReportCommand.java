@@ -17,6 +17,7 @@ import dev.pacer.engine.suite.SuiteSummary;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code pacer report DIR}: renders report.html again from result.json (suite.html from a suite's directory); with
@@ -36,8 +37,8 @@ final class ReportCommand implements Callable<Integer> {
             description = "html (default: writes the report file), markdown or csv (prints a suite's table).")
     Format format;
 
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {

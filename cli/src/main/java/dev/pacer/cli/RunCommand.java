@@ -19,6 +19,7 @@ import dev.pacer.engine.plan.RunPlanner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /** {@code pacer run FILE.yaml}: validate, run locally, print the results, write the results directory. */
 @Command(name = "run", description = "Run a BenchmarkRun or BenchmarkSuite YAML on this machine (processes pinned with taskset; a suite's runs one after the other).")
@@ -32,8 +33,8 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = {"-p", "--server-port"}, paramLabel = "PORT", description = "Server port (default: any free port).")
     Integer serverPort;
 
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {

@@ -6,8 +6,12 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.LongStream;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -50,9 +54,9 @@ class CompareStatusesTest {
     }
 
     static int compare(Path dir, StringWriter out, String... options) {
-        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("compare", dir.resolve("jetty12.yaml").toString(),
+        List<String> args = new ArrayList<>(List.of("compare", dir.resolve("jetty12.yaml").toString(),
                 dir.resolve("loom.yaml").toString()));
-        args.addAll(java.util.List.of(options));
+        args.addAll(List.of(options));
         return new CommandLine(new PacerCommand()).setOut(new PrintWriter(out)).execute(args.toArray(String[]::new));
     }
 
@@ -62,12 +66,12 @@ class CompareStatusesTest {
         Files.writeString(dir.resolve("loom.yaml"), run("loom", 400));
         StringWriter json = new StringWriter();
         assertThat(compare(dir, json, "--format", "json")).isZero();
-        var tree = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.toString());
+        var tree = new ObjectMapper().readTree(json.toString());
         assertThat(tree.path("passed").asBoolean()).isTrue();
         assertThat(tree.path("runs").get(1).path("p99IntegralMillis").asDouble()).isEqualTo(4.009);
         var loom = tree.path("comparisons").get(0);
         assertThat(loom.path("run").asText()).isEqualTo("loom");
-        assertThat(loom.path("shift").asDouble()).isCloseTo(300 / 101.0, org.assertj.core.api.Assertions.within(0.01));   // 300 µs over the baseline median 101 µs
+        assertThat(loom.path("shift").asDouble()).isCloseTo(300 / 101.0, Assertions.within(0.01));   // 300 µs over the baseline median 101 µs
         assertThat(loom.path("shiftLow").asDouble()).isLessThanOrEqualTo(loom.path("shift").asDouble());
         assertThat(loom.path("significant").asBoolean()).isTrue();
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 
+import dev.pacer.contract.CpuList;
 import org.junit.jupiter.api.Test;
 
 class CpuLayoutTest {
@@ -17,7 +18,7 @@ class CpuLayoutTest {
 
     @Test
     void enoughCpusGiveEveryoneTheirOwn() {
-        CpuLayout layout = CpuLayout.plan(dev.pacer.contract.CpuList.cpus("0-7"), 2, List.of("client-0", "client-1", "client-2"), 2, true, true);
+        CpuLayout layout = CpuLayout.plan(CpuList.cpus("0-7"), 2, List.of("client-0", "client-1", "client-2"), 2, true, true);
         assertThat(layout.cpusByRole()).containsEntry("server", List.of(0, 1)).containsEntry("client-0", List.of(2, 3))
                 .containsEntry("client-1", List.of(4, 5)).containsEntry("client-2", List.of(6, 7));
         assertThat(layout.warnings()).isEmpty();

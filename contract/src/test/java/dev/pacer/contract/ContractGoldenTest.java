@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -128,9 +129,9 @@ class ContractGoldenTest {
         assertThat(CpuList.count("0-3,6")).isEqualTo(5);
         assertThat(CpuList.cpus(" 1,3-4 ")).containsExactly(1, 3, 4);
         assertThat(CpuList.format(List.of(1, 2, 5))).isEqualTo("1,2,5");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> CpuList.parse("3-1")).hasMessageContaining("bad CPU range '3-1'");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> CpuList.parse("")).hasMessageContaining("empty");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> CpuList.parse("a")).hasMessageContaining("bad CPU range 'a'");
+        Assertions.assertThatThrownBy(() -> CpuList.parse("3-1")).hasMessageContaining("bad CPU range '3-1'");
+        Assertions.assertThatThrownBy(() -> CpuList.parse("")).hasMessageContaining("empty");
+        Assertions.assertThatThrownBy(() -> CpuList.parse("a")).hasMessageContaining("bad CPU range 'a'");
     }
 
     private static <T> void assertRoundTrip(T value, Class<T> type, String file) throws IOException {

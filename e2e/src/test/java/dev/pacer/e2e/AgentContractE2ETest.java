@@ -13,6 +13,7 @@ import java.util.Map;
 import dev.pacer.contract.AgentInfo;
 import dev.pacer.engine.agents.AgentClient;
 import org.HdrHistogram.EncodableHistogram;
+import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
 import org.junit.jupiter.api.Test;
 
@@ -59,7 +60,7 @@ class AgentContractE2ETest {
         long total = 0;
         EncodableHistogram next;
         while ((next = reader.nextIntervalHistogram()) != null) {
-            total += ((org.HdrHistogram.Histogram) next).getTotalCount();
+            total += ((Histogram) next).getTotalCount();
         }
         return total;
     }

@@ -3,13 +3,15 @@ package dev.pacer.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.BenchmarkRunStatus;
+import dev.pacer.api.BenchmarkRunValidation;
 import dev.pacer.api.Phase;
 import io.fabric8.kubeapitest.junit.EnableKubeAPIServer;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -76,7 +78,7 @@ class BenchmarkRunApiServerTest {
 
     @Test
     void quantitiesAreTakenAsNumbersOrStringsAndPodSettingsAsInAPodSpec() throws Exception {
-        io.fabric8.kubernetes.api.model.GenericKubernetesResource raw = io.fabric8.kubernetes.client.utils.Serialization.unmarshal("""
+        GenericKubernetesResource raw = Serialization.unmarshal("""
                 apiVersion: pacer.dev/v1alpha1
                 kind: BenchmarkRun
                 metadata: {name: plain-numbers, namespace: default}
@@ -100,7 +102,7 @@ class BenchmarkRunApiServerTest {
         assertThat(stored.getSpec().server.cpus).isEqualTo("2");
         assertThat(stored.getSpec().server.memory).isEqualTo("1073741824");
         assertThat(stored.getSpec().clients.rate).isEqualTo("500");
-        assertThat(dev.pacer.api.BenchmarkRunValidation.validate(stored.getSpec())).isEmpty();
+        assertThat(BenchmarkRunValidation.validate(stored.getSpec())).isEmpty();
         assertThat(stored.getSpec().clients.pod.env).hasSize(2);
         assertThat(stored.getSpec().clients.pod.affinity).containsKey("nodeAffinity");
         assertThat(stored.getSpec().placement.clients.tolerations).singleElement()

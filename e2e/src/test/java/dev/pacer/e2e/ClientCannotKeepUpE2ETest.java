@@ -3,6 +3,7 @@ package dev.pacer.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.Locale;
 
 import dev.pacer.api.RunResult;
 import dev.pacer.api.Verdict;
@@ -24,7 +25,7 @@ class ClientCannotKeepUpE2ETest {
         double achieved = result.clients.perClient.getFirst().achievedRate;
         assertThat(achieved).isLessThan(150_000 * 0.97);
         assertThat(result.reasons).anySatisfy(reason -> assertThat(reason)
-                .contains("client-0").contains(String.format(java.util.Locale.ROOT, "achieved %.1f req/s", achieved)));
+                .contains("client-0").contains(String.format(Locale.ROOT, "achieved %.1f req/s", achieved)));
         assertThat(outcome.out()).contains("verdict: Invalid").contains("client-0 achieved").contains("scheduled requests were never sent");
     }
 }

@@ -2,9 +2,16 @@ package dev.pacer.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pacer.api.RunResult;
 import dev.pacer.api.Verdict;
 import org.junit.jupiter.api.Test;
@@ -64,18 +71,18 @@ class ClientSaturationE2ETest {
     /** The client's {@code GET /pacer/v1/run} says warmup: its port from the ready file named in its environment. */
     private static void waitUntilTheClientWarmsUp() throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        HttpClient http = HttpClient.newHttpClient();
         while (System.nanoTime() < deadline) {
             Process pgrep = new ProcessBuilder("pgrep", "-f", "LoadGeneratorAgent").start();
             String pid = new String(pgrep.getInputStream().readAllBytes()).trim();
             if (pgrep.waitFor() == 0 && !pid.contains("\n")) {
-                String environ = java.nio.file.Files.readString(Path.of("/proc", pid, "environ")).replace('\0', '\n');
-                java.util.Optional<Path> ready = environ.lines().filter(l -> l.startsWith("PACER_READY_FILE="))
+                String environ = Files.readString(Path.of("/proc", pid, "environ")).replace('\0', '\n');
+                Optional<Path> ready = environ.lines().filter(l -> l.startsWith("PACER_READY_FILE="))
                         .map(l -> Path.of(l.substring("PACER_READY_FILE=".length()))).findFirst();
-                if (ready.isPresent() && java.nio.file.Files.exists(ready.get())) {
-                    int port = new com.fasterxml.jackson.databind.ObjectMapper().readTree(ready.get().toFile()).path("adminPort").asInt();
-                    String state = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + "/pacer/v1/run")).build(),
-                            java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+                if (ready.isPresent() && Files.exists(ready.get())) {
+                    int port = new ObjectMapper().readTree(ready.get().toFile()).path("adminPort").asInt();
+                    String state = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/pacer/v1/run")).build(),
+                            HttpResponse.BodyHandlers.ofString()).body();
                     if (state.contains("\"warmup\"") || state.contains("\"measuring\"")) {
                         return;
                     }

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.pacer.contract.RunReport;
@@ -30,7 +31,7 @@ class CoordinatedOmissionE2ETest {
 
     @Test
     void stallIsRecordedFromTheIntendedSendTimes() throws Exception {
-        java.util.concurrent.atomic.AtomicLongArray stall = new java.util.concurrent.atomic.AtomicLongArray(new long[] {Long.MAX_VALUE, Long.MAX_VALUE});
+        AtomicLongArray stall = new AtomicLongArray(new long[] {Long.MAX_VALUE, Long.MAX_VALUE});
         HttpServer server = Processes.jdkServer(exchange -> {
             long now = System.currentTimeMillis();
             if (now >= stall.get(0) && now < stall.get(1)) {

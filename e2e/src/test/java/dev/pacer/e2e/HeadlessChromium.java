@@ -5,9 +5,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 /** Debian's chromium, headless, as the project's scripts install it (scripts/install-test-deps.sh). */
 final class HeadlessChromium {
@@ -52,12 +57,12 @@ final class HeadlessChromium {
                 """.replace("REPORT", report.getFileName().toString()));
         try {
             String dom = run(frame, "--allow-file-access-from-files", "--virtual-time-budget=15000", "--dump-dom");
-            java.util.regex.Matcher json = java.util.regex.Pattern.compile("<pre id=\"drawn\">(.*?)</pre>", java.util.regex.Pattern.DOTALL).matcher(dom);
+            Matcher json = Pattern.compile("<pre id=\"drawn\">(.*?)</pre>", Pattern.DOTALL).matcher(dom);
             if (!json.find() || json.group(1).isBlank()) {
                 throw new IOException("the frame read nothing of " + report + ":\n" + dom.substring(0, Math.min(2000, dom.length())));
             }
-            Map<String, Drawn> drawn = new java.util.LinkedHashMap<>();
-            new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.group(1)).fields()
+            Map<String, Drawn> drawn = new LinkedHashMap<>();
+            new ObjectMapper().readTree(json.group(1)).fields()
                     .forEachRemaining(e -> drawn.put(e.getKey(), new Drawn(e.getValue().get(0).asInt(), e.getValue().get(1).asInt())));
             return drawn;
         } finally {

@@ -17,6 +17,7 @@ import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.Phase;
 import dev.pacer.engine.protocol.RunConditions;
 import dev.pacer.operator.BenchmarkRunReconciler;
+import dev.pacer.operator.suite.BenchmarkSuiteReconciler;
 import io.fabric8.kubeapitest.junit.EnableKubeAPIServer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
@@ -49,7 +50,7 @@ class OperatorApiServerTest {
         ApiServerFixtures.applyCommittedCrd(client);
         operator = new Operator(overrider -> overrider.withKubernetesClient(client));
         operator.register(new BenchmarkRunReconciler());
-        operator.register(new dev.pacer.operator.suite.BenchmarkSuiteReconciler());
+        operator.register(new BenchmarkSuiteReconciler());
         operator.start();
     }
 

@@ -4,18 +4,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.BenchmarkRunStatus;
 import dev.pacer.api.Phase;
 import dev.pacer.engine.protocol.RunConditions;
+import dev.pacer.engine.protocol.RunProtocol;
+import dev.pacer.engine.report.ResultDocument;
 import dev.pacer.operator.OperatorSettings;
+import dev.pacer.operator.dependent.PodFactory;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.Config;
@@ -48,7 +54,7 @@ class OperatorFaultsOnClusterTest {
         try {
             return Files.createTempDirectory("pacer-faults-artifacts");
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
     static KubernetesClient client;
@@ -153,10 +159,10 @@ class OperatorFaultsOnClusterTest {
         assertThat(kept.resolve("report.html")).isNotEmptyFile();
         try (var files = Files.list(kept)) {
             assertThat(files.count()).isEqualTo(status.artifacts.files.longValue());
-            assertThat(dev.pacer.engine.report.ResultDocument.read(kept).result().server.p99IntegralMicros)
+            assertThat(ResultDocument.read(kept).result().server.p99IntegralMicros)
                     .isEqualTo(status.result.server.p99IntegralMicros);
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -168,7 +174,7 @@ class OperatorFaultsOnClusterTest {
     @ParameterizedTest(name = "killed in {0}")
     @ValueSource(strings = {"Starting", "WarmingUp", "Measuring", "AfterTheWindow"})
     void anOperatorKilledInEachPhaseResumesTheRun(String when) throws Exception {
-        String name = "killed-" + when.toLowerCase(java.util.Locale.ROOT);
+        String name = "killed-" + when.toLowerCase(Locale.ROOT);
         OperatorProcess first = operator("first-" + name, false);
         client.resource(quickstart(name)).create();
         await().atMost(RUN_LIMIT).pollInterval(Duration.ofMillis(100)).until(() -> {
@@ -276,9 +282,9 @@ class OperatorFaultsOnClusterTest {
         var failed = RunConditions.find(status.conditions, RunConditions.FAILED);
         assertThat(failed.getReason()).isEqualTo("AgentUnreachable");
         assertThat(failed.getMessage()).contains("client-1").contains(pod.name).contains("no answer for");
-        long failedAfterWindowMs = java.time.Instant.parse(status.completionTime).toEpochMilli() - status.window.endEpochMs;
+        long failedAfterWindowMs = Instant.parse(status.completionTime).toEpochMilli() - status.window.endEpochMs;
         assertThat(failedAfterWindowMs).as("silence tolerated for the limit once the window is over")
-                .isGreaterThanOrEqualTo(dev.pacer.engine.protocol.RunProtocol.AGENT_UNREACHABLE_LIMIT.toMillis());
+                .isGreaterThanOrEqualTo(RunProtocol.AGENT_UNREACHABLE_LIMIT.toMillis());
     }
 
     static BenchmarkRunStatus.PodStatus clientPod(BenchmarkRunStatus status, String role) {
@@ -304,7 +310,7 @@ class OperatorFaultsOnClusterTest {
 
         static void dropTraffic(String onOff, String ip) throws IOException, InterruptedException {
             Process p = new ProcessBuilder(Processes.HOME.resolve("test/cluster/drop-traffic.sh").toString(), onOff, ip,
-                    Integer.toString(dev.pacer.operator.dependent.PodFactory.ADMIN_PORT)).redirectErrorStream(true).start();
+                    Integer.toString(PodFactory.ADMIN_PORT)).redirectErrorStream(true).start();
             String output = new String(p.getInputStream().readAllBytes());
             assertThat(p.waitFor()).as("drop-traffic.sh %s %s: %s", onOff, ip, output).isZero();
         }

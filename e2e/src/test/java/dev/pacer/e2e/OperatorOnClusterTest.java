@@ -12,18 +12,27 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.BenchmarkRunStatus;
-import dev.pacer.api.RunResult;
+import dev.pacer.api.BenchmarkSuite;
+import dev.pacer.api.BenchmarkSuiteSpec;
 import dev.pacer.api.Phase;
+import dev.pacer.api.RunResult;
+import dev.pacer.api.RunTemplate;
+import dev.pacer.api.Verdict;
+import dev.pacer.engine.plan.RunPlanner;
+import dev.pacer.engine.protocol.RunConditions;
 import dev.pacer.operator.OperatorSettings;
 import dev.pacer.operator.PacerOperator;
-import dev.pacer.engine.protocol.RunConditions;
+import dev.pacer.operator.ProbeSettings;
 import dev.pacer.operator.access.AgentAccess;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Event;
@@ -32,6 +41,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import org.assertj.core.data.Percentage;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -81,8 +92,8 @@ class OperatorOnClusterTest {
 
     static PacerOperator startOperator() throws IOException {
         return PacerOperator.start(client, new OperatorSettings(AgentAccess.API_SERVER_PROXY, Set.of(NAMESPACE), 0,
-                dev.pacer.engine.plan.RunPlanner.DEFAULT_CLIENT_IMAGE,
-                new dev.pacer.operator.ProbeSettings(OperatorSettings.DEFAULT_PROBE_IMAGE, PROBE_NAMESPACE)));
+                RunPlanner.DEFAULT_CLIENT_IMAGE,
+                new ProbeSettings(OperatorSettings.DEFAULT_PROBE_IMAGE, PROBE_NAMESPACE)));
     }
 
     @AfterEach
@@ -249,13 +260,13 @@ class OperatorOnClusterTest {
         assertThat(server.measuredBy).isEqualTo("probe");
         assertThat(server.series).isEqualTo("service");
         assertThat(server.samples).isEqualTo(15);
-        if (status.result.verdict == dev.pacer.api.Verdict.Passed) {
+        if (status.result.verdict == Verdict.Passed) {
             // the probe saw every request the clients had answered in the window
-            assertThat(server.requests).isCloseTo(status.result.clients.requests, org.assertj.core.data.Percentage.withPercentage(2));
+            assertThat(server.requests).isCloseTo(status.result.clients.requests, Percentage.withPercentage(2));
         } else {
             // a machine too busy for the clients (BestEffort pods in the shared pool) is a verdict with its reasons,
             // not a count to compare: the clients' responses then complete late, some after the window
-            assertThat(status.result.verdict).as("%s", status.result.reasons).isEqualTo(dev.pacer.api.Verdict.Invalid);
+            assertThat(status.result.verdict).as("%s", status.result.reasons).isEqualTo(Verdict.Invalid);
             assertThat(status.result.reasons).isNotEmpty();
         }
         assertThat(server.otherSeries).extracting(s -> s.name).containsExactly("residence");
@@ -284,16 +295,16 @@ class OperatorOnClusterTest {
         shape.getSpec().duration = "6s";
         shape.getSpec().server = null;   // the template is a run without its server
         // cleanup OnSuccess (the quickstart's): a run judged Invalid on a busy machine frees the node's one exclusive CPU too
-        dev.pacer.api.BenchmarkSuite suite = new dev.pacer.api.BenchmarkSuite();
+        BenchmarkSuite suite = new BenchmarkSuite();
         suite.getMetadata().setName("pair");
         suite.getMetadata().setNamespace(NAMESPACE);
-        suite.setSpec(new dev.pacer.api.BenchmarkSuiteSpec());
-        suite.getSpec().template = io.fabric8.kubernetes.client.utils.Serialization.jsonMapper()
-                .convertValue(shape.getSpec(), dev.pacer.api.RunTemplate.class);
+        suite.setSpec(new BenchmarkSuiteSpec());
+        suite.getSpec().template = Serialization.jsonMapper()
+                .convertValue(shape.getSpec(), RunTemplate.class);
         suite.getSpec().servers = List.of(server("jetty12", "pacer/server-jetty12:0.1.0", "--mode=core"),
                 server("loom", "pacer/server-loom:0.1.0", null));
         suite.getSpec().repetitions = 2;
-        var suites = client.resources(dev.pacer.api.BenchmarkSuite.class).inNamespace(NAMESPACE);
+        var suites = client.resources(BenchmarkSuite.class).inNamespace(NAMESPACE);
         suites.resource(suite).create();
         await().atMost(RUN_LIMIT).pollInterval(Duration.ofSeconds(1)).until(() -> {
             var status = suites.withName("pair").get().getStatus();
@@ -354,14 +365,14 @@ class OperatorOnClusterTest {
         assertThat(s.startAtEpochMs).as("second starts after first's window").isGreaterThan(f.window.endEpochMs);
     }
 
-    private static dev.pacer.api.BenchmarkSuiteSpec.SuiteServer server(String name, String image, String arg) {
-        var server = new dev.pacer.api.BenchmarkSuiteSpec.SuiteServer();
+    private static BenchmarkSuiteSpec.SuiteServer server(String name, String image, String arg) {
+        var server = new BenchmarkSuiteSpec.SuiteServer();
         server.name = name;
         server.image = image;
-        server.args = arg == null ? new java.util.ArrayList<>() : new java.util.ArrayList<>(List.of(arg));
+        server.args = arg == null ? new ArrayList<>() : new ArrayList<>(List.of(arg));
         server.cpus = "1";
         server.memory = "512Mi";
-        server.labels = new java.util.LinkedHashMap<>(java.util.Map.of("server", name));
+        server.labels = new LinkedHashMap<>(Map.of("server", name));
         return server;
     }
 
@@ -383,7 +394,7 @@ class OperatorOnClusterTest {
     }
 
     static String kubectl(String... args) throws IOException, InterruptedException {
-        List<String> command = new java.util.ArrayList<>(List.of("kubectl", "--kubeconfig=" + kubeconfig));
+        List<String> command = new ArrayList<>(List.of("kubectl", "--kubeconfig=" + kubeconfig));
         command.addAll(List.of(args));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

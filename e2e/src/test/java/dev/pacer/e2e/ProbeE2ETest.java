@@ -15,6 +15,8 @@ import dev.pacer.contract.ResourceUse;
 import dev.pacer.engine.analysis.Footprint;
 import dev.pacer.engine.analysis.PeriodPoint;
 import dev.pacer.engine.report.ResultDocument;
+import org.assertj.core.data.Offset;
+import org.assertj.core.data.Percentage;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -65,7 +67,7 @@ class ProbeE2ETest {
         assertThat(server.measuredBy).isEqualTo("both");
         assertThat(server.series).isEqualTo("processing");
         RunResult.SeriesFigures probeService = series(server, "probe.service");
-        assertThat(probeService.requests).isCloseTo(server.requests, org.assertj.core.data.Percentage.withPercentage(0.1));
+        assertThat(probeService.requests).isCloseTo(server.requests, Percentage.withPercentage(0.1));
         assertThat(doc.agents().get("server-probe").measuredBy()).isEqualTo("probe");
         assertThat(doc.agents().get("server-probe").extra("droppedRecords")).isEqualTo(0);
         assertThat(doc.periods()).hasSize(8);
@@ -92,9 +94,9 @@ class ProbeE2ETest {
                 doc.result().window.startEpochMs, doc.result().window.endEpochMs, server.requests)).figures();
         RunResult.Footprint byAgent = server.footprint;
         assertThat(byProbe.cpuSeconds).as("CPU seconds: probe vs agent %s", byAgent.cpuSeconds)
-                .isCloseTo(byAgent.cpuSeconds, org.assertj.core.data.Offset.offset(0.1 + byAgent.cpuSeconds * 0.1));
+                .isCloseTo(byAgent.cpuSeconds, Offset.offset(0.1 + byAgent.cpuSeconds * 0.1));
         assertThat(byProbe.idleRssBytes).as("idle RSS: probe vs agent %s", byAgent.idleRssBytes)
-                .isCloseTo(byAgent.idleRssBytes, org.assertj.core.data.Percentage.withPercentage(10));
+                .isCloseTo(byAgent.idleRssBytes, Percentage.withPercentage(10));
         assertThat(byProbe.cpusAllowed).isEqualTo(byAgent.cpusAllowed).isEqualTo(1);
     }
 
@@ -109,7 +111,7 @@ class ProbeE2ETest {
         assertThat(doc.result().verdict).isEqualTo(Verdict.Passed);
         assertThat(server.measuredBy).isEqualTo("probe");
         assertThat(server.series).isEqualTo("service");
-        assertThat(server.requests).isCloseTo(doc.result().clients.requests, org.assertj.core.data.Percentage.withPercentage(1));
+        assertThat(server.requests).isCloseTo(doc.result().clients.requests, Percentage.withPercentage(1));
         assertThat(series(server, "residence").requests).isEqualTo(server.requests);
         for (PeriodPoint period : doc.periods()) {
             assertResidenceAtLeastService(period.serverSeries().get("residence"), period.server());
@@ -235,8 +237,8 @@ class ProbeE2ETest {
         assertThat(residence.maxMicros()).isGreaterThanOrEqualTo(service.maxMicros());
     }
 
-    private static org.assertj.core.data.Offset<Long> within(long agentMicros) {
-        return org.assertj.core.data.Offset.offset(20 + agentMicros / 4);
+    private static Offset<Long> within(long agentMicros) {
+        return Offset.offset(20 + agentMicros / 4);
     }
 
     private static RunResult.SeriesFigures series(RunResult.ServerFigures server, String name) {

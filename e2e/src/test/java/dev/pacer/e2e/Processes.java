@@ -1,17 +1,26 @@
 package dev.pacer.e2e;
 
 import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.pacer.contract.RunReport;
+import dev.pacer.contract.RunRequest;
 import dev.pacer.engine.agents.AgentClient;
+import org.assertj.core.api.Assertions;
 
 /** Starts a pacer application as a real process, pinned with taskset, and stops it. */
 final class Processes {
@@ -25,7 +34,7 @@ final class Processes {
         @Override
         public void close() throws InterruptedException {
             process.destroy();
-            if (!process.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)) {
+            if (!process.waitFor(5, TimeUnit.SECONDS)) {
                 process.destroyForcibly().waitFor();
             }
         }
@@ -64,8 +73,8 @@ final class Processes {
     /** A JDK HTTP server on a free loopback port, started, answering every request with {@code handler} on 64 threads. */
     static com.sun.net.httpserver.HttpServer jdkServer(com.sun.net.httpserver.HttpHandler handler) throws IOException {
         com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
-                new java.net.InetSocketAddress("127.0.0.1", 0), 1024);
-        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(64);
+                new InetSocketAddress("127.0.0.1", 0), 1024);
+        ExecutorService threads = Executors.newFixedThreadPool(64);
         server.setExecutor(threads);
         server.createContext("/", handler);
         server.start();
@@ -75,7 +84,7 @@ final class Processes {
     /** Stops a {@link #jdkServer} and its threads. */
     static void stop(com.sun.net.httpserver.HttpServer server) {
         server.stop(0);
-        ((java.util.concurrent.ExecutorService) server.getExecutor()).shutdownNow();
+        ((ExecutorService) server.getExecutor()).shutdownNow();
     }
 
     /**
@@ -84,27 +93,27 @@ final class Processes {
      *
      * @return the {@code startAt} it took
      */
-    static long armThenStart(AgentClient agent, dev.pacer.contract.RunRequest run, long periodMs) throws Exception {
-        org.assertj.core.api.Assertions.assertThat(run.startAtEpochMs()).as("posted without a start").isZero();
+    static long armThenStart(AgentClient agent, RunRequest run, long periodMs) throws Exception {
+        Assertions.assertThat(run.startAtEpochMs()).as("posted without a start").isZero();
         agent.postRun(run);
         long deadline = System.currentTimeMillis() + 60_000;
-        dev.pacer.contract.RunReport report = agent.runStatus();
-        while (report.state() == dev.pacer.contract.RunReport.State.ARMING) {
-            org.assertj.core.api.Assertions.assertThat(System.currentTimeMillis()).as("armed within 60 s").isLessThan(deadline);
+        RunReport report = agent.runStatus();
+        while (report.state() == RunReport.State.ARMING) {
+            Assertions.assertThat(System.currentTimeMillis()).as("armed within 60 s").isLessThan(deadline);
             Thread.sleep(20);
             report = agent.runStatus();
         }
-        org.assertj.core.api.Assertions.assertThat(report.state()).as("armed: " + report.failure()).isEqualTo(dev.pacer.contract.RunReport.State.ARMED);
+        Assertions.assertThat(report.state()).as("armed: " + report.failure()).isEqualTo(RunReport.State.ARMED);
         long startAt = ((System.currentTimeMillis() + 1000) / periodMs + 1) * periodMs;
         agent.postStart(startAt);
         return startAt;
     }
 
     /** Waits for a load generator's run to end, failing the test past {@code deadlineEpochMs}. */
-    static dev.pacer.contract.RunReport awaitDone(AgentClient agent, long deadlineEpochMs) throws Exception {
-        dev.pacer.contract.RunReport report = agent.runStatus();
-        while (report.state() != dev.pacer.contract.RunReport.State.DONE) {
-            org.assertj.core.api.Assertions.assertThat(System.currentTimeMillis()).as("run finished in time").isLessThan(deadlineEpochMs);
+    static RunReport awaitDone(AgentClient agent, long deadlineEpochMs) throws Exception {
+        RunReport report = agent.runStatus();
+        while (report.state() != RunReport.State.DONE) {
+            Assertions.assertThat(System.currentTimeMillis()).as("run finished in time").isLessThan(deadlineEpochMs);
             Thread.sleep(200);
             report = agent.runStatus();
         }
@@ -113,9 +122,9 @@ final class Processes {
 
     /** The whole answer of the tests' JDK servers: 200 "ok", and the exchange closed. */
     static void answerOk(com.sun.net.httpserver.HttpExchange exchange) throws IOException {
-        byte[] body = "ok".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] body = "ok".getBytes(StandardCharsets.US_ASCII);
         exchange.sendResponseHeaders(200, body.length);
-        try (java.io.OutputStream out = exchange.getResponseBody()) {
+        try (OutputStream out = exchange.getResponseBody()) {
             out.write(body);
         }
         exchange.close();

@@ -2,13 +2,19 @@ package dev.pacer.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pacer.api.RunResult;
 import dev.pacer.api.Verdict;
 import dev.pacer.engine.report.ResultDocument;
+import org.assertj.core.data.Offset;
+import org.assertj.core.data.Percentage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,8 +47,8 @@ class QuickstartE2ETest {
         assertThat(doc.manifest().roles()).containsOnlyKeys("server", "client-0", "client-1");
         assertThat(doc.manifest().roles().get("server")).satisfies(r -> {
             assertThat(r.image()).isEqualTo("jetty12");
-            assertThat(java.nio.file.Path.of(r.imageId())).isDirectory();
-            assertThat(r.kernel()).isEqualTo(java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/kernel/osrelease")).trim());
+            assertThat(Path.of(r.imageId())).isDirectory();
+            assertThat(r.kernel()).isEqualTo(Files.readString(Path.of("/proc/sys/kernel/osrelease")).trim());
             assertThat(r.cpuModel()).isNotBlank();
             assertThat(r.onlineCpus()).isEqualTo(Runtime.getRuntime().availableProcessors());
             assertThat(r.jvm()).contains(System.getProperty("java.vendor"));
@@ -58,17 +64,17 @@ class QuickstartE2ETest {
         assertThat(footprint.peakRssSince).isEqualTo("window");
         assertThat(footprint.cpusAllowed).as("spec.server.cpus 1, pinned").isEqualTo(1);
         assertThat(footprint.cpuSeconds).isPositive();
-        assertThat(footprint.cpuMicrosPerRequest).isCloseTo(footprint.cpuSeconds * 1e6 / result.server.requests, org.assertj.core.data.Percentage.withPercentage(1));
+        assertThat(footprint.cpuMicrosPerRequest).isCloseTo(footprint.cpuSeconds * 1e6 / result.server.requests, Percentage.withPercentage(1));
         assertThat(footprint.cpuUtilization).isBetween(0.0, 1.0);
         assertThat(doc.periods()).allSatisfy(p -> assertThat(p.serverUsage()).isNotNull());
         assertThat(doc.periods().stream().mapToDouble(p -> p.serverUsage().cpuCores()).sum() * doc.samplePeriodMs() / 1000.0)
-                .as("the periods' CPU adds up to the window's").isCloseTo(footprint.cpuSeconds, org.assertj.core.data.Offset.offset(0.05));
+                .as("the periods' CPU adds up to the window's").isCloseTo(footprint.cpuSeconds, Offset.offset(0.05));
         assertThat(outcome.directory().resolve("server.resources.json")).isNotEmptyFile();
         // each client collected its garbage once while arming, before the load, so that the window's first young
         // collection does not copy the client's whole state (a 40 ms stall at this rate before it did)
         for (String client : List.of("client-0", "client-1")) {
             long startAt = doc.clientReports().get(client).startAtEpochMs();
-            var samples = new com.fasterxml.jackson.databind.ObjectMapper().readTree(outcome.directory().resolve(client + ".resources.json").toFile()).path("samples");
+            var samples = new ObjectMapper().readTree(outcome.directory().resolve(client + ".resources.json").toFile()).path("samples");
             long before = 0;
             for (var sample : samples) {
                 before += sample.path("endEpochMs").asLong() <= startAt ? sample.path("gcCount").asLong() : 0;
@@ -96,7 +102,7 @@ class QuickstartE2ETest {
         assertThat(html).doesNotContain("data-points=\"0\"");
 
         // the report in a real browser: every chart drew its series and a legend to toggle them, and a screenshot is taken
-        java.util.Map<String, HeadlessChromium.Drawn> drawn = HeadlessChromium.plotsDrawn(outcome.directory().resolve("report.html"));
+        Map<String, HeadlessChromium.Drawn> drawn = HeadlessChromium.plotsDrawn(outcome.directory().resolve("report.html"));
         assertThat(drawn).containsOnlyKeys("spectrum", "server-latency", "server-percentiles", "cpu", "pauses", "server-memory",
                 "client-latency", "achieved-rate", "send-lag");
         assertThat(drawn.values()).allSatisfy(d -> {
@@ -109,7 +115,7 @@ class QuickstartE2ETest {
         Path png = outcome.directory().resolve("report.png");
         HeadlessChromium.screenshot(outcome.directory().resolve("report.html"), png, 1100, 1900);
         assertThat(Files.size(png)).isGreaterThan(20_000);
-        assertThat(new String(Files.readAllBytes(png), 1, 3, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("PNG");
+        assertThat(new String(Files.readAllBytes(png), 1, 3, StandardCharsets.US_ASCII)).isEqualTo("PNG");
 
         // every process started for the run is gone
         assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList()).isEmpty();
@@ -125,7 +131,7 @@ class QuickstartE2ETest {
         assertThat(compare.exitCode()).isZero();
         assertThat(compare.out()).contains("P99 integral ms").contains("(+0.0%)").contains("within run-to-run noise").contains("page: " + page);
         // the runs' spectra overlaid: the server's of each run, and each run's clients
-        java.util.Map<String, HeadlessChromium.Drawn> overlaid = HeadlessChromium.plotsDrawn(page);
+        Map<String, HeadlessChromium.Drawn> overlaid = HeadlessChromium.plotsDrawn(page);
         assertThat(overlaid).containsOnlyKeys("spectrum-server", "spectrum-clients", "server-p99");
         assertThat(overlaid.get("spectrum-server").legendEntries()).as("percentile and two runs").isEqualTo(3);
         assertThat(overlaid.get("spectrum-clients").legendEntries()).as("percentile and two runs' two clients").isEqualTo(5);
@@ -144,7 +150,7 @@ class QuickstartE2ETest {
                 .replace("name: quickstart-jetty12-core", "name: quickstart-hogged")
                 .replace("warmup: 5s", "warmup: 3s").replace("duration: 20s", "duration: 5s");
         int cpus = Runtime.getRuntime().availableProcessors();
-        List<Process> hogs = new java.util.ArrayList<>();
+        List<Process> hogs = new ArrayList<>();
         try {
             for (int cpu = 0; cpu < cpus; cpu++) {
                 hogs.add(new ProcessBuilder("taskset", "-c", Integer.toString(cpu), "nice", "-n", "10", "timeout", "120",

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 
 import dev.pacer.api.RunResult;
+import org.assertj.core.data.Percentage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,7 +36,7 @@ class ServersUnderLoadE2ETest {
         // what the server did, from this run's own figures: every request the clients had answered, each at least the
         // 2 ms it slept (a sleep never ends early), and no more than what the clients saw of it
         assertThat(server.requests).as("the server's count vs the clients' %d", clients.requests)
-                .isCloseTo(clients.requests, org.assertj.core.data.Percentage.withPercentage(2));
+                .isCloseTo(clients.requests, Percentage.withPercentage(2));
         assertThat(server.p50Micros).as("server p50 with 2 ms of work").isGreaterThanOrEqualTo(2_000L)
                 .isLessThanOrEqualTo(clients.p50Micros);
 
@@ -57,6 +58,6 @@ class ServersUnderLoadE2ETest {
         assertThat(result.clients.errors).isZero();
         assertThat(result.clients.requests).isPositive();
         // a request at a period edge can be counted by the server in one period and by the client in the next
-        assertThat(result.server.requests).isCloseTo(result.clients.requests, org.assertj.core.data.Percentage.withPercentage(2));
+        assertThat(result.server.requests).isCloseTo(result.clients.requests, Percentage.withPercentage(2));
     }
 }

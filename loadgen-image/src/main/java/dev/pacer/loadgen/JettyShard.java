@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.pacer.contract.RunRequest;
 import org.eclipse.jetty.client.Connection;
@@ -68,7 +69,7 @@ final class JettyShard implements AutoCloseable {
     private Destination destination;
     private ConnectionRing<Connection, Completion> ring;
     private final int maxOutstanding;
-    private final java.util.concurrent.atomic.AtomicLong finished = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong finished = new AtomicLong();
     private long handedOff;   // the pacing thread's alone
 
     JettyShard(int index, RunRequest spec, Resource resource, int connections, int maxQueued, Completions completions) {

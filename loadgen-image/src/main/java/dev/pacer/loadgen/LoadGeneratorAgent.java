@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -12,6 +13,7 @@ import dev.pacer.agent.AdminServer;
 import dev.pacer.agent.Agent;
 import dev.pacer.agent.AgentMetrics;
 import dev.pacer.agent.JvmSeries;
+import dev.pacer.agent.Launch;
 import dev.pacer.agent.PeriodSampler;
 import dev.pacer.agent.ProcessInfo;
 import dev.pacer.agent.ResourceSampler;
@@ -142,10 +144,10 @@ public final class LoadGeneratorAgent implements Closeable {
         switch (current.start(start.startAtEpochMs())) {
             case ACCEPTED -> AdminServer.respondJson(exchange, AgentContract.RUN_ACCEPTED, current.report());
             case PASSED -> AdminServer.respondJson(exchange, AgentContract.RUN_START_PASSED, Map.of("error",
-                    "startAt " + java.time.Instant.ofEpochMilli(start.startAtEpochMs()) + " had passed by "
+                    "startAt " + Instant.ofEpochMilli(start.startAtEpochMs()) + " had passed by "
                             + (clock.millis() - start.startAtEpochMs()) + " ms when it arrived; choose a later one"));
             case ALREADY_STARTED -> AdminServer.respondJson(exchange, AgentContract.RUN_ALREADY_TAKEN, Map.of("error",
-                    "the load began already, at " + java.time.Instant.ofEpochMilli(current.report().startAtEpochMs() == null ? 0 : current.report().startAtEpochMs())));
+                    "the load began already, at " + Instant.ofEpochMilli(current.report().startAtEpochMs() == null ? 0 : current.report().startAtEpochMs())));
         }
     }
 
@@ -158,7 +160,7 @@ public final class LoadGeneratorAgent implements Closeable {
     }
 
     public static void main(String[] args) {
-        dev.pacer.agent.Launch.run("loadgen", () -> start(args));
+        Launch.run("loadgen", () -> start(args));
     }
 
     static void start(String[] args) throws Exception {

@@ -3,17 +3,22 @@ package dev.pacer.loadgen;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 import dev.pacer.agent.PeriodSampler;
-import dev.pacer.contract.RunReport;
+import dev.pacer.contract.AgentContract;
 import dev.pacer.contract.RunReport.State;
+import dev.pacer.contract.RunReport;
 import dev.pacer.contract.RunRequest;
 import dev.pacer.loadgen.pacing.PacingLoop;
 import dev.pacer.loadgen.pacing.Schedule;
@@ -78,7 +83,7 @@ final class LoadRun {
     private volatile long windowEndEpochMs;
     private volatile boolean armed;
     private final int shards;
-    private final List<PacingLoop> loops = new java.util.concurrent.CopyOnWriteArrayList<>();   // read by reports while filled
+    private final List<PacingLoop> loops = new CopyOnWriteArrayList<>();   // read by reports while filled
     private volatile boolean loadStarted;
     private volatile boolean done;
     private volatile String failure;
@@ -197,7 +202,7 @@ final class LoadRun {
                 if (armedAtEpochMs > startAt) {
                     fail("armed " + (armedAtEpochMs - startAt) + " ms after its startAt " + Instant.ofEpochMilli(startAt)
                             + ": the load would have begun with a backlog; arm first (startAtEpochMs 0), then POST "
-                            + dev.pacer.contract.AgentContract.RUN_START + " once armed");
+                            + AgentContract.RUN_START + " once armed");
                     return false;
                 }
                 long leftMs = startAt - clock.millis();
@@ -222,7 +227,7 @@ final class LoadRun {
         scheduledRequests = schedule.total();
         long stopAtNanos = startNanos + TimeUnit.MILLISECONDS.toNanos(windowEndEpochMs + 2 * periodMs - startAtEpochMs);
         List<Thread> threads = new ArrayList<>();
-        List<PacingLoop.Result> results = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<PacingLoop.Result> results = Collections.synchronizedList(new ArrayList<>());
         for (int k = 0; k < shards; k++) {
             JettyShard shard = clients.get(k);
             PacingLoop loop = new PacingLoop(schedule, k, shards, MAX_BATCH, MIN_WAKEUP_INTERVAL_NANOS, stopAtNanos, Ticker.SYSTEM, (n, intended, sentAt) -> {
@@ -279,7 +284,7 @@ final class LoadRun {
             if (nowMs >= windowStartEpochMs && nowMs < windowEndEpochMs) {
                 measuredResponses.increment();
             }
-        } else if (begunNanos == 0 && result.getFailure() instanceof java.util.concurrent.RejectedExecutionException) {
+        } else if (begunNanos == 0 && result.getFailure() instanceof RejectedExecutionException) {
             refusedByQueue.increment();   // the client's queue was full: never sent, counted in unsent
         } else if (result.getFailure() instanceof TimeoutException) {
             timeouts.increment();
@@ -312,7 +317,7 @@ final class LoadRun {
     }
 
     private static String describe(Throwable e) {
-        Throwable cause = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
+        Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
         return cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
     }
 

@@ -1,5 +1,6 @@
 package dev.pacer.operator;
 
+import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -11,6 +12,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.BenchmarkRunStatus;
+import dev.pacer.engine.plan.OwnImages;
 import dev.pacer.engine.plan.RunPlan;
 import dev.pacer.engine.plan.RunPlanner;
 import dev.pacer.engine.protocol.Action;
@@ -19,6 +21,7 @@ import dev.pacer.engine.protocol.RunConditions;
 import dev.pacer.engine.protocol.RunDriver;
 import dev.pacer.engine.protocol.RunProtocol;
 import dev.pacer.operator.access.AgentAccess;
+import dev.pacer.operator.artifacts.ArtifactStore;
 import dev.pacer.operator.dependent.PodFactory;
 import dev.pacer.operator.metrics.RunDashboardLink;
 import dev.pacer.operator.run.PodEffects;
@@ -71,9 +74,9 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private final int maxActiveRuns;
     private final Clock clock;
     private volatile IndexedResourceCache<BenchmarkRun> runs;
-    private volatile dev.pacer.operator.artifacts.ArtifactStore artifacts;
-    private volatile java.net.URI grafana;
-    private volatile dev.pacer.engine.plan.OwnImages ownImages = dev.pacer.engine.plan.OwnImages.AS_WRITTEN;
+    private volatile ArtifactStore artifacts;
+    private volatile URI grafana;
+    private volatile OwnImages ownImages = OwnImages.AS_WRITTEN;
 
     public BenchmarkRunReconciler() {
         this(AgentAccess.POD_IP);
@@ -99,19 +102,19 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     }
 
     /** Keeps every finished run's results directory in this store (docs/operator.md, "Artifacts"). */
-    public BenchmarkRunReconciler keepingArtifactsIn(dev.pacer.operator.artifacts.ArtifactStore store) {
+    public BenchmarkRunReconciler keepingArtifactsIn(ArtifactStore store) {
         this.artifacts = store;
         return this;
     }
 
     /** Runs naming pacer's own images without a registry pull them from the registry the operator was installed from. */
-    public BenchmarkRunReconciler resolvingOwnImages(dev.pacer.engine.plan.OwnImages images) {
+    public BenchmarkRunReconciler resolvingOwnImages(OwnImages images) {
         this.ownImages = images;
         return this;
     }
 
     /** Links each run's status to its run dashboard in this Grafana, once its window is known. */
-    public BenchmarkRunReconciler linkingDashboardsAt(java.net.URI grafana) {
+    public BenchmarkRunReconciler linkingDashboardsAt(URI grafana) {
         this.grafana = grafana;
         return this;
     }

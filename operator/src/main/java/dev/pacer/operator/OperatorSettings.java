@@ -1,13 +1,21 @@
 package dev.pacer.operator;
 
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Period;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import dev.pacer.api.Quantities;
 import dev.pacer.engine.plan.OwnImages;
 import dev.pacer.engine.plan.RunPlanner;
 import dev.pacer.operator.access.AgentAccess;
+import dev.pacer.operator.run.RunQueue;
 
 /**
  * The operator's settings, from its environment (the chart sets them):
@@ -46,7 +54,7 @@ import dev.pacer.operator.access.AgentAccess;
  */
 public record OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespaces, int metricsPort, String defaultClientImage,
                                ProbeSettings probe, int maxActiveRuns, LeaderElection leaderElection,
-                               Artifacts artifacts, java.net.URI grafana, OwnImages ownImages) {
+                               Artifacts artifacts, URI grafana, OwnImages ownImages) {
     /**
      * Where finished runs' results directories are kept ({@link dev.pacer.operator.artifacts.ArtifactStore}).
      *
@@ -54,9 +62,9 @@ public record OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespa
      * @param retention how long after a run finished; {@code null}: while the run exists
      * @param service   the Service serving them, {@code NAMESPACE/NAME:PORT}, for {@code pacer fetch}; {@code null}: none
      */
-    public record Artifacts(java.nio.file.Path directory, java.time.Duration retention, String service) {
+    public record Artifacts(Path directory, Duration retention, String service) {
         public static final Artifacts OFF = new Artifacts(null, null, null);
-        public static final java.time.Duration DEFAULT_RETENTION = java.time.Duration.ofDays(30);
+        public static final Duration DEFAULT_RETENTION = Duration.ofDays(30);
 
         public boolean enabled() {
             return directory != null;
@@ -112,7 +120,7 @@ public record OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespa
         AgentAccess access = AgentAccess.parse(env.get("PACER_AGENT_ACCESS"));
         String namespaces = env.getOrDefault("PACER_WATCH_NAMESPACES", "");
         Set<String> watch = Arrays.stream(namespaces.split(",")).map(String::strip).filter(s -> !s.isEmpty())
-                .collect(Collectors.toCollection(java.util.LinkedHashSet::new));
+                .collect(Collectors.toCollection(LinkedHashSet::new));
         String portText = env.getOrDefault("PACER_METRICS_PORT", "8080");
         int port;
         try {
@@ -153,27 +161,27 @@ public record OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespa
         return new OperatorSettings(access, watch, port, clientImage.isEmpty() ? RunPlanner.DEFAULT_CLIENT_IMAGE : clientImage,
                 new ProbeSettings(probeImage.isEmpty() ? DEFAULT_PROBE_IMAGE : probeImage,
                         probeNamespace.isEmpty() ? DEFAULT_PROBE_NAMESPACE : probeNamespace,
-                        java.util.Arrays.stream(env.getOrDefault("PACER_PROBE_IMAGE_PULL_SECRETS", "").split(","))
+                        Arrays.stream(env.getOrDefault("PACER_PROBE_IMAGE_PULL_SECRETS", "").split(","))
                                 .map(String::strip).filter(name -> !name.isEmpty()).toList()),
-                maxActive == 0 ? dev.pacer.operator.run.RunQueue.UNLIMITED : maxActive,
+                maxActive == 0 ? RunQueue.UNLIMITED : maxActive,
                 election.equals("true") ? new LeaderElection(true, leaseNamespace, identity) : LeaderElection.OFF, artifacts,
                 grafana(env), new OwnImages(env.getOrDefault("PACER_IMAGE_REGISTRY", "")));
     }
 
     /** An absolute http(s) address with a host; a trailing slash is dropped, as links are appended to it. */
-    static java.net.URI grafana(Map<String, String> env) {
+    static URI grafana(Map<String, String> env) {
         String text = env.getOrDefault("PACER_GRAFANA_URL", "").strip();
         if (text.isEmpty()) {
             return null;
         }
         try {
-            java.net.URI uri = new java.net.URI(text.endsWith("/") ? text.substring(0, text.length() - 1) : text);
+            URI uri = new URI(text.endsWith("/") ? text.substring(0, text.length() - 1) : text);
             if (uri.getHost() == null || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
                     || uri.getQuery() != null || uri.getFragment() != null) {
-                throw new java.net.URISyntaxException(text, "not an http(s) address with a host");
+                throw new URISyntaxException(text, "not an http(s) address with a host");
             }
             return uri;
-        } catch (java.net.URISyntaxException e) {
+        } catch (URISyntaxException e) {
             throw new IllegalArgumentException("PACER_GRAFANA_URL must be Grafana's address, such as https://grafana.example.com "
                     + "or http://grafana.monitoring:3000/grafana (no query), was '" + text + "'");
         }
@@ -185,34 +193,34 @@ public record OperatorSettings(AgentAccess agentAccess, Set<String> watchNamespa
             return Artifacts.OFF;
         }
         String text = env.getOrDefault("PACER_ARTIFACTS_RETENTION", "").strip();
-        java.time.Duration retention = text.isEmpty() ? Artifacts.DEFAULT_RETENTION : retention(text);
+        Duration retention = text.isEmpty() ? Artifacts.DEFAULT_RETENTION : retention(text);
         String service = env.getOrDefault("PACER_ARTIFACTS_SERVICE", "").strip();
         if (!service.isEmpty() && !service.matches("[a-z0-9-]+/[a-z0-9-]+:[0-9]+")) {
             throw new IllegalArgumentException("PACER_ARTIFACTS_SERVICE must be NAMESPACE/NAME:PORT, was '" + service + "'");
         }
-        return new Artifacts(java.nio.file.Path.of(dir), retention.isZero() ? null : retention, service.isEmpty() ? null : service);
+        return new Artifacts(Path.of(dir), retention.isZero() ? null : retention, service.isEmpty() ? null : service);
     }
 
     /** {@code 720h}, {@code 90m} (the specs' durations), {@code 30d}, or ISO-8601 {@code P30D}; {@code 0}: while the run exists. */
-    static java.time.Duration retention(String text) {
+    static Duration retention(String text) {
         try {
             if (text.equals("0")) {
-                return java.time.Duration.ZERO;
+                return Duration.ZERO;
             }
             if (text.matches("\\d+d")) {
-                return java.time.Duration.ofDays(Long.parseLong(text.substring(0, text.length() - 1)));
+                return Duration.ofDays(Long.parseLong(text.substring(0, text.length() - 1)));
             }
             if (!text.startsWith("P")) {
-                return dev.pacer.api.Quantities.parseDuration(text);
+                return Quantities.parseDuration(text);
             }
             if (text.contains("T")) {
-                return java.time.Duration.parse(text);
+                return Duration.parse(text);
             }
-            java.time.Period period = java.time.Period.parse(text);   // P30D: days only, a month has no fixed length
+            Period period = Period.parse(text);   // P30D: days only, a month has no fixed length
             if (period.getYears() != 0 || period.getMonths() != 0 || period.isNegative()) {
                 throw new IllegalArgumentException("days only");
             }
-            return java.time.Duration.ofDays(period.getDays());
+            return Duration.ofDays(period.getDays());
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("PACER_ARTIFACTS_RETENTION must be a duration such as 720h, 30d or P30D "
                     + "(0: while the run exists), was '" + text + "'");

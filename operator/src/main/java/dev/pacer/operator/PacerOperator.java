@@ -1,6 +1,7 @@
 package dev.pacer.operator;
 
 import java.io.IOException;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -16,6 +17,8 @@ import dev.pacer.operator.artifacts.ArtifactsHandler;
 import dev.pacer.operator.crd.CrdCheck;
 import dev.pacer.operator.metrics.ReconcileMetrics;
 import dev.pacer.operator.metrics.RunMetrics;
+import dev.pacer.operator.metrics.SuiteMetrics;
+import dev.pacer.operator.suite.BenchmarkSuiteReconciler;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.Operator;
@@ -101,7 +104,7 @@ public final class PacerOperator implements AutoCloseable {
             }
         });
         BenchmarkRunReconciler reconciler = new BenchmarkRunReconciler(settings.agentAccess(), settings.defaultClientImage(),
-                settings.probe(), settings.maxActiveRuns(), java.time.Clock.systemUTC()).linkingDashboardsAt(settings.grafana())
+                settings.probe(), settings.maxActiveRuns(), Clock.systemUTC()).linkingDashboardsAt(settings.grafana())
                 .resolvingOwnImages(settings.ownImages());
         operator.register(reconciler, o -> {
             o.withItemStore(CachePruning.withoutManagedFields());
@@ -111,7 +114,7 @@ public final class PacerOperator implements AutoCloseable {
                 o.settingNamespaces(settings.watchNamespaces());
             }
         });
-        var suiteReconciler = new dev.pacer.operator.suite.BenchmarkSuiteReconciler();
+        var suiteReconciler = new BenchmarkSuiteReconciler();
         operator.register(suiteReconciler, o -> {
             o.withItemStore(CachePruning.withoutManagedFields());
             if (settings.watchNamespaces().isEmpty()) {
@@ -123,11 +126,11 @@ public final class PacerOperator implements AutoCloseable {
         ArtifactStore store = null;
         if (settings.artifacts().enabled()) {
             store = new ArtifactStore(settings.artifacts().directory(), settings.artifacts().retention(),
-                    settings.artifacts().service(), java.time.Clock.systemUTC());
+                    settings.artifacts().service(), Clock.systemUTC());
             reconciler.keepingArtifactsIn(store);
         }
         registry.register(new RunMetrics(reconciler::heldRuns));
-        registry.register(new dev.pacer.operator.metrics.SuiteMetrics(suiteReconciler::heldSuites));
+        registry.register(new SuiteMetrics(suiteReconciler::heldSuites));
         HTTPServer.Builder http = HTTPServer.builder().port(settings.metricsPort()).registry(registry);
         ScheduledExecutorService pruning = null;
         if (store != null) {
@@ -186,7 +189,7 @@ public final class PacerOperator implements AutoCloseable {
                 if (!deleted.isEmpty()) {
                     LOG.info("artifacts deleted (retention or run gone): {}", deleted);
                 }
-            } catch (java.io.IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException e) {
                 LOG.warn("pruning the artifacts failed: {}", e.toString());
             }
         }, 2, 10, TimeUnit.MINUTES);

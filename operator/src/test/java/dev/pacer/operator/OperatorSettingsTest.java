@@ -3,6 +3,7 @@ package dev.pacer.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.util.Map;
 
 import dev.pacer.operator.access.AgentAccess;
@@ -63,13 +64,13 @@ class OperatorSettingsTest {
         OperatorSettings.Artifacts kept = OperatorSettings.fromEnvironment(Map.of("PACER_ARTIFACTS_DIR", "/var/lib/pacer/artifacts",
                 "PACER_ARTIFACTS_SERVICE", "pacer-system/pacer-metrics:8080")).artifacts();
         assertThat(kept.directory()).hasToString("/var/lib/pacer/artifacts");
-        assertThat(kept.retention()).isEqualTo(java.time.Duration.ofDays(30));
+        assertThat(kept.retention()).isEqualTo(Duration.ofDays(30));
         assertThat(kept.service()).isEqualTo("pacer-system/pacer-metrics:8080");
-        assertThat(OperatorSettings.retention("720h")).isEqualTo(java.time.Duration.ofDays(30));
-        assertThat(OperatorSettings.retention("7d")).isEqualTo(java.time.Duration.ofDays(7));
-        assertThat(OperatorSettings.retention("P2D")).isEqualTo(java.time.Duration.ofDays(2));
-        assertThat(OperatorSettings.retention("PT90M")).isEqualTo(java.time.Duration.ofMinutes(90));
-        assertThat(OperatorSettings.retention("1h30m")).as("as specs write durations").isEqualTo(java.time.Duration.ofMinutes(90));
+        assertThat(OperatorSettings.retention("720h")).isEqualTo(Duration.ofDays(30));
+        assertThat(OperatorSettings.retention("7d")).isEqualTo(Duration.ofDays(7));
+        assertThat(OperatorSettings.retention("P2D")).isEqualTo(Duration.ofDays(2));
+        assertThat(OperatorSettings.retention("PT90M")).isEqualTo(Duration.ofMinutes(90));
+        assertThat(OperatorSettings.retention("1h30m")).as("as specs write durations").isEqualTo(Duration.ofMinutes(90));
         assertThat(OperatorSettings.fromEnvironment(Map.of("PACER_ARTIFACTS_DIR", "/a", "PACER_ARTIFACTS_RETENTION", "0"))
                 .artifacts().retention()).isNull();
         for (String bad : new String[] {"30", "a week", "P1M", "-PT1H"}) {

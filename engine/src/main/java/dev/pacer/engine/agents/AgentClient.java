@@ -2,12 +2,15 @@ package dev.pacer.engine.agents;
 
 import java.io.IOException;
 import java.net.URI;
+import java.util.Optional;
 
+import com.fasterxml.jackson.core.JacksonException;
 import dev.pacer.contract.AgentContract;
 import dev.pacer.contract.AgentInfo;
 import dev.pacer.contract.ContractJson;
 import dev.pacer.contract.RunReport;
 import dev.pacer.contract.RunRequest;
+import dev.pacer.contract.RunStart;
 
 /**
  * Speaks the agent contract (docs/design.md; the records of {@code dev.pacer.contract}) to one agent, over HTTP only: the engine shares no class with the images, so
@@ -50,12 +53,12 @@ public final class AgentClient {
     }
 
     /** {@code GET /pacer/v1/resources} as JSON text; empty when this agent does not sample its process (404). */
-    public java.util.Optional<String> resources() throws IOException {
+    public Optional<String> resources() throws IOException {
         AgentTransport.Response response = transport.get(AgentContract.RESOURCES);
         if (response.statusCode() == 404) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        return java.util.Optional.of(text(response, AgentContract.RESOURCES));
+        return Optional.of(text(response, AgentContract.RESOURCES));
     }
 
     /** {@code GET /metrics}, as text. */
@@ -79,7 +82,7 @@ public final class AgentClient {
      */
     public RunReport postStart(long startAtEpochMs) throws IOException {
         AgentTransport.Response response = transport.postJson(AgentContract.RUN_START,
-                ContractJson.MAPPER.writeValueAsBytes(new dev.pacer.contract.RunStart(startAtEpochMs)));
+                ContractJson.MAPPER.writeValueAsBytes(new RunStart(startAtEpochMs)));
         if (response.statusCode() != AgentContract.RUN_ACCEPTED) {
             throw new AgentException("POST " + where() + " " + AgentContract.RUN_START + " answered " + response.statusCode() + ": "
                     + response.body(), response.statusCode());
@@ -108,7 +111,7 @@ public final class AgentClient {
      * the pod), so that asking again may help; an answer outside the contract, or one that cannot be read, is not.
      */
     public static boolean noAnswer(IOException e) {
-        return !(e instanceof AgentException) && !(e instanceof com.fasterxml.jackson.core.JacksonException);
+        return !(e instanceof AgentException) && !(e instanceof JacksonException);
     }
 
     /** An agent answered, but not as the contract says. */

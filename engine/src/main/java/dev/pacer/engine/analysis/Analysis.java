@@ -1,10 +1,12 @@
 package dev.pacer.engine.analysis;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 import dev.pacer.api.RunResult;
@@ -279,7 +281,7 @@ public final class Analysis {
                     client, f.saturatedPeriods, used.byPeriod().size(), 100 * f.maxPeriodCpuUtilization, f.cpusAllowed,
                     f.maxWaitPerSliceMicros == null ? "an unknown time" : String.format(Locale.ROOT, "%.2f ms", f.maxWaitPerSliceMicros / 1000)));
         }
-        java.util.Optional<java.time.Duration> maxStall = input.criteria().maxClientStall();
+        Optional<Duration> maxStall = input.criteria().maxClientStall();
         if (maxStall.isPresent()) {
             double limitMillis = maxStall.get().toNanos() / NANOS_PER_MILLI;
             if (f.maxHiccupMillis != null && f.maxHiccupMillis > limitMillis) {

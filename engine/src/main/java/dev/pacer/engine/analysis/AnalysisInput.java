@@ -1,9 +1,12 @@
 package dev.pacer.engine.analysis;
 
-import dev.pacer.api.Measure;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+
+import dev.pacer.api.Measure;
+import dev.pacer.contract.ResourceUse;
 
 /**
  * Everything the analysis needs, already collected: the measured window, every agent's periods, the clients' own
@@ -44,7 +47,7 @@ public record AnalysisInput(long windowStartEpochMs, long windowEndEpochMs, long
      * @param loadStartEpochMs when the load began (the warm-up's start): the idle figures are before it
      * @param unavailable      why there are no samples, when there are none
      */
-    public record ServerResources(dev.pacer.contract.ResourceUse use, long loadStartEpochMs, String unavailable) {
+    public record ServerResources(ResourceUse use, long loadStartEpochMs, String unavailable) {
         public static final ServerResources NONE = new ServerResources(null, 0, "nothing sampled the server process");
     }
 
@@ -62,8 +65,8 @@ public record AnalysisInput(long windowStartEpochMs, long windowEndEpochMs, long
      * @param series      the name of {@link #serverPeriods()}' series: processing (agent) or service (probe)
      * @param otherSeries further series of the server by name ({@code residence}, {@code probe.service}, …), in order
      */
-    public record ServerMeasure(Measure measuredBy, String series, java.util.Map<String, List<PeriodHistogram>> otherSeries) {
-        public static final ServerMeasure AGENT = new ServerMeasure(Measure.AGENT, "processing", java.util.Map.of());
+    public record ServerMeasure(Measure measuredBy, String series, Map<String, List<PeriodHistogram>> otherSeries) {
+        public static final ServerMeasure AGENT = new ServerMeasure(Measure.AGENT, "processing", Map.of());
 
         /** Nobody measured the server: its histograms are missing by choice, not by failure. */
         public boolean none() {
@@ -84,7 +87,7 @@ public record AnalysisInput(long windowStartEpochMs, long windowEndEpochMs, long
      */
     public record ClientInput(String name, double offeredRatePerSecond, List<PeriodHistogram> responseTimePeriods,
                               List<PeriodHistogram> sendLagPeriods, long errors, String failure, long unsentRequests,
-                              List<PeriodHistogram> uncorrectedPeriods, dev.pacer.contract.ResourceUse resources) {
+                              List<PeriodHistogram> uncorrectedPeriods, ResourceUse resources) {
         public ClientInput(String name, double offeredRatePerSecond, List<PeriodHistogram> responseTimePeriods,
                            List<PeriodHistogram> sendLagPeriods, long errors, String failure, long unsentRequests,
                            List<PeriodHistogram> uncorrectedPeriods) {

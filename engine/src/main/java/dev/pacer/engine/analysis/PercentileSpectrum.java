@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,7 +53,7 @@ public record PercentileSpectrum(List<Point> points, String hgrm) {
         for (double p : MARKED) {
             points.add(new Point(p, Integrals.toMicros(merged.getValueAtPercentile(p))));
         }
-        points.sort(java.util.Comparator.comparingDouble(Point::percentile));
+        points.sort(Comparator.comparingDouble(Point::percentile));
         ByteArrayOutputStream text = new ByteArrayOutputStream();
         try (PrintStream out = new PrintStream(text, true, StandardCharsets.UTF_8)) {
             merged.outputPercentileDistribution(out, TICKS_PER_HALF_DISTANCE, NANOS_PER_MICRO);

@@ -2,6 +2,7 @@ package dev.pacer.engine.analysis;
 
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.Optional;
 
 import org.apache.commons.math3.stat.inference.MannWhitneyUTest;
 
@@ -25,9 +26,9 @@ public record PeriodComparison(double medianChange, double p, double shift, doub
     public static final double SIGNIFICANCE = 0.05;
 
     /** Empty when either side has fewer than two periods. */
-    public static java.util.Optional<PeriodComparison> of(double[] baseline, double[] other) {
+    public static Optional<PeriodComparison> of(double[] baseline, double[] other) {
         if (baseline.length < 2 || other.length < 2) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         double p = new MannWhitneyUTest().mannWhitneyUTest(baseline, other);
         double base = median(baseline);
@@ -45,7 +46,7 @@ public record PeriodComparison(double medianChange, double p, double shift, doub
         int k = (int) Math.floor(n * m / 2.0 - Z_95 * Math.sqrt(n * (double) m * (n + m + 1) / 12.0));
         k = Math.max(0, Math.min(k, differences.length - 1));
         double scale = base == 0 ? 1 : base;
-        return java.util.Optional.of(new PeriodComparison(base == 0 ? 0 : (median(other) - base) / base, p,
+        return Optional.of(new PeriodComparison(base == 0 ? 0 : (median(other) - base) / base, p,
                 median(differences) / scale, differences[k] / scale, differences[differences.length - 1 - k] / scale));
     }
 

@@ -1,5 +1,6 @@
 package dev.pacer.engine.protocol;
 
+import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -51,7 +52,7 @@ public record Outcomes(Map<String, AgentAnswer<RunReport>> posts, Map<String, Ag
         }
 
         /** A failure as {@link AgentClient#noAnswer} sorts it. */
-        public static Collection failed(java.io.IOException e) {
+        public static Collection failed(IOException e) {
             return new Collection(null, e.getMessage(), AgentClient.noAnswer(e));
         }
     }

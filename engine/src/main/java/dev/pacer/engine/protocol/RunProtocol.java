@@ -1,8 +1,16 @@
 package dev.pacer.engine.protocol;
 
+import static dev.pacer.engine.protocol.RoleObservation.Presence.ABSENT;
+import static dev.pacer.engine.protocol.RoleObservation.Presence.FAILED;
+import static dev.pacer.engine.protocol.RoleObservation.Presence.READY;
+import static dev.pacer.engine.protocol.RunConditions.FALSE;
+import static dev.pacer.engine.protocol.RunConditions.TRUE;
+import static dev.pacer.engine.protocol.RunConditions.UNKNOWN;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -21,13 +29,6 @@ import dev.pacer.engine.agents.RunCollector;
 import dev.pacer.engine.analysis.Analysis;
 import dev.pacer.engine.plan.RunPlan;
 import dev.pacer.engine.report.ResultDocument;
-
-import static dev.pacer.engine.protocol.RoleObservation.Presence.ABSENT;
-import static dev.pacer.engine.protocol.RoleObservation.Presence.FAILED;
-import static dev.pacer.engine.protocol.RoleObservation.Presence.READY;
-import static dev.pacer.engine.protocol.RunConditions.FALSE;
-import static dev.pacer.engine.protocol.RunConditions.TRUE;
-import static dev.pacer.engine.protocol.RunConditions.UNKNOWN;
 
 /**
  * The run protocol, once for every orchestrator (docs/design.md, "The run protocol"): a pure function of the run's
@@ -500,7 +501,7 @@ public final class RunProtocol {
             condition(RunConditions.COMPLETE, TRUE, verdictReason, summary);
             condition(RunConditions.PASSED, result.verdict == Verdict.Passed ? TRUE : FALSE, verdictReason,
                     result.verdict == Verdict.Passed ? summary : String.join("; ", result.reasons));
-            Map<String, String> files = new java.util.LinkedHashMap<>(collection.collected().rawLogs());
+            Map<String, String> files = new LinkedHashMap<>(collection.collected().rawLogs());
             files.putAll(ResultDocument.percentileDistributions(collection.collected()));
             actions.add(new Action.Publish(document, files));
             if (result.verdict == Verdict.Passed) {

@@ -3,6 +3,8 @@ package dev.pacer.engine.report;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -48,7 +50,7 @@ public record ResultDocument(String run, String load, Map<String, Object> server
 
     /** The document of a collected and analysed run; {@code notes} are things worth knowing that change no figure. */
     public static ResultDocument of(RunPlan plan, RunCollector.Collected collected, Analysis.Outcome outcome, List<String> notes) {
-        Map<String, Object> server = new java.util.LinkedHashMap<>();
+        Map<String, Object> server = new LinkedHashMap<>();
         server.put("image", plan.server().image());
         server.put("args", plan.server().args());
         server.put("labels", plan.server().labels());
@@ -57,7 +59,7 @@ public record ResultDocument(String run, String load, Map<String, Object> server
             server.put("cpuset", serverInfo.cpuset());
         }
         imageSize(outcome.result(), collected.placed().get("server"));
-        Map<String, List<PercentileSpectrum.Point>> spectra = new java.util.LinkedHashMap<>();
+        Map<String, List<PercentileSpectrum.Point>> spectra = new LinkedHashMap<>();
         PercentileSpectrum.ofRun(collected.input()).forEach((role, s) -> spectra.put(role, s.points()));
         return new ResultDocument(plan.runName(), plan.load(), server, plan.samplePeriod().toMillis(), outcome.result(),
                 outcome.result().window, outcome.periods(), collected.reports(), collected.infos(), List.copyOf(notes), spectra,
@@ -80,7 +82,7 @@ public record ResultDocument(String run, String load, Map<String, Object> server
      * {@code client-0.responseTime.hgrm}), values in microseconds: for HdrHistogram's own plotter and tools.
      */
     public static Map<String, String> percentileDistributions(RunCollector.Collected collected) {
-        Map<String, String> files = new java.util.LinkedHashMap<>();
+        Map<String, String> files = new LinkedHashMap<>();
         PercentileSpectrum.ofRun(collected.input()).forEach((role, s) ->
                 files.put(role + (role.startsWith("server") ? "" : "." + RunCollector.CLIENT_RESPONSE_TIME_SERIES) + ".hgrm", s.hgrm()));
         return files;
@@ -88,7 +90,7 @@ public record ResultDocument(String run, String load, Map<String, Object> server
 
     /** The same document with these notes added. */
     public ResultDocument withNotes(List<String> more) {
-        List<String> all = new java.util.ArrayList<>(notes == null ? List.of() : notes);
+        List<String> all = new ArrayList<>(notes == null ? List.of() : notes);
         all.addAll(more);
         return new ResultDocument(run, load, server, samplePeriodMs, result, window, periods, clientReports, agents, List.copyOf(all), spectra,
                 manifest);
@@ -110,7 +112,7 @@ public record ResultDocument(String run, String load, Map<String, Object> server
                     + ": compare runs that Succeeded");
         }
         RunResult result = run.getStatus().result;
-        List<PeriodPoint> periods = new java.util.ArrayList<>();
+        List<PeriodPoint> periods = new ArrayList<>();
         if (result.server != null && result.server.periodP99Micros != null && result.window != null) {
             long periodMs = result.server.periodP99Micros.isEmpty() ? 0
                     : (result.window.endEpochMs - result.window.startEpochMs) / result.server.periodP99Micros.size();
@@ -120,7 +122,7 @@ public record ResultDocument(String run, String load, Map<String, Object> server
                         new PeriodPoint.Stats(0, 0, 0, result.server.periodP99Micros.get(i), max), Map.of()));
             }
         }
-        Map<String, Object> server = new java.util.LinkedHashMap<>();
+        Map<String, Object> server = new LinkedHashMap<>();
         server.put("image", run.getSpec().server == null ? null : run.getSpec().server.image);
         server.put("labels", run.getSpec().server == null ? Map.of() : run.getSpec().server.labels);
         return new ResultDocument(run.getMetadata().getName(), run.getStatus().load, server, 0, result, result.window, periods,

@@ -2,6 +2,7 @@ package dev.pacer.engine.report;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +31,7 @@ public record RunManifest(String pacerVersion, Map<String, Object> plan, Map<Str
 
     public static RunManifest of(RunPlan plan, RunCollector.Collected collected) {
         Map<String, Role> roles = new LinkedHashMap<>();
-        List<String> names = new java.util.ArrayList<>();
+        List<String> names = new ArrayList<>();
         names.add("server");
         if (collected.infos().containsKey(AgentContract.ROLE_PROBE)) {
             names.add(AgentContract.ROLE_PROBE);

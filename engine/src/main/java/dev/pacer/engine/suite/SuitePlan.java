@@ -13,6 +13,7 @@ import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.BenchmarkRunSpec;
 import dev.pacer.api.BenchmarkSuite;
 import dev.pacer.api.BenchmarkSuiteSpec;
+import dev.pacer.api.BenchmarkSuiteValidation;
 import dev.pacer.api.FieldProblem;
 import dev.pacer.api.Quantities;
 import dev.pacer.engine.plan.RunPlanner;
@@ -46,7 +47,7 @@ public record SuitePlan(String suiteName, List<BenchmarkSuiteSpec.SuiteServer> s
     }
 
     public static SuitePlan of(BenchmarkSuite suite) {
-        List<FieldProblem> problems = dev.pacer.api.BenchmarkSuiteValidation.validate(suite.getSpec());
+        List<FieldProblem> problems = BenchmarkSuiteValidation.validate(suite.getSpec());
         if (!problems.isEmpty()) {
             throw new RunPlanner.InvalidPlanException(problems);
         }

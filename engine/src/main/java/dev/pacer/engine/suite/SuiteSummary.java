@@ -1,16 +1,21 @@
 package dev.pacer.engine.suite;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.DoubleFunction;
+import java.util.function.Function;
 
 import dev.pacer.api.BenchmarkSuiteStatus;
 import dev.pacer.api.Quantities;
 import dev.pacer.api.RunResult;
+import dev.pacer.contract.AgentContract;
 import dev.pacer.engine.analysis.PeriodComparison;
 
 /**
@@ -86,7 +91,7 @@ public record SuiteSummary(List<BenchmarkSuiteStatus.SuiteRun> runs, List<Benchm
         summary.serverMeasuredBy = server.measuredBy;
         summary.serverP99AtSustainedMicros = server.histogramsAvailable ? server.p99Micros : null;
         if (server.otherSeries != null) {
-            server.otherSeries.stream().filter(s -> s.name != null && s.name.endsWith(dev.pacer.contract.AgentContract.SERIES_RESIDENCE)).findFirst()
+            server.otherSeries.stream().filter(s -> s.name != null && s.name.endsWith(AgentContract.SERIES_RESIDENCE)).findFirst()
                     .ifPresent(s -> summary.residenceP99AtSustainedMicros = s.p99Micros);
         }
     }
@@ -131,7 +136,7 @@ public record SuiteSummary(List<BenchmarkSuiteStatus.SuiteRun> runs, List<Benchm
             List<SweepSearch.Trial> trials = plan.trials(done, server.name);
             List<CurvePoint> curve = new ArrayList<>();
             done.stream().filter(d -> d.step().server().equals(server.name))
-                    .sorted(java.util.Comparator.comparingLong(d -> d.step().ratePerClient()))
+                    .sorted(Comparator.comparingLong(d -> d.step().ratePerClient()))
                     .forEach(d -> {
                         RunResult.ClientFigures c = d.outcome().succeeded() ? d.outcome().result().clients : null;
                         curve.add(new CurvePoint(d.step().ratePerClient(), c == null ? null : c.p50Micros, c == null ? null : c.p99Micros,
@@ -152,7 +157,7 @@ public record SuiteSummary(List<BenchmarkSuiteStatus.SuiteRun> runs, List<Benchm
                 results(done, server.name, sustained.getAsLong(), false).stream().findFirst().ifPresent(r -> serverAt(summary, r.server));
             }
             done.stream().filter(d -> d.step().server().equals(server.name))
-                    .sorted(java.util.Comparator.comparingLong(d -> d.step().ratePerClient()))
+                    .sorted(Comparator.comparingLong(d -> d.step().ratePerClient()))
                     .map(d -> plan.judge(d.outcome())).filter(j -> !j.passed()).findFirst()
                     .ifPresent(j -> summary.boundBy = j.bound().label);
             servers.add(summary);
@@ -186,17 +191,17 @@ public record SuiteSummary(List<BenchmarkSuiteStatus.SuiteRun> runs, List<Benchm
 
     /** Each footprint figure's median over the runs that have it (a run without footprint adds nothing). */
     private static void footprint(BenchmarkSuiteStatus.ServerSummary summary, List<RunResult> results) {
-        List<RunResult.Footprint> footprints = results.stream().map(r -> r.server.footprint).filter(java.util.Objects::nonNull).toList();
-        summary.imageBytes = footprints.stream().map(f -> f.imageBytes).filter(java.util.Objects::nonNull).findFirst().orElse(null);
+        List<RunResult.Footprint> footprints = results.stream().map(r -> r.server.footprint).filter(Objects::nonNull).toList();
+        summary.imageBytes = footprints.stream().map(f -> f.imageBytes).filter(Objects::nonNull).findFirst().orElse(null);
         summary.idleRssBytes = median(footprints, f -> f.idleRssBytes == null ? null : f.idleRssBytes.doubleValue(), Math::round);
         summary.peakRssBytes = median(footprints, f -> f.peakRssBytes == null ? null : f.peakRssBytes.doubleValue(), Math::round);
         summary.cpuMicrosPerRequest = median(footprints, f -> f.cpuMicrosPerRequest, v -> Math.round(v * 100) / 100.0);
         summary.cpuCores = median(footprints, f -> f.cpuCores, v -> Math.round(v * 1000) / 1000.0);
     }
 
-    private static <T> T median(List<RunResult.Footprint> footprints, java.util.function.Function<RunResult.Footprint, Double> figure,
-                                java.util.function.DoubleFunction<T> rounded) {
-        double[] values = footprints.stream().map(figure).filter(java.util.Objects::nonNull).mapToDouble(Double::doubleValue).toArray();
+    private static <T> T median(List<RunResult.Footprint> footprints, Function<RunResult.Footprint, Double> figure,
+                                DoubleFunction<T> rounded) {
+        double[] values = footprints.stream().map(figure).filter(Objects::nonNull).mapToDouble(Double::doubleValue).toArray();
         return values.length == 0 ? null : rounded.apply(MedianInterval.of(values).median());
     }
 

@@ -1,6 +1,7 @@
 package dev.pacer.engine.suite;
 
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.OptionalLong;
 
@@ -65,7 +66,7 @@ public record SweepSearch(long start, long max, double growth, double resolution
      * client-bound. The sustained rate, if any, is then "at least".
      */
     public boolean clientBound(List<Trial> trials) {
-        return trials.stream().filter(t -> !t.passed()).min(java.util.Comparator.comparingLong(Trial::ratePerClient))
+        return trials.stream().filter(t -> !t.passed()).min(Comparator.comparingLong(Trial::ratePerClient))
                 .map(Trial::clientBound).orElse(false);
     }
 

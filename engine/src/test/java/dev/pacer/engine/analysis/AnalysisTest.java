@@ -7,11 +7,14 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiFunction;
 
 import dev.pacer.api.RunResult;
 import dev.pacer.api.Verdict;
+import dev.pacer.contract.ResourceUse;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 import org.junit.jupiter.api.Test;
@@ -34,7 +37,7 @@ class AnalysisTest {
     /** 100 values: 99 of {@code low} and one of {@code high}: p99 = low, max = high. */
     static long[] hundred(long low, long high) {
         long[] values = new long[100];
-        java.util.Arrays.fill(values, low);
+        Arrays.fill(values, low);
         values[99] = high;
         return values;
     }
@@ -49,7 +52,7 @@ class AnalysisTest {
         List<PeriodHistogram> lags = new ArrayList<>();
         for (int i = 0; i < windowPeriods; i++) {
             long[] values = new long[(int) perPeriod];
-            java.util.Arrays.fill(values, 1500);
+            Arrays.fill(values, 1500);
             responses.add(period(T0 + i * PERIOD_MS, PERIOD_MS, values));
             lags.add(period(T0 + i * PERIOD_MS, PERIOD_MS, 50));
         }
@@ -206,7 +209,7 @@ class AnalysisTest {
     void aClientStallIsAWarningUnlessMaxClientStallIsSet() {
         List<PeriodHistogram> server = List.of(period(T0, 1000, hundred(1000, 2000)), period(T0 + 1000, 1000, hundred(1000, 2000)));
         // 5 % of one CPU, a few µs of wait per slice, and in the window's second period a 30 ms stall
-        dev.pacer.contract.ResourceUse use = fourPeriods((i, start) -> new dev.pacer.contract.ResourceUse.Sample(start, start + 1000,
+        ResourceUse use = fourPeriods((i, start) -> new ResourceUse.Sample(start, start + 1000,
                 50_000_000L, 100L << 20, 100L << 20, 0L, 0L, 1_000_000L, i == 1 ? 30_000L : 1_500L, 1_000L));
         AnalysisInput.ClientInput stalled = new AnalysisInput.ClientInput("client-0", 100, client("x", 100, 2, 100).responseTimePeriods(),
                 client("x", 100, 2, 100).sendLagPeriods(), 0, null, 0, List.of(), use);
@@ -236,7 +239,7 @@ class AnalysisTest {
     void aSaturatedServerIsAWarningNotInvalid() {
         List<PeriodHistogram> server = List.of(period(T0, 1000, hundred(1000, 2000)), period(T0 + 1000, 1000, hundred(1000, 2000)));
         // idle before the load, 99 % of its one CPU in the window
-        AnalysisInput.ServerResources used = new AnalysisInput.ServerResources(fourPeriods((i, start) -> new dev.pacer.contract.ResourceUse.Sample(
+        AnalysisInput.ServerResources used = new AnalysisInput.ServerResources(fourPeriods((i, start) -> new ResourceUse.Sample(
                 start, start + 1000, i < 0 ? 10_000_000L : 990_000_000L, 100L << 20, 100L << 20, 0L, 0L)), T0 - 2000, null);
         RunResult result = Analysis.analyze(new AnalysisInput(T0, T0 + 2000, PERIOD_MS, Optional.of(server), null,
                 List.of(client("client-0", 100, 2, 100)), AnalysisInput.Criteria.DEFAULT).withResources(used)).result();
@@ -247,11 +250,11 @@ class AnalysisTest {
     }
 
     /** A process's samples of one CPU over the two periods before the window ({@code i} −2, −1) and its two (0, 1). */
-    static dev.pacer.contract.ResourceUse fourPeriods(java.util.function.BiFunction<Integer, Long, dev.pacer.contract.ResourceUse.Sample> sample) {
-        List<dev.pacer.contract.ResourceUse.Sample> samples = new java.util.ArrayList<>();
+    static ResourceUse fourPeriods(BiFunction<Integer, Long, ResourceUse.Sample> sample) {
+        List<ResourceUse.Sample> samples = new ArrayList<>();
         for (int i = -2; i < 2; i++) {
             samples.add(sample.apply(i, T0 + i * 1000L));
         }
-        return new dev.pacer.contract.ResourceUse(7, 1000, 1, true, samples);
+        return new ResourceUse(7, 1000, 1, true, samples);
     }
 }

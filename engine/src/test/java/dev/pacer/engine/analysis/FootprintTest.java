@@ -7,6 +7,7 @@ import java.util.List;
 
 import dev.pacer.api.RunResult;
 import dev.pacer.contract.ResourceUse;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 class FootprintTest {
@@ -58,7 +59,7 @@ class FootprintTest {
     void samplesThatStartedAfterTheLoadLeaveNoIdleFigure() {
         RunResult.Footprint figures = Footprint.of(new Footprint.Input(use(true, 2), 99_000, 104_000, 108_000, 4_000L)).figures();
         assertThat(figures.idleRssBytes).isNull();
-        assertThat(figures.cpuUtilization).isCloseTo(0.4225, org.assertj.core.data.Offset.offset(0.001));
+        assertThat(figures.cpuUtilization).isCloseTo(0.4225, Offset.offset(0.001));
         assertThat(figures.saturatedPeriods).isZero();
     }
 

@@ -3,8 +3,10 @@ package dev.pacer.engine.analysis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import dev.pacer.api.RunResult;
 import org.HdrHistogram.Histogram;
@@ -30,7 +32,7 @@ class PercentileSpectrumTest {
     void theSpectrumHoldsTheResultsOwnPercentilesAndRisesToTheTail() {
         long t0 = 1_800_000_000_000L;
         List<PeriodHistogram> server = periods(t0 - 1000, 7);   // one period of warm-up, one after the window
-        AnalysisInput input = new AnalysisInput(t0, t0 + 5000, 1000, java.util.Optional.of(server), null,
+        AnalysisInput input = new AnalysisInput(t0, t0 + 5000, 1000, Optional.of(server), null,
                 List.of(new AnalysisInput.ClientInput("client-0", 1001, periods(t0, 5), periods(t0, 5), 0, null)),
                 AnalysisInput.Criteria.DEFAULT);
         RunResult result = Analysis.analyze(input).result();
@@ -39,7 +41,7 @@ class PercentileSpectrumTest {
         assertThat(spectrum.at(50)).isEqualTo(result.server.p50Micros);
         assertThat(spectrum.at(99)).isEqualTo(result.server.p99Micros);
         assertThat(spectrum.at(99.9)).isEqualTo(result.server.p999Micros);
-        assertThat(spectrum.points()).isSortedAccordingTo(java.util.Comparator.comparingDouble(PercentileSpectrum.Point::percentile));
+        assertThat(spectrum.points()).isSortedAccordingTo(Comparator.comparingDouble(PercentileSpectrum.Point::percentile));
         assertThat(spectrum.points()).extracting(PercentileSpectrum.Point::valueMicros).isSorted();
         assertThat(spectrum.points().getLast().valueMicros()).as("the outliers of the window's periods").isGreaterThan(45_000);
         assertThat(spectrum.hgrm()).contains("1/(1-Percentile)").contains("#[Max     =");

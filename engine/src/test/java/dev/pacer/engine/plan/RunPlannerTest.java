@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.BenchmarkRunYaml;
 import dev.pacer.contract.RunRequest;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 class RunPlannerTest {
@@ -42,7 +43,7 @@ class RunPlannerTest {
 
     @Test
     void aRampLongerThanTheWarmUpIsRefusedNamingTheField() throws Exception {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> RunPlanner.plan(run("  rampUp: 30s\n"), RunPlanner.DEFAULT_CLIENT_IMAGE))
+        Assertions.assertThatThrownBy(() -> RunPlanner.plan(run("  rampUp: 30s\n"), RunPlanner.DEFAULT_CLIENT_IMAGE))
                 .isInstanceOf(RunPlanner.InvalidPlanException.class).hasMessageContaining("spec.rampUp");
     }
 }

@@ -2,18 +2,27 @@ package dev.pacer.engine.protocol;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.ConnectException;
+import java.net.http.HttpTimeoutException;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 import dev.pacer.api.BenchmarkRunStatus;
 import dev.pacer.api.FieldProblem;
 import dev.pacer.api.Phase;
 import dev.pacer.api.Verdict;
+import dev.pacer.contract.AgentInfo;
 import dev.pacer.contract.RunReport;
+import dev.pacer.engine.agents.RunCollector;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * Every transition of the run protocol by itself, on a fake clock with fake roles and agents (the model: Strimzi's
@@ -73,7 +82,7 @@ class RunProtocolTest {
     @Test
     void aRunWaitingForOthersIsQueuedWithoutPodsAndItsTimeoutStartsWhenItLeaves() {
         FakeRun run = new FakeRun();
-        run.waiting = java.util.Optional.of("active runs [bench/other]");
+        run.waiting = Optional.of("active runs [bench/other]");
         Decision first = run.step();
         assertThat(first.actions()).isEmpty();
         assertThat(first.status().phase).isEqualTo(Phase.Queued);
@@ -85,7 +94,7 @@ class RunProtocolTest {
         Decision still = run.step();
         assertThat(still.notices()).as("one event for the wait").isEmpty();
         assertThat(still.status().phase).as("no timeout in the queue").isEqualTo(Phase.Queued);
-        run.waiting = java.util.Optional.empty();
+        run.waiting = Optional.empty();
         Decision started = run.step();
         assertThat(started.actions()).containsExactly(new Action.CreateServer());
         assertThat(started.status().phase).isEqualTo(Phase.Starting);
@@ -191,8 +200,8 @@ class RunProtocolTest {
         long earliest = FakeRun.T0.toEpochMilli() + 3_500;
         assertThat(s.startAtEpochMs).isGreaterThanOrEqualTo(earliest).isLessThan(earliest + 1000);
         assertThat(s.startAtEpochMs % 1000).isZero();
-        assertThat(s.startAt).isEqualTo(java.time.Instant.ofEpochMilli(s.startAtEpochMs).toString());
-        assertThat(s.window.start).isEqualTo(java.time.Instant.ofEpochMilli(s.window.startEpochMs).toString());
+        assertThat(s.startAt).isEqualTo(Instant.ofEpochMilli(s.startAtEpochMs).toString());
+        assertThat(s.window.start).isEqualTo(Instant.ofEpochMilli(s.window.startEpochMs).toString());
         assertThat(s.window.startEpochMs).isEqualTo(s.startAtEpochMs + 5_000);
         assertThat(s.window.endEpochMs).isEqualTo(s.window.startEpochMs + 10_000);
 
@@ -368,7 +377,7 @@ class RunProtocolTest {
         FakeRun run = new FakeRun().toWarmingUp();
         run.at(run.status.startAtEpochMs + 1_000);
         run.clientsReport(RunReport.State.WARMUP, 0);
-        run.serverP99 = java.util.Optional.of(0.0015);
+        run.serverP99 = Optional.of(0.0015);
         Decision warm = run.step();
         assertThat(warm.status().phase).isEqualTo(Phase.WarmingUp);
         assertThat(warm.status().progress.offeredRate).isEqualTo(1000.0);
@@ -508,7 +517,7 @@ class RunProtocolTest {
     @Test
     void collectedHistogramsAreJudgedAndPublished() {
         FakeRun run = toCollecting(new FakeRun());
-        run.outcomes = new Outcomes(java.util.Map.of(), java.util.Optional.of(Outcomes.Collection.of(run.collected())));
+        run.outcomes = new Outcomes(Map.of(), Optional.of(Outcomes.Collection.of(run.collected())));
         Decision d = run.step();
         BenchmarkRunStatus s = d.status();
         assertThat(s.phase).isEqualTo(Phase.Succeeded);
@@ -532,7 +541,7 @@ class RunProtocolTest {
     void aVerdictOtherThanPassedIsCompleteButNotPassed() {
         FakeRun run = toCollecting(new FakeRun("criteria: {maxP99: 1ms}"));
         run.serverNanos = 2_000_000;
-        run.outcomes = new Outcomes(java.util.Map.of(), java.util.Optional.of(Outcomes.Collection.of(run.collected())));
+        run.outcomes = new Outcomes(Map.of(), Optional.of(Outcomes.Collection.of(run.collected())));
         BenchmarkRunStatus s = run.step().status();
         assertThat(s.result.verdict).isEqualTo(Verdict.Failed);
         assertThat(condition(s, RunConditions.COMPLETE)).isEqualTo("True/VerdictFailed");
@@ -561,7 +570,7 @@ class RunProtocolTest {
         run.clientsReport(RunReport.State.WAITING, 0);
         run.step();
         toCollecting(run);
-        run.outcomes = new Outcomes(java.util.Map.of(), java.util.Optional.of(Outcomes.Collection.of(run.collected())));
+        run.outcomes = new Outcomes(Map.of(), Optional.of(Outcomes.Collection.of(run.collected())));
         return run.step().status();
     }
 
@@ -572,8 +581,8 @@ class RunProtocolTest {
         run.probe = FakeRun.ready("fake-probe", "10.0.0.9");
         run.allReady();
         run.server = FakeRun.pinnedReady("fake-server", "10.0.0.1", 1);
-        run.infos.put("server", AgentAnswer.of(new dev.pacer.contract.AgentInfo("server", "0.1.0", "probe", null, "probe-pod", null,
-                null, null, null, "6.18", null, 0L, 1000L, List.of("service", "residence"), java.util.Map.of())));
+        run.infos.put("server", AgentAnswer.of(new AgentInfo("server", "0.1.0", "probe", null, "probe-pod", null,
+                null, null, null, "6.18", null, 0L, 1000L, List.of("service", "residence"), Map.of())));
         Decision started = run.step();
         assertThat(started.notices()).extracting(Notice::reason).doesNotContain("NotPinned");
         assertThat(started.status().pods.getFirst().measuredBy).isEqualTo("probe");
@@ -585,9 +594,9 @@ class RunProtocolTest {
     @Test
     void theStatusKeepsTheDigestEachPodRan() {
         FakeRun run = toCollecting(new FakeRun());
-        run.outcomes = new Outcomes(java.util.Map.of(), java.util.Optional.of(Outcomes.Collection.of(run.collected().placedAt(java.util.Map.of(
-                "server", new dev.pacer.engine.agents.RunCollector.Placed("pacer/server-jetty12:0.1.0", "docker.io/pacer/server-jetty12@sha256:0f1e", "node-1"),
-                "client-0", new dev.pacer.engine.agents.RunCollector.Placed("pacer/loadgen:0.1.0", "docker.io/pacer/loadgen@sha256:77aa", "node-2"))))));
+        run.outcomes = new Outcomes(Map.of(), Optional.of(Outcomes.Collection.of(run.collected().placedAt(Map.of(
+                "server", new RunCollector.Placed("pacer/server-jetty12:0.1.0", "docker.io/pacer/server-jetty12@sha256:0f1e", "node-1"),
+                "client-0", new RunCollector.Placed("pacer/loadgen:0.1.0", "docker.io/pacer/loadgen@sha256:77aa", "node-2"))))));
         BenchmarkRunStatus s = run.step().status();
         assertThat(s.pods).filteredOn(p -> p.role.equals("server")).singleElement()
                 .satisfies(p -> assertThat(p.imageId).isEqualTo("docker.io/pacer/server-jetty12@sha256:0f1e"));
@@ -600,7 +609,7 @@ class RunProtocolTest {
     @Test
     void aFailedCollectionFailsTheRun() {
         FakeRun run = toCollecting(new FakeRun());
-        run.outcomes = new Outcomes(java.util.Map.of(), java.util.Optional.of(Outcomes.Collection.failed("server answered 500")));
+        run.outcomes = new Outcomes(Map.of(), Optional.of(Outcomes.Collection.failed("server answered 500")));
         Decision d = run.step();
         assertFailed(d, RunConditions.FAILED, "CollectionFailed", "server answered 500");
     }
@@ -608,8 +617,8 @@ class RunProtocolTest {
     @Test
     void aCollectionNoAgentAnsweredIsAskedAgainThenFailsTheRunAfterTheLimit() {
         FakeRun run = toCollecting(new FakeRun());
-        run.outcomes = new Outcomes(java.util.Map.of(), java.util.Optional.of(
-                Outcomes.Collection.failed(new java.net.ConnectException("pod bench/fake-server:9090: connection refused"))));
+        run.outcomes = new Outcomes(Map.of(), Optional.of(
+                Outcomes.Collection.failed(new ConnectException("pod bench/fake-server:9090: connection refused"))));
         Decision d = run.step();
         assertThat(d.status().phase).isEqualTo(Phase.Collecting);
         assertThat(condition(d.status(), RunConditions.AGENTS_REACHABLE)).isEqualTo("False/AgentUnreachable");
@@ -618,8 +627,8 @@ class RunProtocolTest {
         run.advance(RunProtocol.POLL);
         assertThat(run.step().actions()).as("asked again").singleElement().isInstanceOf(Action.Collect.class);
         run.advance(RunProtocol.AGENT_UNREACHABLE_LIMIT);
-        run.outcomes = new Outcomes(java.util.Map.of(), java.util.Optional.of(
-                Outcomes.Collection.failed(new java.net.http.HttpTimeoutException("pod bench/fake-server:9090: request timed out"))));
+        run.outcomes = new Outcomes(Map.of(), Optional.of(
+                Outcomes.Collection.failed(new HttpTimeoutException("pod bench/fake-server:9090: request timed out"))));
         assertFailed(run.step(), RunConditions.AGENTS_REACHABLE, "AgentUnreachable", "collecting", "fake-server:9090: request timed out");
     }
 
@@ -634,7 +643,7 @@ class RunProtocolTest {
     @EnumSource(value = Phase.class, names = {"Starting", "WarmingUp", "Measuring", "Collecting"})
     void theTimeoutFailsEveryUnfinishedPhase(Phase phase) {
         FakeRun run = inPhase(phase);
-        run.at(java.time.Instant.parse(run.status.startTime).plus(run.plan.timeout()).toEpochMilli());
+        run.at(Instant.parse(run.status.startTime).plus(run.plan.timeout()).toEpochMilli());
         Decision d = run.step();
         assertFailed(d, RunConditions.FAILED, "Timeout", "spec.timeout 600 s", "phase " + phase);
     }
@@ -732,7 +741,7 @@ class RunProtocolTest {
         FakeRun run = new FakeRun();
         RecordingEffects effects = new RecordingEffects(run);
         effects.refuse = "the API server refused Pod fake-server (422): spec.containers[0].resources.limits.memory: Invalid value: \"lots\"";
-        Decision d = RunDriver.drive(run.plan, run.status, run, effects, java.time.Clock.fixed(run.now, java.time.ZoneOffset.UTC));
+        Decision d = RunDriver.drive(run.plan, run.status, run, effects, Clock.fixed(run.now, ZoneOffset.UTC));
         assertFailed(d, RunConditions.PODS_READY, "PodRejected", "fake-server", "limits.memory");
         assertThat(effects.done).containsExactly("createServer");
     }
@@ -743,7 +752,7 @@ class RunProtocolTest {
         run.step();
         run.allReady();
         RecordingEffects effects = new RecordingEffects(run);
-        java.time.Clock clock = java.time.Clock.fixed(run.now, java.time.ZoneOffset.UTC);
+        Clock clock = Clock.fixed(run.now, ZoneOffset.UTC);
         Decision arming = RunDriver.drive(run.plan, run.status, run, effects, clock);
         assertThat(effects.done).containsExactly("arm client-0", "arm client-1");
         assertThat(arming.status().startAtEpochMs).as("not before their reports say armed").isNull();
@@ -758,7 +767,7 @@ class RunProtocolTest {
     void theDriverPostsTheStartAndMovesOnInOneStep() {
         FakeRun run = new FakeRun().startAtWritten();
         RecordingEffects effects = new RecordingEffects(run);
-        Decision d = RunDriver.drive(run.plan, run.status, run, effects, java.time.Clock.fixed(run.now, java.time.ZoneOffset.UTC));
+        Decision d = RunDriver.drive(run.plan, run.status, run, effects, Clock.fixed(run.now, ZoneOffset.UTC));
         assertThat(effects.done).containsExactly("start client-0", "start client-1");
         assertThat(d.status().phase).isEqualTo(Phase.WarmingUp);
         assertThat(effects.notices).contains("LoadScheduled");
@@ -768,7 +777,7 @@ class RunProtocolTest {
     void theDriverCollectsAndJudgesInOneStepAndCleansUpOnlyOnceTheFinalStatusIsKept() {
         FakeRun run = toCollecting(new FakeRun());
         RecordingEffects effects = new RecordingEffects(run);
-        java.time.Clock clock = java.time.Clock.fixed(run.now, java.time.ZoneOffset.UTC);
+        Clock clock = Clock.fixed(run.now, ZoneOffset.UTC);
         Decision d = RunDriver.drive(run.plan, run.status, run, effects, clock);
         assertThat(effects.done).containsExactly("collect", "publish");
         assertThat(d.status().phase).isEqualTo(Phase.Succeeded);
@@ -824,7 +833,7 @@ class RunProtocolTest {
 
     static FakeRun succeeded(FakeRun run) {
         toCollecting(run);
-        run.outcomes = new Outcomes(java.util.Map.of(), java.util.Optional.of(Outcomes.Collection.of(run.collected())));
+        run.outcomes = new Outcomes(Map.of(), Optional.of(Outcomes.Collection.of(run.collected())));
         run.step();
         assertThat(run.status.phase).isEqualTo(Phase.Succeeded);
         return run;
@@ -833,8 +842,8 @@ class RunProtocolTest {
     /** Effects that answer as a healthy platform and remember what was done. */
     static final class RecordingEffects implements RunDriver.Effects {
         final FakeRun run;
-        final List<String> done = new java.util.ArrayList<>();
-        final List<String> notices = new java.util.ArrayList<>();
+        final List<String> done = new ArrayList<>();
+        final List<String> notices = new ArrayList<>();
 
         RecordingEffects(FakeRun run) {
             this.run = run;
@@ -843,21 +852,21 @@ class RunProtocolTest {
         String refuse;
 
         @Override
-        public java.util.Optional<String> createServer() {
+        public Optional<String> createServer() {
             done.add("createServer");
-            return java.util.Optional.ofNullable(refuse);
+            return Optional.ofNullable(refuse);
         }
 
         @Override
-        public java.util.Optional<String> createProbe(Action.CreateProbe create) {
+        public Optional<String> createProbe(Action.CreateProbe create) {
             done.add("createProbe " + create.serverNode() + " " + create.serverAddress() + ":" + create.serverPort());
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
 
         @Override
-        public java.util.Optional<String> createClients(List<String> names) {
+        public Optional<String> createClients(List<String> names) {
             done.add("createClients " + names);
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
 
         @Override
@@ -880,12 +889,12 @@ class RunProtocolTest {
         }
 
         @Override
-        public java.util.Optional<dev.pacer.api.BenchmarkRunStatus.Artifacts> publish(Action.Publish publish) {
+        public Optional<BenchmarkRunStatus.Artifacts> publish(Action.Publish publish) {
             done.add("publish");
-            var kept = new dev.pacer.api.BenchmarkRunStatus.Artifacts();
+            var kept = new BenchmarkRunStatus.Artifacts();
             kept.path = "bench/" + publish.document().run();
             kept.files = publish.files().size();
-            return java.util.Optional.of(kept);
+            return Optional.of(kept);
         }
 
         @Override

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiFunction;
 
 import dev.pacer.api.BenchmarkRunYaml;
 import dev.pacer.api.BenchmarkSuite;
@@ -42,7 +43,7 @@ class SuiteTablesTest {
     @TempDir
     Path work;
 
-    SuiteDocument run(String more, java.util.function.BiFunction<SuitePlan.Step, Long, RunResult> result) throws IOException {
+    SuiteDocument run(String more, BiFunction<SuitePlan.Step, Long, RunResult> result) throws IOException {
         Path file = work.resolve("suite.yaml");
         Files.writeString(file, SUITE.formatted(more.indent(2)));
         BenchmarkSuite suite = BenchmarkRunYaml.readSuite(file);

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -16,6 +17,7 @@ import dev.pacer.api.BenchmarkSuite;
 import dev.pacer.api.RunResult;
 import dev.pacer.api.Verdict;
 import dev.pacer.engine.plan.RunPlanner;
+import dev.pacer.engine.report.SuiteReportAccess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -115,7 +117,7 @@ class SuitePlanTest {
         assertThat(summary.servers().get(1).sustainedRatePerClient).isBetween(5_455L, 6_000L);
         assertThat(summary.servers().get(1).p99AtSustainedMicros).isEqualTo(2_000L);
         assertThat(summary.comparisons()).singleElement().asString().startsWith("loom sustains").contains("less than jetty12");
-        assertThat(summary.curves().get("loom")).isSortedAccordingTo(java.util.Comparator.comparingLong(SuiteSummary.CurvePoint::ratePerClient));
+        assertThat(summary.curves().get("loom")).isSortedAccordingTo(Comparator.comparingLong(SuiteSummary.CurvePoint::ratePerClient));
         assertThat(summary.runs()).filteredOn(r -> Boolean.FALSE.equals(r.passed)).allSatisfy(r -> assertThat(r.reason).contains("client p99 50.000 ms above 10.000 ms"));
     }
 
@@ -155,7 +157,7 @@ class SuitePlanTest {
                 .isNotEmpty().allSatisfy(r -> assertThat(r.boundBy).isEqualTo("latency limit"));
         assertThat(summary.comparisons()).singleElement().asString()
                 .contains("at least").contains("no comparison").contains("not jetty12, were the limit");
-        assertThat(dev.pacer.engine.report.SuiteReportAccess.sustained(jetty)).startsWith("≥ ").endsWith(" (client-bound)");
+        assertThat(SuiteReportAccess.sustained(jetty)).startsWith("≥ ").endsWith(" (client-bound)");
     }
 
     @Test
@@ -171,7 +173,7 @@ class SuitePlanTest {
             assertThat(s.sustainedRatePerClient).isNull();
             assertThat(s.clientBound).isTrue();
         });
-        assertThat(dev.pacer.engine.report.SuiteReportAccess.sustained(summary.servers().get(0))).isEqualTo("none (client-bound)");
+        assertThat(SuiteReportAccess.sustained(summary.servers().get(0))).isEqualTo("none (client-bound)");
     }
 
     @Test

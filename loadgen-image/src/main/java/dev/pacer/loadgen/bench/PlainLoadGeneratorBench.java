@@ -7,6 +7,8 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
 import org.mortbay.jetty.load.generator.HTTP1ClientTransportBuilder;
 import org.mortbay.jetty.load.generator.LoadGenerator;
 import org.mortbay.jetty.load.generator.Resource;
@@ -49,7 +51,7 @@ public final class PlainLoadGeneratorBench {
         LongAdder inWindow = new LongAdder();
         long[] windowEndNanos = {Long.MAX_VALUE};
         LoadGenerator generator = newGenerator(host, port, path, rate, seconds, connections, responses);
-        org.HdrHistogram.Recorder latencies = new org.HdrHistogram.Recorder(3);
+        Recorder latencies = new Recorder(3);
         generator.getConfig().getResourceListeners().add((Resource.NodeListener) info -> {
             if (info.getStatus() == 200 && info.getResponseTime() <= windowEndNanos[0]) {
                 inWindow.increment();
@@ -62,7 +64,7 @@ public final class PlainLoadGeneratorBench {
         generator.begin().get(seconds * 3L + 30, TimeUnit.SECONDS);
         double cpu = processCpuSeconds() - cpuBefore;
         long total = responses.sum();
-        org.HdrHistogram.Histogram measured = latencies.getIntervalHistogram();
+        Histogram measured = latencies.getIntervalHistogram();
         System.out.printf(Locale.ROOT, "plain-jetty-load-generator requested=%d responses=%d achieved=%.1f/s cpuSeconds=%.3f cpuSecondsPer1000=%.4f p99Ms=%.3f%n",
                 (long) rate * seconds, total, inWindow.sum() / (double) seconds, cpu, cpu * 1000 / Math.max(1, total),
                 measured.getTotalCount() == 0 ? 0 : measured.getValueAtPercentile(99) / 1e6);

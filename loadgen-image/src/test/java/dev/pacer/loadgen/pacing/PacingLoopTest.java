@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.LongStream;
 
 import org.junit.jupiter.api.Test;
 
@@ -81,7 +82,7 @@ class PacingLoopTest {
         List<PacingLoop.Result> results = new ArrayList<>();
         List<Sent> sent = run(Schedule.covering(0, 100_000, 10 * MS), ticker, 0, 1, 256, interval, Long.MAX_VALUE, results);
         assertThat(results.getFirst()).isEqualTo(new PacingLoop.Result(1_000, 0, false));
-        assertThat(sent).extracting(Sent::index).containsExactlyElementsOf(java.util.stream.LongStream.range(0, 1_000).boxed().toList());
+        assertThat(sent).extracting(Sent::index).containsExactlyElementsOf(LongStream.range(0, 1_000).boxed().toList());
         assertThat(sent).allSatisfy(s -> assertThat(s.sent()).isGreaterThanOrEqualTo(s.intended()));
         long maxLag = sent.stream().mapToLong(s -> s.sent() - s.intended()).max().orElseThrow();
         assertThat(maxLag).as("no request waits more than an interval and its batch's sending").isLessThanOrEqualTo(interval + 6 * 500);
@@ -120,7 +121,7 @@ class PacingLoopTest {
         List<Sent> sent = run(Schedule.covering(0, 40_000, 100 * MS), ticker, 0, 1, 128, Long.MAX_VALUE, results);
         assertThat(sent).hasSize(4_000);
         assertThat(sent).allSatisfy(s -> assertThat(s.sent()).isGreaterThanOrEqualTo(s.intended()));
-        assertThat(sent).extracting(Sent::index).containsExactlyElementsOf(java.util.stream.LongStream.range(0, 4_000).boxed().toList());
+        assertThat(sent).extracting(Sent::index).containsExactlyElementsOf(LongStream.range(0, 4_000).boxed().toList());
         long maxLag = sent.stream().mapToLong(s -> s.sent() - s.intended()).max().orElseThrow();
         assertThat(maxLag).as("a wake-up sends everything due").isLessThan(57_000 + 25_000 + 4 * 3_000);
         assertThat(results.getFirst()).isEqualTo(new PacingLoop.Result(4_000, 0, false));

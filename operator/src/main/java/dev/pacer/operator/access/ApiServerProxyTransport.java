@@ -5,6 +5,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import dev.pacer.contract.ContractJson;
 import dev.pacer.engine.agents.AgentTransport;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.http.HttpClient;
@@ -67,7 +68,7 @@ public final class ApiServerProxyTransport implements AgentTransport {
     /** The message of a Status, else the body's start. */
     static String statusMessage(String body) {
         try {
-            var message = dev.pacer.contract.ContractJson.MAPPER.readTree(body).path("message");
+            var message = ContractJson.MAPPER.readTree(body).path("message");
             if (message.isTextual()) {
                 return message.asText();
             }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -42,7 +43,7 @@ public final class CrdCheck {
     public static Outcome check(KubernetesClient client) {
         List<String> outdated = new ArrayList<>();
         List<String> unreadable = new ArrayList<>();
-        for (Map.Entry<String, String> crd : new java.util.TreeMap<>(CRDS).entrySet()) {
+        for (Map.Entry<String, String> crd : new TreeMap<>(CRDS).entrySet()) {
             CustomResourceDefinition installed;
             try {
                 installed = client.apiextensions().v1().customResourceDefinitions().withName(crd.getKey()).get();

@@ -1,5 +1,7 @@
 package dev.pacer.operator.dependent;
 
+import java.util.Map;
+
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.engine.plan.RunPlan;
 import io.fabric8.kubernetes.api.model.Service;
@@ -28,7 +30,7 @@ public final class ServiceFactory {
                 .endMetadata()
                 .withNewSpec()
                 .withClusterIP("None")
-                .withSelector(java.util.Map.of(PodFactory.LABEL_RUN, run.getMetadata().getName(), PodFactory.LABEL_ROLE, PodFactory.ROLE_SERVER))
+                .withSelector(Map.of(PodFactory.LABEL_RUN, run.getMetadata().getName(), PodFactory.LABEL_ROLE, PodFactory.ROLE_SERVER))
                 .addNewPort().withName("http").withPort(plan.server().port()).withNewTargetPort("http").endPort()
                 .addNewPort().withName("admin").withPort(PodFactory.ADMIN_PORT).withNewTargetPort("admin").endPort()
                 .withPublishNotReadyAddresses(true)

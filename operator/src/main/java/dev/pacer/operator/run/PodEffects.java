@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import dev.pacer.api.BenchmarkRun;
+import dev.pacer.api.BenchmarkRunStatus;
 import dev.pacer.contract.AgentContract;
 import dev.pacer.contract.RunReport;
 import dev.pacer.engine.agents.AgentClient;
@@ -17,8 +18,9 @@ import dev.pacer.engine.protocol.AgentAnswer;
 import dev.pacer.engine.protocol.Notice;
 import dev.pacer.engine.protocol.Outcomes;
 import dev.pacer.engine.protocol.RunDriver;
-import dev.pacer.operator.RunEvents;
 import dev.pacer.operator.ProbeSettings;
+import dev.pacer.operator.RunEvents;
+import dev.pacer.operator.artifacts.ArtifactStore;
 import dev.pacer.operator.dependent.PodFactory;
 import dev.pacer.operator.dependent.ServiceFactory;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -40,12 +42,12 @@ public final class PodEffects implements RunDriver.Effects {
     private final PodObservations seen;
     private final RunEvents events;
     private final ProbeSettings probe;
-    private final dev.pacer.operator.artifacts.ArtifactStore artifacts;
+    private final ArtifactStore artifacts;
     private boolean runDeleted;
 
     /** @param artifacts where finished runs' results are kept, {@code null}: nowhere */
     public PodEffects(BenchmarkRun run, RunPlan plan, KubernetesClient client, PodObservations seen, RunEvents events,
-                      ProbeSettings probe, dev.pacer.operator.artifacts.ArtifactStore artifacts) {
+                      ProbeSettings probe, ArtifactStore artifacts) {
         this.probe = probe;
         this.artifacts = artifacts;
         this.run = run;
@@ -104,7 +106,7 @@ public final class PodEffects implements RunDriver.Effects {
     }
 
     @Override
-    public Optional<dev.pacer.api.BenchmarkRunStatus.Artifacts> publish(Action.Publish publish) {
+    public Optional<BenchmarkRunStatus.Artifacts> publish(Action.Publish publish) {
         LOG.info("run {}/{}: {} ({} histogram files collected)", run.getMetadata().getNamespace(), run.getMetadata().getName(),
                 publish.document().result().verdict, publish.files().size());
         if (artifacts == null) {

@@ -4,6 +4,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -14,12 +15,15 @@ import dev.pacer.engine.agents.RunCollector;
 import dev.pacer.engine.plan.RunPlan;
 import dev.pacer.engine.protocol.AgentObservations;
 import dev.pacer.engine.protocol.RoleObservation;
-import dev.pacer.operator.access.AgentAccess;
 import dev.pacer.operator.ProbeSettings;
+import dev.pacer.operator.access.AgentAccess;
 import dev.pacer.operator.dependent.PodFactory;
 import dev.pacer.operator.pods.PodProblem;
+import io.fabric8.kubernetes.api.model.ContainerImage;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 
 /**
  * A run as the operator sees it during one reconcile: its pods from the informer's cache (read from the API server
@@ -123,7 +127,7 @@ public final class PodObservations extends AgentObservations {
             return null;
         }
         try {
-            io.fabric8.kubernetes.api.model.Node node = client.nodes().withName(server.node()).get();
+            Node node = client.nodes().withName(server.node()).get();
             if (node == null || node.getStatus() == null || node.getStatus().getImages() == null) {
                 return null;
             }
@@ -131,8 +135,8 @@ public final class PodObservations extends AgentObservations {
             return node.getStatus().getImages().stream()
                     .filter(image -> image.getNames() != null && image.getNames().stream().anyMatch(name -> name.equals(server.imageId())
                             || name.equals(digest) || name.equals(server.image()) || name.endsWith("/" + server.image())))
-                    .map(io.fabric8.kubernetes.api.model.ContainerImage::getSizeBytes).filter(java.util.Objects::nonNull).findFirst().orElse(null);
-        } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+                    .map(ContainerImage::getSizeBytes).filter(Objects::nonNull).findFirst().orElse(null);
+        } catch (KubernetesClientException e) {
             return null;   // not allowed to read nodes: the footprint goes without the image size
         }
     }

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 import dev.pacer.api.BenchmarkRun;
@@ -61,7 +62,7 @@ public final class RunQueue {
     }
 
     private static boolean same(BenchmarkRun a, BenchmarkRun b) {
-        return java.util.Objects.equals(a.getMetadata().getNamespace(), b.getMetadata().getNamespace())
+        return Objects.equals(a.getMetadata().getNamespace(), b.getMetadata().getNamespace())
                 && a.getMetadata().getName().equals(b.getMetadata().getName());
     }
 

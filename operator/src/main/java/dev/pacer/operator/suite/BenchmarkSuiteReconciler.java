@@ -3,6 +3,7 @@ package dev.pacer.operator.suite;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -18,6 +19,7 @@ import dev.pacer.engine.protocol.RunConditions;
 import dev.pacer.engine.suite.SuiteOutcome;
 import dev.pacer.engine.suite.SuitePlan;
 import dev.pacer.engine.suite.SuiteSummary;
+import dev.pacer.operator.CachePruning;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -25,6 +27,7 @@ import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfig
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.IndexedResourceCache;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
@@ -45,7 +48,7 @@ public class BenchmarkSuiteReconciler implements Reconciler<BenchmarkSuite> {
     private static final Duration POLL = Duration.ofSeconds(10);
 
     private final Clock clock;
-    private volatile io.javaoperatorsdk.operator.api.reconciler.IndexedResourceCache<BenchmarkSuite> suites;
+    private volatile IndexedResourceCache<BenchmarkSuite> suites;
 
     public BenchmarkSuiteReconciler() {
         this(Clock.systemUTC());
@@ -59,13 +62,13 @@ public class BenchmarkSuiteReconciler implements Reconciler<BenchmarkSuite> {
     public List<EventSource<?, BenchmarkSuite>> prepareEventSources(EventSourceContext<BenchmarkSuite> context) {
         var runs = InformerEventSourceConfiguration.from(BenchmarkRun.class, BenchmarkSuite.class)
                 .withLabelSelector(SuitePlan.LABEL_SUITE)
-                .withItemStore(dev.pacer.operator.CachePruning.withoutManagedFields())
+                .withItemStore(CachePruning.withoutManagedFields())
                 .build();
         return List.of(new InformerEventSource<>(runs, context));
     }
 
     /** The suites in the operator's cache (for the metrics); empty until the first reconcile. */
-    public java.util.Collection<BenchmarkSuite> heldSuites() {
+    public Collection<BenchmarkSuite> heldSuites() {
         var cache = suites;
         return cache == null ? List.of() : cache.list().toList();
     }

@@ -1,16 +1,20 @@
 package dev.pacer.operator.dependent;
 
-import dev.pacer.contract.Golden;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.List;
 
 import dev.pacer.api.BenchmarkRun;
+import dev.pacer.api.BenchmarkRunValidation;
 import dev.pacer.api.BenchmarkRunYaml;
+import dev.pacer.contract.Golden;
+import dev.pacer.engine.plan.OwnImages;
 import dev.pacer.engine.plan.RunPlan;
 import dev.pacer.engine.plan.RunPlanner;
+import dev.pacer.operator.ProbeSettings;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.Test;
@@ -35,7 +39,7 @@ class PodFactoryTest {
         BenchmarkRun run = run();
         assertThat(run.getSpec().server.image).startsWith("pacer/server-");
         run.getSpec().clients.image = "pacer/loadgen:0.1.0";
-        RunPlan plan = RunPlanner.plan(run, "registry.example.com/perf/loadgen:0.1.0", new dev.pacer.engine.plan.OwnImages("registry.example.com/perf"));
+        RunPlan plan = RunPlanner.plan(run, "registry.example.com/perf/loadgen:0.1.0", new OwnImages("registry.example.com/perf"));
         assertThat(PodFactory.serverPod(run, plan).getSpec().getContainers().getFirst().getImage())
                 .isEqualTo("registry.example.com/perf/" + run.getSpec().server.image.substring("pacer/".length()));
         assertThat(PodFactory.clientPod(run, plan, plan.clients().getFirst()).getSpec().getContainers().getFirst().getImage())
@@ -78,7 +82,7 @@ class PodFactoryTest {
 
     @Test
     void podSettingsOfARoleReachItsPodsAndNoOther() throws IOException {
-        BenchmarkRun run = BenchmarkRunYaml.read(new java.io.ByteArrayInputStream("""
+        BenchmarkRun run = BenchmarkRunYaml.read(new ByteArrayInputStream("""
                 apiVersion: pacer.dev/v1alpha1
                 kind: BenchmarkRun
                 metadata: {name: settings, namespace: bench, uid: 5e77c0de-0000-4000-8000-000000000001}
@@ -117,13 +121,13 @@ class PodFactoryTest {
         assertThat(server.getSpec().getImagePullSecrets()).isEmpty();
         assertThat(server.getSpec().getPriorityClassName()).isNull();
         assertThat(server.getMetadata().getAnnotations()).isNullOrEmpty();
-        assertThat(dev.pacer.api.BenchmarkRunValidation.validate(run.getSpec())).isEmpty();
+        assertThat(BenchmarkRunValidation.validate(run.getSpec())).isEmpty();
     }
 
     /** The probe pod lives in the operator's namespace: the secrets the run names are the run namespace's, not its. */
     @Test
     void theProbePodPullsWithTheOperatorsSecretsNotTheRuns() throws IOException {
-        BenchmarkRun run = BenchmarkRunYaml.read(new java.io.ByteArrayInputStream("""
+        BenchmarkRun run = BenchmarkRunYaml.read(new ByteArrayInputStream("""
                 apiVersion: pacer.dev/v1alpha1
                 kind: BenchmarkRun
                 metadata: {name: probed, namespace: bench, uid: 5e77c0de-0000-4000-8000-000000000002}
@@ -138,8 +142,8 @@ class PodFactoryTest {
                   warmup: 2s
                 """.getBytes(java.nio.charset.StandardCharsets.UTF_8)), "probed.yaml");
         RunPlan plan = RunPlanner.plan(run);
-        Pod probe = PodFactory.probePod(run, plan, new dev.pacer.operator.ProbeSettings("registry.example.com/pacer/probe:0.1.0",
-                "pacer-system", java.util.List.of("pacer-registry")), "node-1", "10.0.0.7");
+        Pod probe = PodFactory.probePod(run, plan, new ProbeSettings("registry.example.com/pacer/probe:0.1.0",
+                "pacer-system", List.of("pacer-registry")), "node-1", "10.0.0.7");
         assertThat(probe.getMetadata().getNamespace()).isEqualTo("pacer-system");
         assertThat(probe.getSpec().getImagePullSecrets()).extracting(r -> r.getName()).containsExactly("pacer-registry");
         assertThat(PodFactory.serverPod(run, plan).getSpec().getImagePullSecrets()).extracting(r -> r.getName())

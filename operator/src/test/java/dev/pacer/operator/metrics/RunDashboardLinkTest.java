@@ -6,6 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -25,9 +31,9 @@ class RunDashboardLinkTest {
         // the link is only as good as the dashboard's uid and variable names
         JsonNode dashboard = new ObjectMapper().readTree(Files.readString(Path.of("../dashboards/pacer-run.json")));
         assertTrue(RunDashboardLink.PATH.startsWith("/d/" + dashboard.get("uid").asText() + "/"), RunDashboardLink.PATH);
-        java.util.List<String> variables = new java.util.ArrayList<>();
+        List<String> variables = new ArrayList<>();
         dashboard.get("templating").get("list").forEach(v -> variables.add(v.get("name").asText()));
-        assertTrue(variables.containsAll(java.util.List.of("namespace", "run")), variables.toString());
+        assertTrue(variables.containsAll(List.of("namespace", "run")), variables.toString());
     }
 
     @Test
@@ -41,10 +47,10 @@ class RunDashboardLinkTest {
         assertTrue(table != null, "a comparison panel links to " + RunDashboardLink.PATH);
         String url = table.findValues("url").stream().map(JsonNode::asText).filter(u -> u.startsWith(RunDashboardLink.PATH))
                 .findFirst().orElseThrow();
-        java.util.regex.Matcher from = java.util.regex.Pattern.compile("from=\\$\\{__data\\.fields\\[\"Value #(\\w)\"]}").matcher(url);
-        java.util.regex.Matcher to = java.util.regex.Pattern.compile("to=\\$\\{__data\\.fields\\[\"Value #(\\w)\"]}").matcher(url);
+        Matcher from = Pattern.compile("from=\\$\\{__data\\.fields\\[\"Value #(\\w)\"]}").matcher(url);
+        Matcher to = Pattern.compile("to=\\$\\{__data\\.fields\\[\"Value #(\\w)\"]}").matcher(url);
         assertTrue(from.find() && to.find(), url);
-        java.util.Map<String, String> exprs = new java.util.HashMap<>();
+        Map<String, String> exprs = new HashMap<>();
         table.get("targets").forEach(t -> exprs.put(t.get("refId").asText(), t.get("expr").asText()));
         assertTrue(url.contains("var-namespace=${__data.fields.namespace}&var-run=${__data.fields.run}"), url);
         assertEquals("(max by (namespace, run, server, variant) (last_over_time(pacer_run_load_start_timestamp_seconds"

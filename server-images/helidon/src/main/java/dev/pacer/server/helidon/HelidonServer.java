@@ -3,6 +3,7 @@ package dev.pacer.server.helidon;
 import java.util.Set;
 
 import dev.pacer.agent.Agent;
+import dev.pacer.agent.Launch;
 import dev.pacer.agent.ServerArgs;
 import dev.pacer.agent.ServerVersion;
 import dev.pacer.agent.Workload;
@@ -24,7 +25,7 @@ public final class HelidonServer {
     }
 
     public static void main(String[] args) {
-        dev.pacer.agent.Launch.run("helidon", () -> start(args));
+        Launch.run("helidon", () -> start(args));
     }
 
     static void start(String[] args) throws Exception {

@@ -3,6 +3,7 @@ package dev.pacer.server.jetty11;
 import java.util.Set;
 
 import dev.pacer.agent.Agent;
+import dev.pacer.agent.Launch;
 import dev.pacer.agent.ServerArgs;
 import dev.pacer.server.servlet.PlaintextServlet;
 import org.eclipse.jetty.server.HttpChannel;
@@ -24,7 +25,7 @@ public final class Jetty11Server {
     }
 
     public static void main(String[] args) {
-        dev.pacer.agent.Launch.run("jetty11", () -> start(args));
+        Launch.run("jetty11", () -> start(args));
     }
 
     static void start(String[] args) throws Exception {

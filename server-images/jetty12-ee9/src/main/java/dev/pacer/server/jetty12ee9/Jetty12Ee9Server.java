@@ -3,6 +3,7 @@ package dev.pacer.server.jetty12ee9;
 import java.util.Set;
 
 import dev.pacer.agent.Agent;
+import dev.pacer.agent.Launch;
 import dev.pacer.agent.ServerArgs;
 import dev.pacer.server.jetty12.Jetty12Setup;
 import dev.pacer.server.jetty12.ProcessingTimeHandler;
@@ -23,7 +24,7 @@ public final class Jetty12Ee9Server {
     }
 
     public static void main(String[] args) {
-        dev.pacer.agent.Launch.run("jetty12-ee9", () -> start(args));
+        Launch.run("jetty12-ee9", () -> start(args));
     }
 
     static void start(String[] args) throws Exception {

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.Set;
 
 import dev.pacer.agent.Agent;
+import dev.pacer.agent.Launch;
 import dev.pacer.agent.ServerArgs;
 import dev.pacer.agent.Workload;
 import dev.pacer.server.servlet.PlaintextServlet;
@@ -29,7 +30,7 @@ public final class Jetty12Server {
     }
 
     public static void main(String[] args) {
-        dev.pacer.agent.Launch.run("jetty12", () -> start(args));
+        Launch.run("jetty12", () -> start(args));
     }
 
     static void start(String[] args) throws Exception {

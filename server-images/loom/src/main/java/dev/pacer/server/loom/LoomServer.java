@@ -11,6 +11,7 @@ import java.util.concurrent.Executors;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.pacer.agent.Agent;
+import dev.pacer.agent.Launch;
 import dev.pacer.agent.ServerArgs;
 import dev.pacer.agent.Workload;
 
@@ -29,7 +30,7 @@ public final class LoomServer {
     }
 
     public static void main(String[] args) {
-        dev.pacer.agent.Launch.run("loom", () -> start(args));
+        Launch.run("loom", () -> start(args));
     }
 
     static void start(String[] args) throws Exception {

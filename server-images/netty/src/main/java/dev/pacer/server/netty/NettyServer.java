@@ -1,8 +1,10 @@
 package dev.pacer.server.netty;
 
+import java.net.InetSocketAddress;
 import java.util.Set;
 
 import dev.pacer.agent.Agent;
+import dev.pacer.agent.Launch;
 import dev.pacer.agent.ServerArgs;
 import dev.pacer.agent.ServerVersion;
 import io.netty.bootstrap.ServerBootstrap;
@@ -35,7 +37,7 @@ public final class NettyServer {
     }
 
     public static void main(String[] args) {
-        dev.pacer.agent.Launch.run("netty", () -> start(args));
+        Launch.run("netty", () -> start(args));
     }
 
     static void start(String[] args) throws Exception {
@@ -64,7 +66,7 @@ public final class NettyServer {
             workers.shutdownGracefully();
             boss.shutdownGracefully();
         });
-        int port = ((java.net.InetSocketAddress) server.localAddress()).getPort();
+        int port = ((InetSocketAddress) server.localAddress()).getPort();
         agent.markReady(port);
         System.out.println("pacer netty (" + options.mode() + ") listening on " + port + ", admin port " + agent.adminPort());
         server.closeFuture().sync();

@@ -3,6 +3,7 @@ package dev.pacer.server.vertx;
 import java.util.Set;
 
 import dev.pacer.agent.Agent;
+import dev.pacer.agent.Launch;
 import dev.pacer.agent.ServerArgs;
 import dev.pacer.agent.ServerVersion;
 import dev.pacer.agent.Workload;
@@ -23,7 +24,7 @@ public final class VertxServer {
     }
 
     public static void main(String[] args) {
-        dev.pacer.agent.Launch.run("vertx", () -> start(args));
+        Launch.run("vertx", () -> start(args));
     }
 
     static void start(String[] args) throws Exception {
