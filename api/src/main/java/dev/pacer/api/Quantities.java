@@ -2,7 +2,6 @@ package dev.pacer.api;
 
 import java.math.BigDecimal;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 

@@ -6,7 +6,6 @@ import java.util.Optional;
 
 import dev.pacer.contract.AgentContract;
 import dev.pacer.engine.agents.AgentClient;
-import dev.pacer.engine.agents.RunCollector;
 import dev.pacer.engine.plan.RunPlan;
 import dev.pacer.engine.protocol.AgentObservations;
 import dev.pacer.engine.protocol.RoleObservation;

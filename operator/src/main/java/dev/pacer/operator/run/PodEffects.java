@@ -1,17 +1,12 @@
 package dev.pacer.operator.run;
 
 import java.io.IOException;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.BenchmarkRunStatus;
-import dev.pacer.contract.AgentContract;
 import dev.pacer.contract.RunReport;
-import dev.pacer.engine.agents.AgentClient;
-import dev.pacer.engine.agents.RunCollector;
 import dev.pacer.engine.plan.RunPlan;
 import dev.pacer.engine.protocol.Action;
 import dev.pacer.engine.protocol.AgentAnswer;

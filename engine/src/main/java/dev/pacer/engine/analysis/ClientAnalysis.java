@@ -1,0 +1,179 @@
+package dev.pacer.engine.analysis;
+
+import static dev.pacer.engine.analysis.WindowHistograms.NANOS_PER_MILLI;
+import static dev.pacer.engine.analysis.WindowHistograms.inWindow;
+import static dev.pacer.engine.analysis.WindowHistograms.micros;
+import static dev.pacer.engine.analysis.WindowHistograms.newHistogram;
+import static dev.pacer.engine.analysis.WindowHistograms.percentile;
+import static dev.pacer.engine.analysis.WindowHistograms.round2;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+import dev.pacer.api.RunResult;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The clients' figures over the window: what each offered and achieved, its response times from the intended send
+ * time, its send lag, its errors and what it used; whether each applied its load and kept up goes to the findings
+ * (a client's own limit is never reported as the server's latency).
+ */
+final class ClientAnalysis {
+    /**
+     * @param figures       {@code result.clients}
+     * @param byPeriod      each client's figures per period start
+     * @param usageByPeriod what each client used per period start
+     */
+    record Outcome(RunResult.ClientFigures figures, Map<Long, Map<String, PeriodPoint.ClientStats>> byPeriod,
+                   Map<Long, Map<String, PeriodPoint.Usage>> usageByPeriod) {
+    }
+
+    private ClientAnalysis() {
+    }
+
+    static Outcome of(AnalysisInput input, int expectedPeriods, double windowSeconds, Findings findings) {
+        RunResult.ClientFigures clients = new RunResult.ClientFigures();
+        Map<Long, Map<String, PeriodPoint.ClientStats>> clientsByPeriod = new TreeMap<>();
+        Map<Long, Map<String, PeriodPoint.Usage>> clientUsageByPeriod = new TreeMap<>();
+        Histogram allResponses = null;
+        Histogram allUncorrected = null;
+        long worstSendLagP99 = 0;
+        long errors = 0;
+        double offered = 0;
+        for (AnalysisInput.ClientInput client : input.clients()) {
+            List<PeriodHistogram> periods = inWindow(client.responseTimePeriods(), input);
+            List<PeriodHistogram> lagPeriods = inWindow(client.sendLagPeriods(), input);
+            Histogram responses = newHistogram(periods);
+            periods.forEach(p -> responses.add(p.histogram()));
+            Histogram lags = newHistogram(lagPeriods);
+            lagPeriods.forEach(p -> lags.add(p.histogram()));
+            Map<Long, Histogram> lagByStart = new LinkedHashMap<>();
+            lagPeriods.forEach(p -> lagByStart.put(p.startEpochMs(), p.histogram()));
+            for (PeriodHistogram period : periods) {
+                Histogram h = period.histogram();
+                Histogram lag = lagByStart.get(period.startEpochMs());
+                clientsByPeriod.computeIfAbsent(period.startEpochMs(), k -> new LinkedHashMap<>()).put(client.name(),
+                        new PeriodPoint.ClientStats(h.getTotalCount(), micros(percentile(h, 50)), micros(percentile(h, 99)),
+                                micros(percentile(h, 99.9)), micros(h.getTotalCount() == 0 ? 0 : h.getMaxValue()),
+                                micros(lag == null ? 0 : percentile(lag, 99))));
+            }
+            if (allResponses == null) {
+                allResponses = newHistogram(periods);
+            }
+            allResponses.add(responses);
+            List<PeriodHistogram> uncorrectedPeriods = inWindow(client.uncorrectedPeriods(), input);
+            Histogram uncorrected = newHistogram(uncorrectedPeriods);
+            uncorrectedPeriods.forEach(p -> uncorrected.add(p.histogram()));
+            if (!uncorrectedPeriods.isEmpty()) {
+                allUncorrected = allUncorrected == null ? newHistogram(uncorrectedPeriods) : allUncorrected;
+                allUncorrected.add(uncorrected);
+            }
+            RunResult.ClientFigure figure = new RunResult.ClientFigure();
+            figure.name = client.name();
+            figure.requests = responses.getTotalCount();
+            figure.offeredRate = client.offeredRatePerSecond();
+            figure.achievedRate = round2(responses.getTotalCount() / windowSeconds);
+            figure.errors = client.errors();
+            figure.p99Micros = micros(percentile(responses, 99));
+            figure.p99UncorrectedMicros = uncorrectedPeriods.isEmpty() ? null : micros(percentile(uncorrected, 99));
+            figure.maxMicros = micros(responses.getTotalCount() == 0 ? 0 : responses.getMaxValue());
+            long lagP99 = percentile(lags, 99);
+            figure.sendLagP99Micros = micros(lagP99);
+            figure.sendLagMaxMicros = micros(lags.getTotalCount() == 0 ? 0 : lags.getMaxValue());
+            clients.perClient.add(figure);
+            worstSendLagP99 = Math.max(worstSendLagP99, lagP99);
+            errors += client.errors();
+            offered += client.offeredRatePerSecond();
+
+            if (client.failure() != null) {
+                findings.invalid.add(client.name() + " failed: " + client.failure());
+            }
+            if (periods.size() < expectedPeriods) {
+                findings.invalid.add(String.format(Locale.ROOT, "%s: %d of %d sample periods present in the measured window",
+                        client.name(), periods.size(), expectedPeriods));
+            }
+            double shortfall = client.offeredRatePerSecond() <= 0 ? 0 : 1 - figure.achievedRate / client.offeredRatePerSecond();
+            if (shortfall > input.criteria().rateTolerance()) {
+                findings.invalid.add(String.format(Locale.ROOT,
+                        "%s achieved %.1f req/s of the %.1f req/s it offered (%.1f%% short, tolerance %.1f%%): the load was not applied%s",
+                        client.name(), figure.achievedRate, client.offeredRatePerSecond(), shortfall * 100,
+                        input.criteria().rateTolerance() * 100,
+                        client.unsentRequests() > 0 ? String.format(Locale.ROOT, " (%,d scheduled requests were never sent)", client.unsentRequests()) : ""));
+            } else if (-shortfall > input.criteria().rateTolerance()) {
+                findings.warnings.add(String.format(Locale.ROOT,
+                        "%s achieved %.1f req/s, more than the %.1f req/s it offered: it caught up a backlog inside the window",
+                        client.name(), figure.achievedRate, client.offeredRatePerSecond()));
+            }
+            if (lagP99 > input.criteria().maxSendLagP99().toNanos()) {
+                findings.clientLimits.add(String.format(Locale.ROOT,
+                        "%s sent late: send lag P99 %.3f ms exceeds %.3f ms, the client could not keep up with its rate",
+                        client.name(), lagP99 / NANOS_PER_MILLI, input.criteria().maxSendLagP99().toNanos() / NANOS_PER_MILLI));
+            }
+            if (client.resources() != null) {
+                Footprint.Outcome used = Footprint.of(new Footprint.Input(client.resources(), input.serverResources().loadStartEpochMs(),
+                        input.windowStartEpochMs(), input.windowEndEpochMs(), figure.requests));
+                figure.footprint = used.figures();
+                used.byPeriod().forEach((start, usage) -> clientUsageByPeriod.computeIfAbsent(start, k -> new LinkedHashMap<>()).put(client.name(), usage));
+                judgeClientUse(client.name(), used, input, findings);
+            }
+        }
+        clients.offeredRate = round2(offered);
+        clients.requests = allResponses == null ? 0 : allResponses.getTotalCount();
+        clients.achievedRate = round2(clients.requests / windowSeconds);
+        clients.errors = errors;
+        clients.sendLagP99Micros = micros(worstSendLagP99);
+        if (allResponses != null && allResponses.getTotalCount() > 0) {
+            clients.p50Micros = micros(allResponses.getValueAtPercentile(50));
+            clients.p99Micros = micros(allResponses.getValueAtPercentile(99));
+            clients.maxMicros = micros(allResponses.getMaxValue());
+        }
+        if (allUncorrected != null && allUncorrected.getTotalCount() > 0) {
+            clients.p99UncorrectedMicros = micros(allUncorrected.getValueAtPercentile(99));
+        }
+        long attempted = clients.requests + errors;
+        if (attempted > 0 && (double) errors / attempted > input.criteria().maxErrorRatio()) {
+            findings.failed.add(String.format(Locale.ROOT, "%d errors in %d requests (%.4f%%) exceed criteria.maxErrorRatio %.4f%%",
+                    errors, attempted, 100.0 * errors / attempted, input.criteria().maxErrorRatio() * 100));
+        }
+
+        return new Outcome(clients, clientsByPeriod, clientUsageByPeriod);
+    }
+
+    /**
+     * A client that had no CPU left, or stalled longer than it may send late, cannot have applied its schedule: it
+     * delays requests and counts its own queueing as the server's latency. Saturation makes the run Invalid; a stall
+     * longer than {@code criteria.maxSendLagP99} is a warning (the send lag criterion judges its effect).
+     */
+    private static void judgeClientUse(String client, Footprint.Outcome used, AnalysisInput input, Findings findings) {
+        RunResult.Footprint f = used.figures();
+        if (f.saturatedPeriods != null && f.saturatedPeriods > 0) {
+            findings.clientLimits.add(String.format(Locale.ROOT, "%s's CPU was saturated in %d of %d periods (up to %.0f %% of its %d CPU(s) used, "
+                            + "threads waiting up to %s for one each time they became runnable): a client without CPU left sends late and counts "
+                            + "its own queueing as the server's latency; give it more CPUs (spec.clients.cpus), other CPUs than the server's "
+                            + "and its neighbours', or more clients",
+                    client, f.saturatedPeriods, used.byPeriod().size(), 100 * f.maxPeriodCpuUtilization, f.cpusAllowed,
+                    f.maxWaitPerSliceMicros == null ? "an unknown time" : String.format(Locale.ROOT, "%.2f ms", f.maxWaitPerSliceMicros / 1000)));
+        }
+        Optional<Duration> maxStall = input.criteria().maxClientStall();
+        if (maxStall.isPresent()) {
+            double limitMillis = maxStall.get().toNanos() / NANOS_PER_MILLI;
+            if (f.maxHiccupMillis != null && f.maxHiccupMillis > limitMillis) {
+                findings.clientLimits.add(String.format(Locale.ROOT, "%s stalled for %.1f ms in the window (GC, safepoint or descheduling), longer than "
+                        + "criteria.maxClientStall %.1f ms: requests due then left late and their wait counts as the server's latency; "
+                        + "give the client more memory or CPUs (spec.clients), or fewer requests per client", client, f.maxHiccupMillis, limitMillis));
+            }
+            return;
+        }
+        double allowedMillis = input.criteria().maxSendLagP99().toNanos() / NANOS_PER_MILLI;
+        if (f.maxHiccupMillis != null && f.maxHiccupMillis > allowedMillis) {
+            findings.warnings.add(String.format(Locale.ROOT, "%s stalled for %.1f ms in the window (GC, safepoint or descheduling), longer than "
+                    + "criteria.maxSendLagP99 %.1f ms: requests due then left late", client, f.maxHiccupMillis, allowedMillis));
+        }
+    }
+
+}
