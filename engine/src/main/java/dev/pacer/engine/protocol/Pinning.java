@@ -4,6 +4,9 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 
+import dev.pacer.api.BenchmarkRunStatus;
+import dev.pacer.api.Measure;
+import dev.pacer.contract.AgentContract;
 import dev.pacer.contract.CpuList;
 
 /**
@@ -45,5 +48,30 @@ public final class Pinning {
             taken.or(cpus);
         }
         return problems;
+    }
+
+    /** The pods of the status that asked for exclusive CPUs and did not get them, each said once. */
+    static List<String> problems(List<BenchmarkRunStatus.PodStatus> pods, Measure measure) {
+        List<Asked> asked = pods.stream().filter(p -> p.exclusiveCpus != null)
+                .filter(p -> p.cpuset != null || !cpusetUnknowable(p, measure))
+                .map(p -> new Asked(p.name, p.exclusiveCpus, p.cpuset)).toList();
+        return problems(asked);
+    }
+
+    /**
+     * A server without the agent may not be able to report its cpuset: nobody measures it, or the kernel probe
+     * watches it from another pod. Its pinning is then the platform's word (taskset, the kubelet), said as a
+     * warning of the result rather than made a reason to distrust it.
+     */
+    static boolean cpusetUnknowable(BenchmarkRunStatus.PodStatus pod, Measure measure) {
+        return AgentContract.ROLE_SERVER.equals(pod.role) && !measure.agent();
+    }
+
+    /** The warnings for pinned pods whose cpuset could not be read. */
+    static List<String> unverified(List<BenchmarkRunStatus.PodStatus> pods, Measure measure) {
+        return pods.stream().filter(p -> p.exclusiveCpus != null && p.cpuset == null && cpusetUnknowable(p, measure))
+                .map(p -> "pod " + p.name + " asked for " + p.exclusiveCpus + " exclusive CPU" + (p.exclusiveCpus == 1 ? "" : "s")
+                        + "; measured without its agent (" + p.measuredBy + "), it could not report its cpuset, so its pinning was not verified")
+                .toList();
     }
 }

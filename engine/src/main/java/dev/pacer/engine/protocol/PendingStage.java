@@ -1,0 +1,33 @@
+package dev.pacer.engine.protocol;
+
+import static dev.pacer.engine.protocol.RunConditions.TRUE;
+import static dev.pacer.engine.protocol.RunConditions.UNKNOWN;
+import static dev.pacer.engine.protocol.RunProtocol.POLL;
+
+import dev.pacer.api.Phase;
+import dev.pacer.engine.plan.RunPlan;
+
+/** Pending and Queued: wait for the platform's limit of runs at once, then create the server. */
+final class PendingStage extends ProtocolStep {
+    PendingStage(ProtocolStep shared) {
+        super(shared);
+    }
+
+    Decision queued(String waitingFor) {
+        if (status.phase != Phase.Queued) {
+            notices.add(Notice.normal("Queued", "waiting for " + waitingFor));
+        }
+        status.phase = Phase.Queued;
+        condition(RunConditions.READY, UNKNOWN, "Queued", "waiting for " + waitingFor);
+        return decide(POLL);
+    }
+
+    Decision pending(RunPlan plan) {
+        condition(RunConditions.SPEC_VALID, TRUE, "Accepted", "the spec is valid");
+        actions.add(new Action.CreateServer());
+        status.phase = Phase.Starting;
+        condition(RunConditions.READY, UNKNOWN, "Starting", "creating the server");
+        notices.add(Notice.roles("Starting", "creating the server (" + plan.server().image() + ")"));
+        return decide(POLL);
+    }
+}
