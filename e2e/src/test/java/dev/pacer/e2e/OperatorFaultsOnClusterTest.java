@@ -21,7 +21,7 @@ import dev.pacer.engine.protocol.RunConditions;
 import dev.pacer.engine.protocol.RunProtocol;
 import dev.pacer.engine.report.ResultDocument;
 import dev.pacer.operator.OperatorSettings;
-import dev.pacer.operator.dependent.PodFactory;
+import dev.pacer.operator.pods.PodFactory;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.Config;

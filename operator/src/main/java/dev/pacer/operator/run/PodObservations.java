@@ -17,7 +17,7 @@ import dev.pacer.engine.protocol.AgentObservations;
 import dev.pacer.engine.protocol.RoleObservation;
 import dev.pacer.operator.ProbeSettings;
 import dev.pacer.operator.access.AgentAccess;
-import dev.pacer.operator.dependent.PodFactory;
+import dev.pacer.operator.pods.PodFactory;
 import dev.pacer.operator.pods.PodProblem;
 import io.fabric8.kubernetes.api.model.ContainerImage;
 import io.fabric8.kubernetes.api.model.Node;

@@ -1,4 +1,4 @@
-package dev.pacer.operator.dependent;
+package dev.pacer.operator.pods;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.pacer.operator.dependent;
+package dev.pacer.operator.pods;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
