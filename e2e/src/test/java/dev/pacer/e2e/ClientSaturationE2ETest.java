@@ -1,13 +1,17 @@
 package dev.pacer.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -20,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A client deliberately starved of its CPU: a busy loop at the highest priority shares it. The run is Invalid and
  * the reason names the client's CPU, whatever else the starved client got wrong; the same run without the loop
- * shows a client far from saturation.
+ * shows a client far from saturation, unless the machine is busy with other work, which the control then says.
  */
 class ClientSaturationE2ETest {
     @TempDir
@@ -62,10 +66,61 @@ class ClientSaturationE2ETest {
         assertThat(client.maxPeriodCpuDemand).isGreaterThanOrEqualTo(0.95);
         assertThat(starved.document().periods()).anySatisfy(p -> assertThat(p.clientUsage().get("client-0").cpuDemand()).isGreaterThanOrEqualTo(0.95));
 
-        LocalRuns.Outcome alone = LocalRuns.run(work, "alone", spec.replace("name: starved", "name: alone"));
+    }
+
+    /**
+     * The control: the same run without the busy loop shows a client far from saturation. On a machine busy with other
+     * work the client's CPU is not its own, and the detector rightly says so; the control then reports the machine busy
+     * (the other work measured on the client's CPU just before and after the run) instead of failing.
+     */
+    @Test
+    void theSameClientAloneIsNotSaturated() throws Exception {
+        assertThat(new ProcessBuilder("pgrep", "-f", "LoadGeneratorAgent").start().waitFor()).as("no other client runs").isEqualTo(1);
+        String spec = LocalRuns.spec("alone", "jetty12", "--mode=core", "2000", "/plaintext", "3s", "5s");
+        int clientCpu = Runtime.getRuntime().availableProcessors() - 1;
+        double busyBefore = busyShare(clientCpu, Duration.ofSeconds(1));
+        LocalRuns.Outcome alone = LocalRuns.run(work, "alone", spec);
+        double busyAfter = busyShare(clientCpu, Duration.ofSeconds(1));
         RunResult.Footprint unstarved = alone.document().result().clients.perClient.getFirst().footprint;
-        assertThat(unstarved.saturatedPeriods).as("the same client without the busy loop").isZero();
+        if (unstarved.saturatedPeriods > 0) {
+            assumeTrue(Math.max(busyBefore, busyAfter) < OTHER_WORK_LIMIT, String.format(Locale.ROOT, "the machine is busy: other work held "
+                    + "%.0f %% of CPU %d (the client's) before the run and %.0f %% after it, so the control cannot show an unsaturated client",
+                    100 * busyBefore, clientCpu, 100 * busyAfter));
+        }
+        assertThat(unstarved.saturatedPeriods).as("the same client without the busy loop (CPU %d %.0f %% busy before, %.0f %% after)",
+                clientCpu, 100 * busyBefore, 100 * busyAfter).isZero();
         assertThat(alone.document().result().reasons).noneSatisfy(reason -> assertThat(reason).contains("saturated"));
+    }
+
+    /** The share of other work on a CPU at which the control is not conclusive. */
+    private static final double OTHER_WORK_LIMIT = 0.2;
+
+    /** How busy a CPU was over an interval, from /proc/stat: user, nice, system, irq, softirq and steal over all. */
+    static double busyShare(int cpu, Duration over) throws IOException, InterruptedException {
+        long[] before = cpuTimes(cpu);
+        Thread.sleep(over.toMillis());
+        long[] after = cpuTimes(cpu);
+        long busy = 0;
+        long total = 0;
+        for (int i = 0; i < before.length; i++) {
+            long delta = after[i] - before[i];
+            total += delta;
+            if (i != 3 && i != 4) {   // idle, iowait
+                busy += delta;
+            }
+        }
+        return total == 0 ? 0 : (double) busy / total;
+    }
+
+    private static long[] cpuTimes(int cpu) throws IOException {
+        String line = Files.readAllLines(Path.of("/proc/stat")).stream().filter(l -> l.startsWith("cpu" + cpu + " ")).findFirst()
+                .orElseThrow(() -> new IOException("no cpu" + cpu + " in /proc/stat"));
+        String[] fields = line.trim().split("\\s+");
+        long[] times = new long[8];
+        for (int i = 0; i < times.length; i++) {
+            times[i] = Long.parseLong(fields[i + 1]);
+        }
+        return times;
     }
 
     /** The client's {@code GET /pacer/v1/run} says warmup: its port from the ready file named in its environment. */
