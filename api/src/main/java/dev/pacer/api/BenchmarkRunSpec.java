@@ -30,6 +30,9 @@ import io.fabric8.kubernetes.api.model.IntOrString;
 @ValidationRule(value = "!(" + BenchmarkRunSpec.CEL_PIN_SERVER + ") || string(self.server.cpus).matches('^[1-9][0-9]*$')",
         message = "spec.server.cpus must be a whole number of CPUs when the server is pinned (spec.placement.pinCpus or spec.placement.server.pinCpus)",
         fieldPath = ".server.cpus", reason = "FieldValueInvalid")
+@ValidationRule(value = "!has(self.server.measure) || !(self.server.measure in ['probe', 'both']) || !has(self.clients.httpVersion)"
+        + " || self.clients.httpVersion != 'h2c'", message = BenchmarkRunSpec.PROBE_H2C_MESSAGE, fieldPath = ".clients.httpVersion",
+        reason = "FieldValueInvalid")
 @ValidationRule(value = "self == oldSelf", message = "spec is immutable once created: delete the BenchmarkRun and create a new one",
         reason = "FieldValueForbidden")
 // the server's quantities are checked here rather than on its fields: a suite lists servers, and rules on the fields of
@@ -72,6 +75,10 @@ public class BenchmarkRunSpec extends RunTemplate {
     /** The admin port of every pod's agent (the contract's default): the server's HTTP port must differ. */
     public static final int ADMIN_PORT = 9090;
     static final String ADMIN_PORT_MESSAGE = "must not be 9090, the agents' admin port: use another, e.g. 8080";
+    /** The kernel probe times one read of a request then the writes of its response on a connection: not h2c's streams. */
+    static final String PROBE_H2C_MESSAGE = "must not be h2c when spec.server.measure is probe or both: the kernel probe times "
+            + "one request read then its response written per connection, and h2c multiplexes streams on one connection; "
+            + "measure with the agent (measure: agent) or use http/1.1";
     /** The shortest sample period: shorter periods cost more than they show. */
     public static final String MIN_SAMPLE_PERIOD = "100ms";
     public static final int MAX_NODE_SELECTOR_LABELS = 32;

@@ -148,6 +148,10 @@ public final class BenchmarkRunValidation {
             }
             if (spec.clients.httpVersion != null && !HTTP_VERSIONS.contains(spec.clients.httpVersion)) {
                 problems.add(new FieldProblem("spec.clients.httpVersion", "must be one of " + HTTP_VERSIONS + ", was '" + spec.clients.httpVersion + "'"));
+            } else if ("h2c".equals(spec.clients.httpVersion) && spec.server != null
+                    && Measure.parse(spec.server.measure).map(Measure::probe).orElse(false)) {
+                problems.add(new FieldProblem("spec.clients.httpVersion", BenchmarkRunSpec.PROBE_H2C_MESSAGE + " (spec.server.measure is "
+                        + spec.server.measure + ")"));
             }
             clientCpus = parse(problems, "spec.clients.cpus", orDefault(spec.clients.cpus, SpecDefaults.CPUS), Quantities::parseCpuMillis);
             if (clientCpus != null && pinsClients(spec) && (clientCpus % 1000 != 0 || clientCpus == 0)) {

@@ -28,6 +28,10 @@ import io.fabric8.kubernetes.api.model.IntOrString;
         message = "must name each server once: names must differ", fieldPath = ".servers", reason = "FieldValueDuplicate")
 @ValidationRule(value = "self.servers.all(s, !has(s.port) || s.port != " + BenchmarkRunSpec.ADMIN_PORT + ")",
         message = "a server's port " + BenchmarkRunSpec.ADMIN_PORT_MESSAGE, fieldPath = ".servers", reason = "FieldValueInvalid")
+@ValidationRule(value = "!has(self.template.clients.httpVersion) || self.template.clients.httpVersion != 'h2c'"
+        + " || self.servers.all(s, !has(s.measure) || !(s.measure in ['probe', 'both']))",
+        message = "spec.template.clients.httpVersion " + BenchmarkRunSpec.PROBE_H2C_MESSAGE, fieldPath = ".template.clients.httpVersion",
+        reason = "FieldValueInvalid")
 @ValidationRule(value = "!has(self.rates) || self.rates.all(r, type(r) == string || r >= 1)",
         message = "must each be at least 1 request per second", fieldPath = ".rates", reason = "FieldValueInvalid")
 public class BenchmarkSuiteSpec {
