@@ -63,6 +63,24 @@ public class RunResult {
         public Footprint footprint;
         @JsonPropertyDescription("Why there is no footprint, when there is none.")
         public String footprintUnavailable;
+        @JsonPropertyDescription("What the kernel probe could not time over the whole run (warm-up included), when the probe measured: "
+                + "requests it dropped or that arrived after their period closed (missing from the figures), requests read and never "
+                + "answered, and writes it could not pair with a request.")
+        public ProbeLosses probeLosses;
+    }
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class ProbeLosses {
+        @JsonPropertyDescription("Requests the kernel side could not pass on: its ring was full, no socket storage, or a program skipped.")
+        public Long droppedRecords;
+        @JsonPropertyDescription("Requests that reached the probe after their period had closed.")
+        public Long lateRecords;
+        @JsonPropertyDescription("Requests read and never answered before their connection closed (client timeouts, an overloaded server).")
+        public Long abandonedRequests;
+        @JsonPropertyDescription("Writes on a connection with no request being read: connections opened before the probe, 100-continue.")
+        public Long orphanWrites;
+        @JsonPropertyDescription("Requests the probe timed over the whole run, the base of the shares above.")
+        public Long timedRequests;
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)

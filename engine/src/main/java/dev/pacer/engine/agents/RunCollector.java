@@ -136,8 +136,22 @@ public final class RunCollector {
         AnalysisInput.ServerResources resources = resources(server, windowStartEpochMs - plan.warmup().toMillis(), rawLogs);
         String mainSeries = measure.serverAnswerer() == Measure.ServerAnswerer.PROBE ? AgentContract.SERIES_SERVICE : AgentContract.SERIES_PROCESSING;
         AnalysisInput input = new AnalysisInput(windowStartEpochMs, windowEndEpochMs, periodMs, serverPeriods, unavailable,
-                inputs, plan.criteria(), new AnalysisInput.ServerMeasure(measure, mainSeries, otherSeries), resources);
+                inputs, plan.criteria(), new AnalysisInput.ServerMeasure(measure, mainSeries, otherSeries,
+                probeLosses(infos.get(measure.probeBeside() ? AgentContract.ROLE_PROBE : AgentContract.ROLE_SERVER))), resources);
         return new Collected(input, rawLogs, infos, reports);
+    }
+
+    /** The kernel probe's counters from its info (the probe's own fields beyond the contract's); {@code null} for any other agent. */
+    static AnalysisInput.ProbeLosses probeLosses(AgentInfo info) {
+        if (info == null || !AgentInfo.MEASURED_BY_PROBE.equals(info.measuredBy())) {
+            return null;
+        }
+        return new AnalysisInput.ProbeLosses(count(info, "droppedRecords"), count(info, "lateRecords"), count(info, "abandonedRequests"),
+                count(info, "orphanWrites"));
+    }
+
+    private static long count(AgentInfo info, String field) {
+        return info.extra(field) instanceof Number n ? n.longValue() : 0;
     }
 
     /**

@@ -41,6 +41,21 @@ public record AnalysisInput(long windowStartEpochMs, long windowEndEpochMs, long
     }
 
     /**
+     * The kernel probe's counters at collection, over its whole run (docs/probe.md, "Nothing lost silently").
+     *
+     * @param droppedRecords    requests the kernel side could not pass on
+     * @param lateRecords       requests that reached the probe after their period closed
+     * @param abandonedRequests requests read and never answered
+     * @param orphanWrites      writes with no request being read
+     */
+    public record ProbeLosses(long droppedRecords, long lateRecords, long abandonedRequests, long orphanWrites) {
+        /** Requests missing from the probe's histograms. */
+        public long missing() {
+            return droppedRecords + lateRecords;
+        }
+    }
+
+    /**
      * What the server process used, per period.
      *
      * @param use              the samples, or {@code null} when nothing sampled the process
@@ -64,9 +79,15 @@ public record AnalysisInput(long windowStartEpochMs, long windowEndEpochMs, long
      * @param measuredBy  {@code spec.server.measure}
      * @param series      the name of {@link #serverPeriods()}' series: processing (agent) or service (probe)
      * @param otherSeries further series of the server by name ({@code residence}, {@code probe.service}, …), in order
+     * @param probeLosses what the kernel probe could not time, when it measured; {@code null} otherwise
      */
-    public record ServerMeasure(Measure measuredBy, String series, Map<String, List<PeriodHistogram>> otherSeries) {
-        public static final ServerMeasure AGENT = new ServerMeasure(Measure.AGENT, "processing", Map.of());
+    public record ServerMeasure(Measure measuredBy, String series, Map<String, List<PeriodHistogram>> otherSeries,
+                                ProbeLosses probeLosses) {
+        public static final ServerMeasure AGENT = new ServerMeasure(Measure.AGENT, "processing", Map.of(), null);
+
+        public ServerMeasure(Measure measuredBy, String series, Map<String, List<PeriodHistogram>> otherSeries) {
+            this(measuredBy, series, otherSeries, null);
+        }
 
         /** Nobody measured the server: its histograms are missing by choice, not by failure. */
         public boolean none() {

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import dev.pacer.api.RunResult;
+import dev.pacer.contract.AgentContract;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -132,6 +133,57 @@ final class ServerAnalysis {
             server.otherSeries.add(figures);
         }
 
+        judgeProbeLosses(input, server, findings);
         return new Outcome(server, serverByPeriod, otherByPeriod, usageByPeriod);
+    }
+
+    /** Above this share of the requests the probe timed, requests missing from its figures make the run Invalid. */
+    static final double MISSING_LIMIT = 0.001;
+    /** Above this share, writes the probe could not pair with a request are worth a warning. */
+    static final double ORPHAN_WRITE_LIMIT = 0.001;
+
+    /**
+     * What the kernel probe could not time judges its figures: requests missing from its histograms (dropped or late)
+     * beyond {@value #MISSING_LIMIT} of those it timed make the run Invalid, fewer are a warning; requests read and never
+     * answered, and orphan writes beyond {@value #ORPHAN_WRITE_LIMIT}, are warnings. Counted over the probe's whole run.
+     */
+    private static void judgeProbeLosses(AnalysisInput input, RunResult.ServerFigures server, Findings findings) {
+        AnalysisInput.ServerMeasure measure = input.serverMeasure();
+        AnalysisInput.ProbeLosses losses = measure.probeLosses();
+        if (losses == null) {
+            return;
+        }
+        List<PeriodHistogram> timed = measure.measuredBy().probeBeside()
+                ? measure.otherSeries().getOrDefault("probe." + AgentContract.SERIES_SERVICE, List.of())
+                : input.serverPeriods().orElse(List.of());
+        long timedRequests = timed.stream().mapToLong(p -> p.histogram().getTotalCount()).sum();
+        RunResult.ProbeLosses figures = new RunResult.ProbeLosses();
+        figures.droppedRecords = losses.droppedRecords();
+        figures.lateRecords = losses.lateRecords();
+        figures.abandonedRequests = losses.abandonedRequests();
+        figures.orphanWrites = losses.orphanWrites();
+        figures.timedRequests = timedRequests;
+        server.probeLosses = figures;
+        long base = Math.max(1, timedRequests + losses.missing());
+        if (losses.missing() > 0) {
+            String missing = String.format(Locale.ROOT, "the kernel probe missed %,d of %,d requests over the run (%.3f %%): %,d dropped "
+                    + "(its ring was full, or it lacked CPU to drain it) and %,d late (they reached it after their period closed, as an idle "
+                    + "keep-alive connection's last response does)", losses.missing(), base, 100.0 * losses.missing() / base,
+                    losses.droppedRecords(), losses.lateRecords());
+            if ((double) losses.missing() / base > MISSING_LIMIT) {
+                findings.invalid.add(missing + "; its figures lack them: give it a larger ring (--ring-bytes), a CPU of its own, or "
+                        + "longer sample periods (spec.samplePeriod)");
+            } else {
+                findings.warnings.add(missing);
+            }
+        }
+        if (losses.abandonedRequests() > 0) {
+            findings.warnings.add(String.format(Locale.ROOT, "%,d requests were read by the server and never answered before their "
+                    + "connection closed (client timeouts, or a server past its capacity): no histogram holds them", losses.abandonedRequests()));
+        }
+        if ((double) losses.orphanWrites() / base > ORPHAN_WRITE_LIMIT) {
+            findings.warnings.add(String.format(Locale.ROOT, "the kernel probe saw %,d writes on connections with no request being read "
+                    + "(connections opened before it attached, or 100-continue): requests on them were not timed", losses.orphanWrites()));
+        }
     }
 }

@@ -9,9 +9,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiFunction;
 
+import dev.pacer.api.Measure;
 import dev.pacer.api.RunResult;
 import dev.pacer.api.Verdict;
 import dev.pacer.contract.ResourceUse;
@@ -256,5 +258,58 @@ class AnalysisTest {
             samples.add(sample.apply(i, T0 + i * 1000L));
         }
         return new ResourceUse(7, 1000, 1, true, samples);
+    }
+
+    static AnalysisInput probed(AnalysisInput.ProbeLosses losses, long windowPeriods) {
+        List<PeriodHistogram> server = new ArrayList<>();
+        for (int i = 0; i < windowPeriods; i++) {
+            server.add(period(T0 + i * PERIOD_MS, PERIOD_MS, hundred(500, 900)));   // 100 requests a period
+        }
+        return new AnalysisInput(T0, T0 + windowPeriods * PERIOD_MS, PERIOD_MS, Optional.of(server), null,
+                List.of(client("client-0", 100, windowPeriods, 100)), AnalysisInput.Criteria.DEFAULT,
+                new AnalysisInput.ServerMeasure(Measure.PROBE, "service", Map.of(), losses));
+    }
+
+    @Test
+    void requestsTheProbeMissedBeyondTheLimitMakeTheRunInvalidNamingTheCountsAndTheFix() {
+        RunResult result = Analysis.analyze(probed(new AnalysisInput.ProbeLosses(3, 2, 0, 0), 10)).result();   // 5 of 1005
+
+        assertThat(result.verdict).isEqualTo(Verdict.Invalid);
+        assertThat(result.clientBound).isNull();
+        assertThat(result.reasons).singleElement().satisfies(r -> assertThat(r)
+                .contains("missed 5 of 1,005 requests", "3 dropped", "2 late", "--ring-bytes"));
+        assertThat(result.server.probeLosses.droppedRecords).isEqualTo(3);
+        assertThat(result.server.probeLosses.lateRecords).isEqualTo(2);
+        assertThat(result.server.probeLosses.timedRequests).isEqualTo(1000);
+    }
+
+    @Test
+    void aFewMissedRequestsAndAbandonedOnesAreWarningsThatKeepTheVerdict() {
+        RunResult result = Analysis.analyze(probed(new AnalysisInput.ProbeLosses(1, 0, 7, 0), 20)).result();   // 1 of 2001
+
+        assertThat(result.verdict).isEqualTo(Verdict.Passed);
+        assertThat(result.warnings).anySatisfy(w -> assertThat(w).contains("missed 1 of 2,001 requests"))
+                .anySatisfy(w -> assertThat(w).contains("7 requests were read by the server and never answered"));
+        assertThat(Analysis.analyze(probed(new AnalysisInput.ProbeLosses(0, 0, 0, 0), 20)).result().warnings)
+                .as("a probe that lost nothing").isEmpty();
+    }
+
+    @Test
+    void withTheProbeBesideTheAgentItsOwnServiceSeriesIsTheBase() {
+        List<PeriodHistogram> agent = new ArrayList<>();
+        List<PeriodHistogram> probe = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            agent.add(period(T0 + i * PERIOD_MS, PERIOD_MS, hundred(500, 900)));
+            probe.add(period(T0 + i * PERIOD_MS, PERIOD_MS, 600, 700));   // the probe timed 2 a period
+        }
+        AnalysisInput input = new AnalysisInput(T0, T0 + 10 * PERIOD_MS, PERIOD_MS, Optional.of(agent), null,
+                List.of(client("client-0", 100, 10, 100)), AnalysisInput.Criteria.DEFAULT,
+                new AnalysisInput.ServerMeasure(Measure.BOTH, "processing", Map.of("probe.service", probe),
+                        new AnalysisInput.ProbeLosses(1, 0, 0, 0)));
+
+        RunResult result = Analysis.analyze(input).result();
+
+        assertThat(result.server.probeLosses.timedRequests).isEqualTo(20);
+        assertThat(result.verdict).as("1 of 21 is beyond the limit").isEqualTo(Verdict.Invalid);
     }
 }
