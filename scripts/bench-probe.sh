@@ -29,7 +29,7 @@ taskset -c 1 wrk -t1 -c16 -d2s "$TARGET" >/dev/null   # nginx warm
 PROBE_PID="" PROBE_ADMIN=""
 attach() {
   rm -f "$work/probe.ready"
-  PACER_READY_FILE="$work/probe.ready" taskset -c 1 "$PROBE" --listen="127.0.0.1:$NGINX_PORT" --pid="$NGINX_PID" \
+  PACER_READY_FILE="$work/probe.ready" taskset -c 1 "$PROBE" --bpf-run-time --listen="127.0.0.1:$NGINX_PORT" --pid="$NGINX_PID" \
     --admin-address=127.0.0.1 --admin-port=0 >"$work/probe.log" 2>&1 &
   PROBE_PID=$!
   local i

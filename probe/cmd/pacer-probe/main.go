@@ -61,6 +61,7 @@ type options struct {
 	adminPort    int
 	periodMs     int64
 	ringBytes    int
+	runTimeStats bool
 	readyFile    string
 	listenWait   time.Duration
 }
@@ -75,6 +76,8 @@ func parseOptions(args []string) (options, error) {
 	fs.IntVar(&o.adminPort, "admin-port", envInt("PACER_ADMIN_PORT", 9090), "port of the agent contract (env PACER_ADMIN_PORT; 0 picks a free one)")
 	fs.Int64Var(&o.periodMs, "sample-period-ms", int64(envInt("PACER_SAMPLE_PERIOD_MS", 1000)), "histogram period (env PACER_SAMPLE_PERIOD_MS)")
 	fs.IntVar(&o.ringBytes, "ring-bytes", 4<<20, "size of the kernel→probe ring buffer, a power of two (4 MiB holds ~130k requests)")
+	fs.BoolVar(&o.runTimeStats, "bpf-run-time", false, "turn on the kernel's BPF run-time statistics for pacer_probe_bpf_run_seconds_total "+
+		"(kernel-wide while the probe runs: every BPF program on the host pays for them)")
 	fs.StringVar(&o.readyFile, "ready-file", os.Getenv("PACER_READY_FILE"), "once ready, write {\"adminPort\":N,\"appPort\":M} here (env PACER_READY_FILE)")
 	fs.DurationVar(&o.listenWait, "listen-wait", 2*time.Minute, "how long to wait for the server to accept connections")
 	version := fs.Bool("version", false, "print the version and exit")
@@ -137,7 +140,7 @@ func run() error {
 	if err := attach.CheckKernel(kernel, release); err != nil {
 		return err
 	}
-	probe, err := attach.Attach(tgt, o.ringBytes)
+	probe, err := attach.Attach(tgt, o.ringBytes, o.runTimeStats)
 	if err != nil {
 		return err
 	}
@@ -362,7 +365,7 @@ func (m *measured) register(r *prometheus.Registry) {
 			Help: "Requests read and never answered before the connection closed."},
 			func() float64 { return float64(counters().Abandoned) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "pacer_probe_bpf_run_seconds_total",
-			Help: "Time the kernel spent in the probe's BPF programs (when kernel.bpf_stats_enabled is on)."},
+			Help: "Time the kernel spent in the probe's BPF programs (with --bpf-run-time, or when kernel.bpf_stats_enabled is on)."},
 			func() float64 { d, _ := m.probe.RunTime(); return d.Seconds() }),
 	)
 	for _, stat := range []string{"p50", "p99", "max"} {

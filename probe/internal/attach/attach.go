@@ -121,8 +121,9 @@ func ValidRingBytes(n int) error {
 	return nil
 }
 
-// Attach loads the program for the target and attaches it to every hook. Close releases it all.
-func Attach(target Target, ringBytes int) (*Probe, error) {
+// Attach loads the program for the target and attaches it to every hook. Close releases it all. runTimeStats turns on
+// the kernel's BPF run-time statistics, which are kernel-wide: every BPF program on the host pays for them.
+func Attach(target Target, ringBytes int, runTimeStats bool) (*Probe, error) {
 	if err := ValidRingBytes(ringBytes); err != nil {
 		return nil, err
 	}
@@ -165,9 +166,11 @@ func Attach(target Target, ringBytes int) (*Probe, error) {
 		}
 		return nil, fmt.Errorf("loading the BPF program: %w", err)
 	}
-	// Per-program run counts and time (for the cost figures and recursion misses); best effort.
-	if stats, err := ebpf.EnableStats(uint32(unix.BPF_STATS_RUN_TIME)); err == nil {
-		p.stats = stats
+	// Per-program run counts and time, for the cost figures, only when asked (recursion misses count regardless).
+	if runTimeStats {
+		if stats, err := ebpf.EnableStats(uint32(unix.BPF_STATS_RUN_TIME)); err == nil {
+			p.stats = stats
+		}
 	}
 	for _, prog := range []*ebpf.Program{p.objects.OnDataReady, p.objects.OnRecv, p.objects.OnSend, p.objects.OnState} {
 		l, err := link.AttachTracing(link.TracingOptions{Program: prog})

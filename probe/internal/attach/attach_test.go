@@ -78,7 +78,7 @@ func TestEveryRequestTimedWithResidenceAtLeastService(t *testing.T) {
 	needKernel(t)
 	addr, stop := sleepServer(t)
 	defer stop()
-	p, err := Attach(Target{Port: addr.Port(), Addr: addr.Addr()}, 1<<20)
+	p, err := Attach(Target{Port: addr.Port(), Addr: addr.Addr()}, 1<<20, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestOtherPortsAndAddressesAreNotSeen(t *testing.T) {
 	other, stopOther := sleepServer(t)
 	defer stopOther()
 	// The measured server's port on another address: nothing of it may count either.
-	p, err := Attach(Target{Port: measured.Port(), Addr: netip.MustParseAddr("127.0.0.2")}, 1<<20)
+	p, err := Attach(Target{Port: measured.Port(), Addr: netip.MustParseAddr("127.0.0.2")}, 1<<20, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestAFullRingIsCountedNeverHidden(t *testing.T) {
 	needKernel(t)
 	addr, stop := sleepServer(t)
 	defer stop()
-	p, err := Attach(Target{Port: addr.Port()}, os.Getpagesize()) // 4 KiB: about 128 records
+	p, err := Attach(Target{Port: addr.Port()}, os.Getpagesize(), false) // 4 KiB: about 128 records
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,5 +183,32 @@ func TestRingSizeMustSuitTheKernel(t *testing.T) {
 	}
 	if err := ValidRingBytes(1 << 22); err != nil {
 		t.Error(err)
+	}
+}
+
+// The kernel's BPF run-time statistics are kernel-wide: the probe turns them on only when asked (its programs' run
+// time then counts), and not otherwise.
+func TestRunTimeStatisticsOnlyWhenAsked(t *testing.T) {
+	needKernel(t)
+	if b, err := os.ReadFile("/proc/sys/kernel/bpf_stats_enabled"); err != nil || strings.TrimSpace(string(b)) != "0" {
+		t.Skip("kernel.bpf_stats_enabled is on (or unreadable): run time counts either way, nothing to tell apart")
+	}
+	runTime := func(asked bool) time.Duration {
+		addr, stop := sleepServer(t)
+		defer stop()
+		p, err := Attach(Target{Port: addr.Port(), Addr: addr.Addr()}, 1<<20, asked)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		get(t, addr, "/", 200)
+		d, _ := p.RunTime()
+		return d
+	}
+	if d := runTime(false); d != 0 {
+		t.Errorf("the probe's programs counted %v of run time without --bpf-run-time: the statistics were on", d)
+	}
+	if d := runTime(true); d <= 0 {
+		t.Errorf("no run time counted with --bpf-run-time")
 	}
 }

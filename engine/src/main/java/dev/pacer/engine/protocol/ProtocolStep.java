@@ -15,6 +15,7 @@ import java.util.Optional;
 
 import dev.pacer.api.BenchmarkRunStatus;
 import dev.pacer.api.Phase;
+import dev.pacer.contract.HostPort;
 import dev.pacer.engine.plan.RunPlan;
 
 /**
@@ -119,7 +120,7 @@ class ProtocolStep {
     }
 
     static String target(RunPlan plan, RoleObservation server) {
-        return "http://" + server.address() + ":" + (server.port() != null ? server.port() : plan.server().port());
+        return "http://" + HostPort.of(server.address(), server.port() != null ? server.port() : plan.server().port());
     }
 
     boolean condition(String type, String conditionStatus, String reason, String message) {

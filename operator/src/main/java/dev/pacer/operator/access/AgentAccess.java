@@ -3,6 +3,7 @@ package dev.pacer.operator.access;
 import java.net.URI;
 import java.util.Locale;
 
+import dev.pacer.contract.HostPort;
 import dev.pacer.engine.agents.AgentClient;
 import dev.pacer.engine.agents.HttpAgentTransport;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -57,6 +58,6 @@ public enum AgentAccess {
         if (ip == null || ip.isBlank()) {
             throw new IllegalStateException("pod " + pod.getMetadata().getName() + " has no IP yet");
         }
-        return ip.contains(":") ? "[" + ip + "]" : ip;
+        return HostPort.host(ip);
     }
 }

@@ -7,6 +7,7 @@ import java.util.Map;
 
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.PodSettings;
+import dev.pacer.contract.HostPort;
 import dev.pacer.engine.plan.RunPlan;
 import dev.pacer.operator.ProbeSettings;
 import io.fabric8.kubernetes.api.model.Affinity;
@@ -126,7 +127,7 @@ public final class PodFactory {
                 .withName(ROLE_PROBE)
                 .withImage(probe.image())
                 .withImagePullPolicy(settings.imagePullPolicy == null ? "IfNotPresent" : settings.imagePullPolicy)
-                .withArgs("--listen=" + serverAddress + ":" + plan.server().port())
+                .withArgs("--listen=" + HostPort.of(serverAddress, plan.server().port()))
                 .addNewEnv().withName("PACER_ADMIN_PORT").withValue(Integer.toString(ADMIN_PORT)).endEnv()
                 .addNewEnv().withName("PACER_SAMPLE_PERIOD_MS").withValue(Long.toString(plan.samplePeriod().toMillis())).endEnv()
                 .addNewPort().withName("admin").withContainerPort(ADMIN_PORT).endPort()

@@ -148,5 +148,10 @@ class PodFactoryTest {
         assertThat(probe.getSpec().getImagePullSecrets()).extracting(r -> r.getName()).containsExactly("pacer-registry");
         assertThat(PodFactory.serverPod(run, plan).getSpec().getImagePullSecrets()).extracting(r -> r.getName())
                 .containsExactly("bench-registry");
+        assertThat(probe.getSpec().getContainers().getFirst().getArgs()).contains("--listen=10.0.0.7:8080");
+        Pod ipv6 = PodFactory.probePod(run, plan, new ProbeSettings("registry.example.com/pacer/probe:0.1.0",
+                "pacer-system", List.of()), "node-1", "fd00:10:244::7");
+        assertThat(ipv6.getSpec().getContainers().getFirst().getArgs()).as("an IPv6 pod address, bracketed")
+                .contains("--listen=[fd00:10:244::7]:8080");
     }
 }
