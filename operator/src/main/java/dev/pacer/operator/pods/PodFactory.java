@@ -85,7 +85,10 @@ public final class PodFactory {
             builder.withCommand(server.command());
         }
         if (!server.measure().agent()) {
-            builder.withReadinessProbe(appReadiness(server))
+            if (server.readinessPath() != null) {
+                builder.withStartupProbe(appStartup(server));
+            }
+            builder.withReadinessProbe(appReadiness())
                     .addNewEnv().withName("PORT").withValue(Integer.toString(server.port())).endEnv();   // the common convention
         }
         Container container = builder.build();
@@ -203,14 +206,21 @@ public final class PodFactory {
     }
 
     /** A server without the agent is ready when its port accepts connections, or its readiness path answers 2xx. */
-    static Probe appReadiness(RunPlan.ServerRole server) {
-        ProbeBuilder probe = new ProbeBuilder().withPeriodSeconds(1).withFailureThreshold(3);
-        if (server.readinessPath() != null) {
-            probe.withNewHttpGet().withPath(server.readinessPath()).withNewPort("http").endHttpGet();
-        } else {
-            probe.withNewTcpSocket().withNewPort("http").endTcpSocket();
-        }
-        return probe.build();
+    /**
+     * A server without the agent is ready once its port accepts connections: a connection that sends nothing is no
+     * request to the kernel probe, whereas the kubelet's HTTP checks every second would be timed as the server's.
+     */
+    static Probe appReadiness() {
+        return new ProbeBuilder().withPeriodSeconds(1).withFailureThreshold(3).withNewTcpSocket().withNewPort("http").endTcpSocket().build();
+    }
+
+    /**
+     * With {@code readinessPath}, the path must answer 2xx once before the server counts as started (the readiness
+     * checks wait for it); the kubelet asks it no more afterwards, before the probe attaches, so none is timed.
+     */
+    static Probe appStartup(RunPlan.ServerRole server) {
+        return new ProbeBuilder().withPeriodSeconds(1).withFailureThreshold(300)
+                .withNewHttpGet().withPath(server.readinessPath()).withNewPort("http").endHttpGet().build();
     }
 
     /**

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import dev.pacer.api.BenchmarkRun;
@@ -15,6 +16,7 @@ import dev.pacer.engine.plan.OwnImages;
 import dev.pacer.engine.plan.RunPlan;
 import dev.pacer.engine.plan.RunPlanner;
 import dev.pacer.operator.ProbeSettings;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.Test;
@@ -122,6 +124,25 @@ class PodFactoryTest {
         assertThat(server.getSpec().getPriorityClassName()).isNull();
         assertThat(server.getMetadata().getAnnotations()).isNullOrEmpty();
         assertThat(BenchmarkRunValidation.validate(run.getSpec())).isEmpty();
+    }
+
+    /** The kubelet's checks never reach the probe as requests: the readiness path once at startup, then TCP connects. */
+    @Test
+    void aServerTheProbeMeasuresIsCheckedWithoutRequestsTheProbeWouldTime() throws IOException {
+        BenchmarkRun run = BenchmarkRunYaml.read(new ByteArrayInputStream("""
+                apiVersion: pacer.dev/v1alpha1
+                kind: BenchmarkRun
+                metadata: {name: probed, namespace: bench}
+                spec:
+                  server: {image: nginx:1.27, cpus: 1, measure: probe, readinessPath: /healthz}
+                  clients: {count: 1, rate: 500, cpus: 1}
+                  duration: 10s
+                  warmup: 2s
+                """.getBytes(StandardCharsets.UTF_8)), "probed.yaml");
+        Container server = PodFactory.serverPod(run, RunPlanner.plan(run)).getSpec().getContainers().getFirst();
+        assertThat(server.getStartupProbe().getHttpGet().getPath()).isEqualTo("/healthz");
+        assertThat(server.getReadinessProbe().getHttpGet()).isNull();
+        assertThat(server.getReadinessProbe().getTcpSocket().getPort().getStrVal()).isEqualTo("http");
     }
 
     /** The probe pod lives in the operator's namespace: the secrets the run names are the run namespace's, not its. */
