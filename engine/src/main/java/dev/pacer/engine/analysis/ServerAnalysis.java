@@ -7,6 +7,7 @@ import static dev.pacer.engine.analysis.WindowHistograms.newHistogram;
 import static dev.pacer.engine.analysis.WindowHistograms.percentile;
 import static dev.pacer.engine.analysis.WindowHistograms.stats;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -134,7 +135,57 @@ final class ServerAnalysis {
         }
 
         judgeProbeLosses(input, server, findings);
+        compareAgentWithProbe(measure, serverByPeriod, otherByPeriod, findings);
         return new Outcome(server, serverByPeriod, otherByPeriod, usageByPeriod);
+    }
+
+    /** The agent's and the probe's counts of a period may differ by this share (a request on a period's edge), plus one. */
+    static final double COUNT_TOLERANCE = 0.01;
+    /** The probe's median may exceed the agent's by this factor plus {@value #MEDIAN_SLACK_MICROS} µs (it times more). */
+    static final double MEDIAN_FACTOR = 2.0;
+    static final long MEDIAN_SLACK_MICROS = 100;
+
+    /**
+     * With {@code measure: both} the agent and the probe time the same requests: each period's count must agree within
+     * {@value #COUNT_TOLERANCE} (plus one), and the probe's median (first byte read to last written) lie between the
+     * agent's (parsed to completed) and {@value #MEDIAN_FACTOR} × it plus {@value #MEDIAN_SLACK_MICROS} µs. Periods that
+     * do not are a warning naming them: one of the two did not see what the other saw.
+     */
+    private static void compareAgentWithProbe(AnalysisInput.ServerMeasure measure, Map<Long, PeriodPoint.Stats> agent,
+                                              Map<Long, Map<String, PeriodPoint.Stats>> others, Findings findings) {
+        if (!measure.measuredBy().probeBeside()) {
+            return;
+        }
+        String probeSeries = "probe." + AgentContract.SERIES_SERVICE;
+        List<String> counts = new ArrayList<>();
+        List<String> medians = new ArrayList<>();
+        for (Map.Entry<Long, PeriodPoint.Stats> period : agent.entrySet()) {
+            PeriodPoint.Stats probe = others.getOrDefault(period.getKey(), Map.of()).get(probeSeries);
+            String when = Instant.ofEpochMilli(period.getKey()).toString();
+            if (probe == null) {
+                counts.add(when + " (the probe has no period)");
+                continue;
+            }
+            long a = period.getValue().count();
+            if (Math.abs(a - probe.count()) > COUNT_TOLERANCE * a + 1) {
+                counts.add(String.format(Locale.ROOT, "%s (agent %d, probe %d)", when, a, probe.count()));
+            }
+            long agentP50 = period.getValue().p50Micros();
+            if (a > 0 && probe.count() > 0 && (probe.p50Micros() + 1 < agentP50
+                    || probe.p50Micros() > MEDIAN_FACTOR * agentP50 + MEDIAN_SLACK_MICROS)) {
+                medians.add(String.format(Locale.ROOT, "%s (agent %d µs, probe %d µs)", when, agentP50, probe.p50Micros()));
+            }
+        }
+        if (!counts.isEmpty()) {
+            findings.warnings.add("the agent and the kernel probe counted different requests in " + counts.size() + " period(s): "
+                    + String.join(", ", counts.subList(0, Math.min(5, counts.size()))) + (counts.size() > 5 ? ", …" : "")
+                    + "; one of them did not see every request");
+        }
+        if (!medians.isEmpty()) {
+            findings.warnings.add("the kernel probe's median lies outside [the agent's, " + MEDIAN_FACTOR + " × it + " + MEDIAN_SLACK_MICROS
+                    + " µs] in " + medians.size() + " period(s): " + String.join(", ", medians.subList(0, Math.min(5, medians.size())))
+                    + (medians.size() > 5 ? ", …" : "") + "; they time different spans of the same requests, but not that different");
+        }
     }
 
     /** Above this share of the requests the probe timed, requests missing from its figures make the run Invalid. */

@@ -312,4 +312,25 @@ class AnalysisTest {
         assertThat(result.server.probeLosses.timedRequests).isEqualTo(20);
         assertThat(result.verdict).as("1 of 21 is beyond the limit").isEqualTo(Verdict.Invalid);
     }
+
+    @Test
+    void withBothTheAgentAndTheProbeMustCountTheSameRequestsAndPeriodsWhereTheyDoNotAreNamed() {
+        List<PeriodHistogram> agent = new ArrayList<>();
+        List<PeriodHistogram> probe = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            agent.add(period(T0 + i * PERIOD_MS, PERIOD_MS, hundred(500, 900)));
+            long[] seen = hundred(600, 1000);
+            probe.add(period(T0 + i * PERIOD_MS, PERIOD_MS, i == 3 ? Arrays.copyOf(seen, 90) : seen));   // period 3: 10 unseen
+        }
+        AnalysisInput input = new AnalysisInput(T0, T0 + 5 * PERIOD_MS, PERIOD_MS, Optional.of(agent), null,
+                List.of(client("client-0", 100, 5, 100)), AnalysisInput.Criteria.DEFAULT,
+                new AnalysisInput.ServerMeasure(Measure.BOTH, "processing", Map.of("probe.service", probe),
+                        new AnalysisInput.ProbeLosses(0, 0, 0, 0)));
+
+        RunResult result = Analysis.analyze(input).result();
+
+        assertThat(result.verdict).isEqualTo(Verdict.Passed);
+        assertThat(result.warnings).singleElement().satisfies(w -> assertThat(w)
+                .contains("counted different requests in 1 period(s)", "2027-01-15T08:00:03Z (agent 100, probe 90)"));
+    }
 }
