@@ -33,12 +33,14 @@ public class RunResult {
         public Integer samples;
         @JsonPropertyDescription("Requests the server recorded in the window.")
         public Long requests;
-        @JsonPropertyDescription("Sum over the periods of each period's 99th percentile.")
+        @JsonPropertyDescription("Sum over the periods of each period's 99th percentile, in nanoseconds truncated to microseconds (jetty-perf's P99 integral).")
         public Long p99IntegralMicros;
-        @JsonPropertyDescription("Sum over the periods of each period's maximum.")
+        @JsonPropertyDescription("Sum over the periods of each period's maximum, truncated the same way.")
         public Long maxIntegralMicros;
-        @JsonPropertyDescription("p99IntegralMicros with at most 2 outlier periods (P99 > 2 x mean) replaced by the mean.")
+        @JsonPropertyDescription("p99IntegralMicros with every outlier period (P99 > 2 x the mean of the periods' P99s) counted as the mean, as jetty-perf corrects it.")
         public Long p99IntegralCorrectedMicros;
+        @JsonPropertyDescription("How many periods the corrected integral replaced; jetty-perf's baseline check tolerates 2.")
+        public Integer p99IntegralOutlierPeriods;
         @JsonPropertyDescription("Minimum over the window, microseconds.")
         public Long minMicros;
         @JsonPropertyDescription("Median over the window, microseconds.")
@@ -151,6 +153,10 @@ public class RunResult {
         public Long p99Micros;
         @JsonPropertyDescription("Response time P99 from the actual send time: what a tool without coordinated-omission correction reports.")
         public Long p99UncorrectedMicros;
+        @JsonPropertyDescription("Sum over the periods of the clients' P99 (all clients' responses of the period together), from the intended send time, truncated to microseconds as the server's.")
+        public Long p99IntegralMicros;
+        @JsonPropertyDescription("The same from the actual send time: jetty-perf's probe client integral, not corrected for coordinated omission.")
+        public Long p99UncorrectedIntegralMicros;
         @JsonPropertyDescription("Response time from the intended send time, maximum, microseconds.")
         public Long maxMicros;
         @JsonPropertyDescription("Worst client's send lag P99: how late requests left.")
@@ -175,6 +181,10 @@ public class RunResult {
         public Long p99Micros;
         @JsonPropertyDescription("Response time P99 from the actual send time (not corrected for coordinated omission).")
         public Long p99UncorrectedMicros;
+        @JsonPropertyDescription("Sum over the periods of its P99 from the intended send time, truncated to microseconds.")
+        public Long p99IntegralMicros;
+        @JsonPropertyDescription("Sum over the periods of its P99 from the actual send time (jetty-perf's client integral).")
+        public Long p99UncorrectedIntegralMicros;
         @JsonPropertyDescription("Response time from the intended send time, maximum, microseconds.")
         public Long maxMicros;
         @JsonPropertyDescription("How late its requests left, 99th percentile, microseconds.")

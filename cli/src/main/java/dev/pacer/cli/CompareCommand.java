@@ -13,6 +13,8 @@ import java.util.concurrent.Callable;
 import java.util.function.Function;
 
 import dev.pacer.api.BenchmarkRunYaml;
+import dev.pacer.api.RunResult;
+import dev.pacer.engine.analysis.HistogramLogs;
 import dev.pacer.engine.analysis.PeriodComparison;
 import dev.pacer.engine.analysis.PeriodPoint;
 import dev.pacer.engine.report.ComparisonPage;
@@ -88,7 +90,12 @@ final class CompareCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("pacer: --margin, --tolerated-outliers and --fail-on-regression must not be negative");
             return PacerCommand.EXIT_BAD_INPUT;
         }
-        ComparisonReport report = ComparisonReport.of(runs, failOnRegressionPercent, expectedP99IntegralMillis, marginPercent, toleratedOutliers);
+        List<List<Long>> serverP99Nanos = new ArrayList<>();
+        for (int i = 0; i < runs.size(); i++) {
+            serverP99Nanos.add(serverP99Nanos(directories.get(i), runs.get(i)));
+        }
+        ComparisonReport report = ComparisonReport.of(runs, serverP99Nanos, failOnRegressionPercent, expectedP99IntegralMillis,
+                marginPercent, toleratedOutliers);
         out.print(switch (format) {
             case text -> render(runs) + report.text();
             case json -> report.json();
@@ -125,6 +132,12 @@ final class CompareCommand implements Callable<Integer> {
         numberRow(text, runs, "client max ms", d -> micros(d.result().clients.maxMicros));
         numberRow(text, runs, "achieved req/s", d -> d.result().clients.achievedRate);
         numberRow(text, runs, "errors", d -> d.result().clients.errors == null ? null : d.result().clients.errors.doubleValue());
+        text.append("\nP99 integral vs ").append(runs.getFirst().run()).append(" (Jetty's \"X % faster\": the baseline's integral over the run's, minus one):\n");
+        for (ResultDocument run : runs.subList(1, runs.size())) {
+            Double faster = ComparisonReport.percentFaster(runs.getFirst(), run);
+            text.append(faster == null ? String.format(Locale.ROOT, "  %-26s no P99 integral to compare%n", run.run())
+                    : String.format(Locale.ROOT, "  %-26s %.1f %% %s%n", run.run(), Math.abs(faster), faster >= 0 ? "faster" : "slower (by the same formula)"));
+        }
         text.append("\nper-period server P99 vs ").append(runs.getFirst().run())
                 .append(" (Mann-Whitney U, two-sided, significant when p < ").append(SIGNIFICANCE).append("):\n");
         double[] baseline = p99s(runs.getFirst());
@@ -163,6 +176,25 @@ final class CompareCommand implements Callable<Integer> {
             text.append(String.format(Locale.ROOT, " %22s", cell.apply(run)));
         }
         text.append('\n');
+    }
+
+    /**
+     * A run's per-period server P99s in nanoseconds over its window: from its interval log ({@code server.hlog} in its
+     * results directory), exactly as jetty-perf reads them; from a status, its per-period P99s in whole microseconds.
+     */
+    static List<Long> serverP99Nanos(Path path, ResultDocument run) {
+        Path log = path.resolve("server.hlog");
+        if (Files.isDirectory(path) && Files.isRegularFile(log) && run.window() != null) {
+            try {
+                return HistogramLogs.parse(Files.readString(log), run.samplePeriodMs()).stream()
+                        .filter(p -> p.startEpochMs() >= run.window().startEpochMs && p.endEpochMs() <= run.window().endEpochMs)
+                        .map(p -> p.histogram().getTotalCount() == 0 ? 0L : p.histogram().getValueAtPercentile(99)).toList();
+            } catch (IOException | RuntimeException unreadable) {
+                // the status's figures will do
+            }
+        }
+        RunResult.ServerFigures s = run.result().server;
+        return s == null || s.periodP99Micros == null ? List.of() : s.periodP99Micros.stream().map(v -> v * 1000).toList();
     }
 
     static double[] p99s(ResultDocument run) {

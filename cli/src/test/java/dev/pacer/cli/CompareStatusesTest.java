@@ -83,7 +83,8 @@ class CompareStatusesTest {
         StringWriter baseline = new StringWriter();
         assertThat(compare(dir, baseline, "--format", "markdown", "--expect-p99-integral", "1.0", "--margin", "5")).isEqualTo(CompareCommand.EXIT_REGRESSION);
         assertThat(baseline.toString()).contains("| run | load | verdict | P99 integral ms").contains("| jetty12 | 2x200 | Passed | 1.009 |")
-                .contains("- loom: P99 integral 4.009 ms (2 outlier periods tolerated) lies outside 1.000 ms ± 5.0 %")
+                .contains("- loom: P99 lat integral is 4009 vs expected 1000 with 0 outlier(s), max = 2, corrected to 4009 (µs): "
+                        + "NOK; value (even corrected one) out of 5.0% error margin")
                 .doesNotContain("- jetty12:");
     }
 

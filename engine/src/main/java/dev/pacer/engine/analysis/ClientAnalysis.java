@@ -8,6 +8,7 @@ import static dev.pacer.engine.analysis.WindowHistograms.percentile;
 import static dev.pacer.engine.analysis.WindowHistograms.round2;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -42,6 +43,8 @@ final class ClientAnalysis {
         Map<Long, Map<String, PeriodPoint.Usage>> clientUsageByPeriod = new TreeMap<>();
         Histogram allResponses = null;
         Histogram allUncorrected = null;
+        Map<Long, Histogram> responsesByPeriod = new TreeMap<>();
+        Map<Long, Histogram> uncorrectedByPeriod = new TreeMap<>();
         long worstSendLagP99 = 0;
         long errors = 0;
         double offered = 0;
@@ -81,6 +84,8 @@ final class ClientAnalysis {
             figure.errors = client.errors();
             figure.p99Micros = micros(percentile(responses, 99));
             figure.p99UncorrectedMicros = uncorrectedPeriods.isEmpty() ? null : micros(percentile(uncorrected, 99));
+            figure.p99IntegralMicros = p99Integral(periods, responsesByPeriod);
+            figure.p99UncorrectedIntegralMicros = uncorrectedPeriods.isEmpty() ? null : p99Integral(uncorrectedPeriods, uncorrectedByPeriod);
             figure.maxMicros = micros(responses.getTotalCount() == 0 ? 0 : responses.getMaxValue());
             long lagP99 = percentile(lags, 99);
             figure.sendLagP99Micros = micros(lagP99);
@@ -135,6 +140,11 @@ final class ClientAnalysis {
         if (allUncorrected != null && allUncorrected.getTotalCount() > 0) {
             clients.p99UncorrectedMicros = micros(allUncorrected.getValueAtPercentile(99));
         }
+        clients.p99IntegralMicros = Integrals.integralMicros(responsesByPeriod.values().stream().map(h -> percentile(h, 99)).toList());
+        if (!uncorrectedByPeriod.isEmpty()) {
+            clients.p99UncorrectedIntegralMicros = Integrals.integralMicros(
+                    uncorrectedByPeriod.values().stream().map(h -> percentile(h, 99)).toList());
+        }
         long attempted = clients.requests + errors;
         if (attempted > 0 && (double) errors / attempted > input.criteria().maxErrorRatio()) {
             findings.failed.add(String.format(Locale.ROOT, "%d errors in %d requests (%.4f%%) exceed criteria.maxErrorRatio %.4f%%",
@@ -149,6 +159,16 @@ final class ClientAnalysis {
      * delays requests and counts its own queueing as the server's latency. Saturation makes the run Invalid; a stall
      * longer than {@code criteria.maxSendLagP99} is a warning (the send lag criterion judges its effect).
      */
+    /** A client's P99 integral over its periods, each period also merged into every client's of the same start. */
+    private static long p99Integral(List<PeriodHistogram> periods, Map<Long, Histogram> allByPeriod) {
+        List<Long> p99s = new ArrayList<>();
+        for (PeriodHistogram period : periods) {
+            p99s.add(percentile(period.histogram(), 99));
+            allByPeriod.computeIfAbsent(period.startEpochMs(), k -> newHistogram(List.of(period))).add(period.histogram());
+        }
+        return Integrals.integralMicros(p99s);
+    }
+
     private static void judgeClientUse(String client, Footprint.Outcome used, AnalysisInput input, Findings findings) {
         RunResult.Footprint f = used.figures();
         if (f.saturatedPeriods != null && f.saturatedPeriods > 0) {

@@ -59,12 +59,27 @@ public record PeriodComparison(double medianChange, double p, double shift, doub
         return significant() ? "difference exceeds run-to-run noise" : "within run-to-run noise";
     }
 
-    /** Jetty's sentence: "jetty12-core is 22.0 % faster than jetty11 (median per-period P99, p = 0.0001; shift …)". */
-    public String sentence(String other, String baseline) {
-        String direction = medianChange < 0 ? "faster" : "slower";
-        return String.format(Locale.ROOT, "%s is %.1f %% %s than %s (median per-period server P99, Mann-Whitney p = %.4f; "
-                        + "Hodges-Lehmann shift %+.1f %%, 95 %% interval %+.1f %% to %+.1f %%): %s",
-                other, Math.abs(medianChange) * 100, direction, baseline, p, shift * 100, shiftLow * 100, shiftHigh * 100, verdict());
+    /**
+     * Jetty's "X % faster", from the P99 integrals as Jetty publishes it: the baseline's integral over the other's, minus
+     * one, in percent (36.6 ms against 30.0 ms: 22 % faster); negative when the other is slower.
+     */
+    public static double percentFaster(double baselineIntegral, double otherIntegral) {
+        return (baselineIntegral / otherIntegral - 1) * 100;
+    }
+
+    /**
+     * Jetty's sentence, "jetty12-core is 22.0 % faster than jetty11 (P99 integral …)", then the per-period test beside it
+     * under its own name: the median per-period P99's change, the rank test and the shift.
+     */
+    public String sentence(String other, String baseline, long baselineIntegralMicros, long otherIntegralMicros) {
+        double faster = otherIntegralMicros == 0 ? 0 : percentFaster(baselineIntegralMicros, otherIntegralMicros);
+        String direction = faster >= 0 ? "faster" : "slower";
+        double amount = faster >= 0 ? faster : (otherIntegralMicros / (double) baselineIntegralMicros - 1) * 100;
+        return String.format(Locale.ROOT, "%s is %.1f %% %s than %s by the P99 integral (%.3f ms against %.3f ms, as Jetty publishes); "
+                        + "median per-period server P99 %+.1f %% (Mann-Whitney p = %.4f; Hodges-Lehmann shift %+.1f %%, 95 %% interval "
+                        + "%+.1f %% to %+.1f %%): %s",
+                other, amount, direction, baseline, otherIntegralMicros / 1000.0, baselineIntegralMicros / 1000.0, medianChange * 100, p,
+                shift * 100, shiftLow * 100, shiftHigh * 100, verdict());
     }
 
     public static double median(double[] values) {

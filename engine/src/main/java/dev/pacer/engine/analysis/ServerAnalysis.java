@@ -67,9 +67,11 @@ final class ServerAnalysis {
             }
             server.samples = periods.size();
             server.requests = total.getTotalCount();
-            server.p99IntegralMicros = Integrals.toMicros(Integrals.sumNanos(p99s));
-            server.maxIntegralMicros = Integrals.toMicros(Integrals.sumNanos(maxes));
-            server.p99IntegralCorrectedMicros = Integrals.toMicros(Integrals.correctedSumNanos(p99s));
+            server.p99IntegralMicros = Integrals.integralMicros(p99s);
+            server.maxIntegralMicros = Integrals.integralMicros(maxes);
+            Integrals.Corrected corrected = Integrals.corrected(p99s);
+            server.p99IntegralCorrectedMicros = corrected.micros();
+            server.p99IntegralOutlierPeriods = corrected.outliers();
             server.periodP99Micros = p99s.stream().map(Integrals::toMicros).toList();
             server.periodMaxMicros = maxes.stream().map(Integrals::toMicros).toList();
             if (total.getTotalCount() > 0) {
@@ -127,7 +129,7 @@ final class ServerAnalysis {
             figures.p50Micros = micros(percentile(total, 50));
             figures.p99Micros = micros(percentile(total, 99));
             figures.maxMicros = micros(total.getTotalCount() == 0 ? 0 : total.getMaxValue());
-            figures.p99IntegralMicros = Integrals.toMicros(Integrals.sumNanos(p99s));
+            figures.p99IntegralMicros = Integrals.integralMicros(p99s);
             if (server.otherSeries == null) {
                 server.otherSeries = new ArrayList<>();
             }

@@ -8,6 +8,7 @@ import java.util.function.Function;
 import dev.pacer.api.BenchmarkSuiteSpec;
 import dev.pacer.api.BenchmarkSuiteStatus;
 import dev.pacer.api.Quantities;
+import dev.pacer.engine.analysis.PeriodComparison;
 import dev.pacer.engine.suite.SuiteDocument;
 
 /**
@@ -17,7 +18,8 @@ import dev.pacer.engine.suite.SuiteDocument;
  *       p50, p99), followed by pacer's own columns: the server's p99 and what measured it, the probe's residence p99,
  *       CPU per request, and what bound the rate above the sustained one;</li>
  *   <li>fixed rates in the shape of Jetty's comparison: per server and rate, the median P99 and max integrals over the
- *       repetitions and how much faster than the first server, {@code (first - server) / first} of the P99 integral.</li>
+ *       repetitions and how much faster than the first server as Jetty publishes it, {@code first / server - 1} of the P99
+ *       integral.</li>
  * </ul>
  * The sustained rate is the total over the clients (the shoot-out's is wrk2's total); per client in its own CSV column.
  */
@@ -64,8 +66,8 @@ public final class SuiteTables {
         List<BenchmarkSuiteStatus.ServerSummary> servers = doc.summary().servers();
         Function<BenchmarkSuiteStatus.ServerSummary, Double> faster = x -> servers.stream()
                 .filter(first -> first.ratePerClient != null && first.ratePerClient.equals(x.ratePerClient)).findFirst()
-                .filter(first -> first.p99IntegralMedianMicros != null && first.p99IntegralMedianMicros > 0 && x.p99IntegralMedianMicros != null)
-                .map(first -> 100.0 * (first.p99IntegralMedianMicros - x.p99IntegralMedianMicros) / first.p99IntegralMedianMicros).orElse(null);
+                .filter(first -> first.p99IntegralMedianMicros != null && x.p99IntegralMedianMicros != null && x.p99IntegralMedianMicros > 0)
+                .map(first -> PeriodComparison.percentFaster(first.p99IntegralMedianMicros, x.p99IntegralMedianMicros)).orElse(null);
         List<Column> columns = new ArrayList<>();
         columns.add(new Column("Server", "server", x -> x.name, x -> x.name));
         columns.add(new Column("Rate per client", "rate_per_client", x -> Quantities.formatRate(x.ratePerClient), x -> number(x.ratePerClient)));

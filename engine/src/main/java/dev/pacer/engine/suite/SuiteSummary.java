@@ -100,6 +100,7 @@ public record SuiteSummary(List<BenchmarkSuiteStatus.SuiteRun> runs, List<Benchm
         for (long rate : plan.rates()) {
             String baselineName = plan.servers().getFirst().name;
             double[] baselineP99s = periodP99s(done, baselineName, rate);
+            Long baselineIntegral = null;   // the median over its repetitions
             for (var server : plan.servers()) {
                 List<RunResult> results = results(done, server.name, rate);
                 BenchmarkSuiteStatus.ServerSummary summary = new BenchmarkSuiteStatus.ServerSummary();
@@ -117,9 +118,13 @@ public record SuiteSummary(List<BenchmarkSuiteStatus.SuiteRun> runs, List<Benchm
                 }
                 footprint(summary, results(done, server.name, rate, false));
                 servers.add(summary);
-                if (!server.name.equals(baselineName)) {
-                    PeriodComparison.of(baselineP99s, periodP99s(done, server.name, rate)).ifPresent(c ->
-                            comparisons.add("at " + Quantities.formatRate(rate) + " req/s per client: " + c.sentence(server.name, baselineName)));
+                if (server.name.equals(baselineName)) {
+                    baselineIntegral = summary.p99IntegralMedianMicros;
+                } else if (baselineIntegral != null && summary.p99IntegralMedianMicros != null) {
+                    long base = baselineIntegral;
+                    long other = summary.p99IntegralMedianMicros;
+                    PeriodComparison.of(baselineP99s, periodP99s(done, server.name, rate)).ifPresent(c -> comparisons.add("at "
+                            + Quantities.formatRate(rate) + " req/s per client: " + c.sentence(server.name, baselineName, base, other)));
                 }
             }
         }

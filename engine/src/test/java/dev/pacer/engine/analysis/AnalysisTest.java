@@ -73,8 +73,8 @@ class AnalysisTest {
         RunResult.ServerFigures s = outcome.result().server;
         assertThat(s.samples).isEqualTo(3);
         assertThat(s.requests).isEqualTo(300);
-        // p99 nanos 100 + 200 + 300 = 600 ns → 1 µs (rounded); max 1000 + 1100 + 1200 = 3300 ns → 3 µs
-        assertThat(s.p99IntegralMicros).isEqualTo(1);
+        // p99 nanos 100 + 200 + 300 = 600 ns → 0 µs (truncated, as jetty-perf); max 1000 + 1100 + 1200 = 3300 ns → 3 µs
+        assertThat(s.p99IntegralMicros).isEqualTo(0);
         assertThat(s.maxIntegralMicros).isEqualTo(3);
         assertThat(outcome.periods()).hasSize(3);
         assertThat(outcome.periods().getFirst().server().count()).isEqualTo(100);
@@ -90,22 +90,47 @@ class AnalysisTest {
                 period(T0, 1000, hundred(2_000_000, 3_000_000)),
                 period(T0 + 1000, 1000, hundred(2_000_000, 3_000_000)));
         RunResult.ServerFigures s = Analysis.analyze(input(server, List.of(client("c", 100, 2, 100)), 2)).result().server;
-        assertThat(s.p99IntegralMicros).isEqualTo(Math.round(2 * p2 / 1000.0));
-        assertThat(s.maxIntegralMicros).isEqualTo(Math.round(2 * p3 / 1000.0));
+        assertThat(s.p99IntegralMicros).isEqualTo(2 * p2 / 1000);
+        assertThat(s.maxIntegralMicros).isEqualTo(2 * p3 / 1000);
     }
 
+    /**
+     * jetty-perf's arithmetic (Assertions.assertP99Latency), worked by hand: the mean of the periods' P99s in ns by
+     * integer division, every P99 above twice it replaced by it, sums truncated once to µs.
+     */
     @Test
-    void correctionReplacesAtMostTwoOutliersByTheMean() {
-        // p99s: 100,100,100,100,100,100,100,1000,1000,1000 → mean 370, threshold 740: three outliers, two replaced.
+    void theCorrectionReplacesEveryOutlierByTheIntegerMeanAsJettyPerfDoes() {
+        // 7 × 100 + 3 × 1000 = 3700 → mean 370, threshold 740: the three 1000s are outliers → 700 + 3 × 370 = 1810
         List<Long> p99s = List.of(100L, 100L, 100L, 100L, 100L, 100L, 100L, 1000L, 1000L, 1000L);
         assertThat(Integrals.sumNanos(p99s)).isEqualTo(3700);
-        assertThat(Integrals.correctedSumNanos(p99s)).isEqualTo(3700 - 2 * (1000 - 370));
-        // one outlier: 100 × 9 + 2000 → mean 290, threshold 580: 2000 replaced by 290
-        List<Long> one = List.of(100L, 100L, 100L, 100L, 100L, 100L, 100L, 100L, 100L, 2000L);
-        assertThat(Integrals.correctedSumNanos(one)).isEqualTo(900 + 290);
-        // no outlier: unchanged
-        assertThat(Integrals.correctedSumNanos(List.of(100L, 150L, 200L))).isEqualTo(450);
-        assertThat(Integrals.correctedSumNanos(List.of())).isZero();
+        assertThat(Integrals.corrected(p99s)).isEqualTo(new Integrals.Corrected(1810, 3));
+        // 9 × 100 + 2001 = 2901 → mean 290 (integer division), threshold 580: 2001 → 290, sum 1190
+        List<Long> one = List.of(100L, 100L, 100L, 100L, 100L, 100L, 100L, 100L, 100L, 2001L);
+        assertThat(Integrals.corrected(one)).isEqualTo(new Integrals.Corrected(1190, 1));
+        // exactly twice the mean is no outlier (P99 <= 2 × mean is kept)
+        assertThat(Integrals.corrected(List.of(100L, 100L, 400L))).isEqualTo(new Integrals.Corrected(600, 0));
+        assertThat(Integrals.corrected(List.of())).isEqualTo(new Integrals.Corrected(0, 0));
+        // truncated, not rounded: 1999 ns + 1999 ns = 3998 ns → 3 µs
+        assertThat(Integrals.integralMicros(List.of(1999L, 1999L))).isEqualTo(3);
+    }
+
+    /** jetty-perf's baseline check, case by case, with its words. */
+    @Test
+    void theBaselineCheckPassesAndFailsAsJettyPerfsAssertion() {
+        List<Long> steady = List.of(10_000L, 10_000L, 10_000L, 10_000L);   // 40 µs
+        assertThat(Integrals.BaselineCheck.of(steady, 40, 10.0, 2).message()).isEqualTo("OK; value within 10.0% error margin");
+        assertThat(Integrals.BaselineCheck.of(steady, 44, 10.0, 2).passed()).as("the bounds are inclusive: 44 − 4.4 ≤ 40").isTrue();
+        assertThat(Integrals.BaselineCheck.of(steady, 50, 10.0, 2).message()).isEqualTo("NOK; value (even corrected one) out of 10.0% error margin");
+        // 5 × 10 µs + 1 × 100 µs = 150 µs; mean 25 µs: the 100 µs period is an outlier, corrected 75 µs
+        List<Long> oneOutlier = List.of(10_000L, 10_000L, 10_000L, 10_000L, 10_000L, 100_000L);
+        Integrals.BaselineCheck corrected = Integrals.BaselineCheck.of(oneOutlier, 75, 10.0, 2);
+        assertThat(corrected.passed()).isTrue();
+        assertThat(corrected.message()).isEqualTo("OK; corrected value within 10.0% error margin");
+        assertThat(corrected.integralMicros()).isEqualTo(150);
+        assertThat(corrected.correctedMicros()).isEqualTo(75);
+        assertThat(corrected.outliers()).isEqualTo(1);
+        assertThat(Integrals.BaselineCheck.of(oneOutlier, 75, 10.0, 0).message())
+                .isEqualTo("NOK; value out of 10.0% error margin and has too many outliers");
     }
 
     @Test
@@ -118,8 +143,9 @@ class AnalysisTest {
         RunResult.ServerFigures s = Analysis.analyze(input(server, List.of(client("c", 100, 10, 100)), 10)).result().server;
         long outlier = new Histogram(60_000_000_000L, 3).highestEquivalentValue(20_000);
         long sum = 9 * 1000 + outlier;
-        assertThat(s.p99IntegralMicros).isEqualTo(Math.round(sum / 1000.0));
-        assertThat(s.p99IntegralCorrectedMicros).isEqualTo(Math.round((9 * 1000 + sum / 10.0) / 1000.0));
+        assertThat(s.p99IntegralMicros).isEqualTo(sum / 1000);
+        assertThat(s.p99IntegralCorrectedMicros).isEqualTo((9 * 1000 + sum / 10) / 1000);
+        assertThat(s.p99IntegralOutlierPeriods).isEqualTo(1);
     }
 
     @Test
@@ -332,5 +358,29 @@ class AnalysisTest {
         assertThat(result.verdict).isEqualTo(Verdict.Passed);
         assertThat(result.warnings).singleElement().satisfies(w -> assertThat(w)
                 .contains("counted different requests in 1 period(s)", "2027-01-15T08:00:03Z (agent 100, probe 90)"));
+    }
+
+    /** Each client's P99 integral from the intended send time, and from the actual send time beside it (jetty-perf's). */
+    @Test
+    void clientIntegralsCorrectedAndUncorrected() {
+        List<PeriodHistogram> uncorrected = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            uncorrected.add(period(T0 + i * PERIOD_MS, PERIOD_MS, hundred(700, 700)));
+        }
+        AnalysisInput.ClientInput a = client("client-0", 100, 10, 100);   // 1500 ns each
+        AnalysisInput.ClientInput withUncorrected = new AnalysisInput.ClientInput("client-1", 100, client("x", 100, 10, 100).responseTimePeriods(),
+                a.sendLagPeriods(), 0, null, 0, uncorrected);
+        List<PeriodHistogram> server = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            server.add(period(T0 + i * PERIOD_MS, PERIOD_MS, hundred(500, 900)));
+        }
+
+        RunResult result = Analysis.analyze(input(server, List.of(a, withUncorrected), 10)).result();
+
+        assertThat(result.clients.perClient.get(0).p99IntegralMicros).as("10 periods of 1500 ns").isEqualTo(15);
+        assertThat(result.clients.perClient.get(0).p99UncorrectedIntegralMicros).as("no uncorrected series").isNull();
+        assertThat(result.clients.perClient.get(1).p99UncorrectedIntegralMicros).as("10 periods of 700 ns").isEqualTo(7);
+        assertThat(result.clients.p99IntegralMicros).isEqualTo(15);
+        assertThat(result.clients.p99UncorrectedIntegralMicros).isEqualTo(7);
     }
 }

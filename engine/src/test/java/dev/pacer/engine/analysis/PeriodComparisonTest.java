@@ -22,7 +22,16 @@ class PeriodComparisonTest {
         assertThat(c.shiftLow()).isLessThan(c.shift()).isPositive();
         assertThat(c.shiftHigh()).isGreaterThan(c.shift());
         assertThat(c.significant()).isTrue();
-        assertThat(c.sentence("b", "a")).startsWith("b is").contains("slower than a").contains("Hodges-Lehmann shift +10.0 %");
+        assertThat(c.sentence("b", "a", 100_000, 110_000)).startsWith("b is 10.0 % slower than a by the P99 integral (110.000 ms against 100.000 ms")
+                .contains("Hodges-Lehmann shift +10.0 %");
+    }
+
+    /** Jetty's "X % faster" is the ratio of the integrals, the baseline's over the other's: 36.6 against 30.0 is 22 %. */
+    @Test
+    void percentFasterIsTheBaselinesIntegralOverTheOthersMinusOne() {
+        assertThat(PeriodComparison.percentFaster(36.6, 30.0)).isCloseTo(22.0, within(1e-9));
+        assertThat(PeriodComparison.of(periods(1000), periods(900)).orElseThrow().sentence("jetty12-core", "jetty11", 36_600, 30_000))
+                .startsWith("jetty12-core is 22.0 % faster than jetty11 by the P99 integral (30.000 ms against 36.600 ms, as Jetty publishes)");
     }
 
     @Test
