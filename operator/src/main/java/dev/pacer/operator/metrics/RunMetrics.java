@@ -66,7 +66,7 @@ public final class RunMetrics implements MultiCollector {
             if (server != null && server.histogramsAvailable) {
                 gauge(gauges, "pacer_run_p99_integral_seconds", "Sum over the measured periods of each period's server P99", labels, micros(server.p99IntegralMicros));
                 gauge(gauges, "pacer_run_max_integral_seconds", "Sum over the measured periods of each period's server maximum", labels, micros(server.maxIntegralMicros));
-                gauge(gauges, "pacer_run_p99_integral_corrected_seconds", "P99 integral with at most 2 outlier periods replaced by the mean", labels, micros(server.p99IntegralCorrectedMicros));
+                gauge(gauges, "pacer_run_p99_integral_corrected_seconds", "P99 integral with every outlier period (P99 above twice the mean) replaced by the mean, as jetty-perf corrects it", labels, micros(server.p99IntegralCorrectedMicros));
                 gauge(gauges, "pacer_run_periods", "Sample periods in the measured window", labels, server.samples == null ? null : server.samples.doubleValue());
                 String help = "Latency over the measured window by role and statistic";
                 gauge(gauges, "pacer_run_latency_seconds", help, labels.merge(Labels.of("role", "server", "stat", "min")), micros(server.minMicros));
