@@ -10,7 +10,7 @@ import org.HdrHistogram.HistogramLogReader;
  * reader and none of pacer's code: java -cp HdrHistogram.jar RecomputeIntegrals.java server.hlog WINDOW_START_MS
  * WINDOW_END_MS PERIOD_MS prints "P99_INTEGRAL_US MAX_INTEGRAL_US PERIODS". A period counts when it lies within the
  * window (its bounds within 2 ms of the period grid, as agents write them) and is one period long; values are in
- * nanoseconds, the sums rounded to microseconds.
+ * nanoseconds, the sums truncated to microseconds as jetty-perf truncates them.
  */
 public class RecomputeIntegrals {
     public static void main(String[] args) throws IOException {
@@ -37,6 +37,6 @@ public class RecomputeIntegrals {
                 }
             }
         }
-        System.out.println(Math.round(p99Nanos / 1000.0) + " " + Math.round(maxNanos / 1000.0) + " " + periods);
+        System.out.println(p99Nanos / 1000 + " " + maxNanos / 1000 + " " + periods);   // truncated, as jetty-perf
     }
 }
