@@ -21,6 +21,8 @@ final class LocalObservations extends AgentObservations {
 
     private final LocalProcessTable table;
     private final Map<String, RoleObservation> roles = new HashMap<>();
+    /** The probe's /healthz, asked once per step (both the probe's and the server's observation need it). */
+    private Boolean probeHealthy;
 
     LocalObservations(RunPlan plan, LocalProcessTable table) {
         super(plan);
@@ -104,7 +106,10 @@ final class LocalObservations extends AgentObservations {
     }
 
     private boolean probeHealthy() {
-        return table.probePorts().filter(p -> LocalProcessTable.agentAt(p).isHealthy()).isPresent();
+        if (probeHealthy == null) {
+            probeHealthy = table.probePorts().filter(p -> LocalProcessTable.agentAt(p).isHealthy()).isPresent();
+        }
+        return probeHealthy;
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.pacer.cli;
 import java.io.PrintStream;
 import java.util.Locale;
 
+import dev.pacer.api.Measure;
 import dev.pacer.api.RunResult;
 import dev.pacer.engine.report.ResultDocument;
 
@@ -23,7 +24,7 @@ final class ResultsTable {
         RunResult.ServerFigures s = r.server;
         if (s != null && s.histogramsAvailable) {
             out.printf(Locale.ROOT, "%nserver  samples %d  requests %,d%s%n", s.samples, s.requests,
-                    s.measuredBy == null ? "" : "  (" + s.series + ", measured by the " + ("both".equals(s.measuredBy) ? "agent" : s.measuredBy) + ")");
+                    s.measuredBy == null ? "" : "  (" + s.series + ", measured by the " + (Measure.parse(s.measuredBy).map(Measure::agent).orElse(false) ? "agent" : s.measuredBy) + ")");
             out.printf(Locale.ROOT, "  P99 integral %s ms  (corrected %s ms)   max integral %s ms%n",
                     ms(s.p99IntegralMicros), ms(s.p99IntegralCorrectedMicros), ms(s.maxIntegralMicros));
             out.printf(Locale.ROOT, "  min %s  p50 %s  p99 %s  p99.9 %s  max %s ms%n",
@@ -35,7 +36,8 @@ final class ResultsTable {
                 }
             }
         } else {
-            out.println("\nserver  histograms unavailable" + ("none".equals(s == null ? null : s.measuredBy) ? " (not measured: measure none)" : ""));
+            out.println("\nserver  histograms unavailable" + (s != null && s.measuredBy != null && Measure.parse(s.measuredBy).filter(m -> !m.measured()).isPresent()
+                    ? " (not measured: measure none)" : ""));
         }
         out.printf(Locale.ROOT, "%n%-10s %12s %12s %10s %7s %10s %15s %10s %12s%n", "client", "offered/s", "achieved/s", "requests",
                 "errors", "p99 ms", "uncorr. p99 ms", "max ms", "lag p99 ms");

@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import dev.pacer.api.Measure;
 import dev.pacer.api.RunResult;
 import dev.pacer.engine.analysis.PeriodPoint;
 
@@ -74,7 +75,7 @@ public final class HtmlReport {
                         + "arrived in the socket → last response byte written, so it adds the wait before the server read (kernel probe).</small></p>\n");
             }
         } else {
-            html.append("<p>Server histograms unavailable").append(s != null && "none".equals(s.measuredBy) ? ": the server is not measured (measure: none)" : "")
+            html.append("<p>Server histograms unavailable").append(s != null && s.measuredBy != null && Measure.parse(s.measuredBy).filter(m -> !m.measured()).isPresent() ? ": the server is not measured (measure: none)" : "")
                     .append(".</p>\n");
         }
         html.append(footprint(r));
