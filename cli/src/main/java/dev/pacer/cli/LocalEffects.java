@@ -15,7 +15,7 @@ import java.util.function.Consumer;
 import dev.pacer.api.BenchmarkRunStatus;
 import dev.pacer.api.Phase;
 import dev.pacer.contract.AgentContract;
-import dev.pacer.contract.RunReport;
+import dev.pacer.contract.LoadRunStatus;
 import dev.pacer.engine.agents.RunCollector;
 import dev.pacer.engine.plan.RunPlan;
 import dev.pacer.engine.protocol.Action;
@@ -136,12 +136,12 @@ final class LocalEffects implements RunDriver.Effects {
     }
 
     @Override
-    public AgentAnswer<RunReport> postRun(Action.PostRun post) {
+    public AgentAnswer<LoadRunStatus> postRun(Action.PostRun post) {
         return AgentAnswer.ask(() -> table.processAgent(post.client()).postRun(post.request()));
     }
 
     @Override
-    public AgentAnswer<RunReport> postStart(Action.PostStart start) {
+    public AgentAnswer<LoadRunStatus> postStart(Action.PostStart start) {
         return AgentAnswer.ask(() -> table.processAgent(start.client()).postStart(start.startAtEpochMs()));
     }
 

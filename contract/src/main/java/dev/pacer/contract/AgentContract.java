@@ -16,10 +16,10 @@ public final class AgentContract {
     public static final String HISTOGRAMS = "/pacer/v1/histograms";
     /** {@link ResourceUse} of the measured process per sample period (servers; a 404 means not sampled). */
     public static final String RESOURCES = "/pacer/v1/resources";
-    /** Load generators: POST a {@link RunRequest} (202 with a {@link RunReport}, 409 when a run was taken), GET a {@link RunReport}. */
+    /** Load generators: POST a {@link RunRequest} (202 with a {@link LoadRunStatus}, 409 when a run was taken), GET a {@link LoadRunStatus}. */
     public static final String RUN = "/pacer/v1/run";
     /**
-     * Load generators: POST a {@link RunStart} to an armed client (202 with a {@link RunReport}). A start already past
+     * Load generators: POST a {@link RunStart} to an armed client (202 with a {@link LoadRunStatus}). A start already past
      * when it arrives is refused ({@link #RUN_START_PASSED}); a later one may replace a start that has not come yet;
      * once the load has begun, another start is refused ({@link #RUN_ALREADY_TAKEN}).
      */

@@ -24,7 +24,7 @@ class ContractGoldenTest {
                 60_000, 180_000, 1_000, 1_795_355_476_000L, 30_000, 20_000);
     }
 
-    static RunReport measuring() {
+    static LoadRunStatus measuring() {
         Map<String, Long> errorsByKind = new LinkedHashMap<>();
         errorsByKind.put("timeout", 0L);
         errorsByKind.put("io", 1L);
@@ -36,9 +36,9 @@ class ContractGoldenTest {
         classes.put("3xx", 0L);
         classes.put("4xx", 0L);
         classes.put("5xx", 2L);
-        return new RunReport(RunReport.State.MEASURING, "http://10.1.2.3:8080", 60_000, 60_000.0, 59_998.5, 3, 16,
+        return new LoadRunStatus(LoadRunStatus.State.MEASURING, "http://10.1.2.3:8080", 60_000, 60_000.0, 59_998.5, 3, 16,
                 14_400_000L, 4_200_000L, 0L, false, 4_199_990L, 599_970L, 3L, errorsByKind, classes, 10L, 48L, 0L,
-                new RunReport.Window(1_795_355_536_000L, 1_795_355_716_000L), 1_795_355_476_000L, null);
+                new LoadRunStatus.Window(1_795_355_536_000L, 1_795_355_716_000L), 1_795_355_476_000L, null);
     }
 
     static AgentInfo serverInfo() {
@@ -85,14 +85,14 @@ class ContractGoldenTest {
     }
 
     @Test
-    void runReportMeasuring() throws IOException {
-        assertRoundTrip(measuring(), RunReport.class, "run-report-measuring.json");
+    void runStatusMeasuring() throws IOException {
+        assertRoundTrip(measuring(), LoadRunStatus.class, "run-status-measuring.json");
     }
 
     @Test
-    void runReportIdleIsTheStateAlone() throws IOException {
-        assertRoundTrip(RunReport.idle(), RunReport.class, "run-report-idle.json");
-        assertThat(ContractJson.MAPPER.writeValueAsString(RunReport.idle()).replaceAll("\\s", "")).isEqualTo("{\"state\":\"idle\"}");
+    void runStatusIdleIsTheStateAlone() throws IOException {
+        assertRoundTrip(LoadRunStatus.idle(), LoadRunStatus.class, "run-status-idle.json");
+        assertThat(ContractJson.MAPPER.writeValueAsString(LoadRunStatus.idle()).replaceAll("\\s", "")).isEqualTo("{\"state\":\"idle\"}");
     }
 
     @Test
@@ -110,9 +110,9 @@ class ContractGoldenTest {
 
     @Test
     void unknownFieldsOfANewerAgentAreIgnored() throws IOException {
-        RunReport report = ContractJson.MAPPER.readValue("{\"state\":\"done\",\"sent\":5,\"someNewField\":[1,2]}", RunReport.class);
-        assertThat(report.state()).isEqualTo(RunReport.State.DONE);
-        assertThat(report.sent()).isEqualTo(5);
+        LoadRunStatus runStatus = ContractJson.MAPPER.readValue("{\"state\":\"done\",\"sent\":5,\"someNewField\":[1,2]}", LoadRunStatus.class);
+        assertThat(runStatus.state()).isEqualTo(LoadRunStatus.State.DONE);
+        assertThat(runStatus.sent()).isEqualTo(5);
     }
 
     @Test

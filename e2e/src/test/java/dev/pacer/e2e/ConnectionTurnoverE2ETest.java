@@ -7,7 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.pacer.contract.RunReport;
+import dev.pacer.contract.LoadRunStatus;
 import dev.pacer.contract.RunRequest;
 import dev.pacer.engine.agents.AgentClient;
 import org.junit.jupiter.api.Test;
@@ -42,13 +42,13 @@ class ConnectionTurnoverE2ETest {
             int connections = 4;
             long startAt = Processes.armThenStart(agent, new RunRequest("http://127.0.0.1:" + server.getAddress().getPort(), RATE, connections, 0, null,
                     new RunRequest.HttpRequestSpec("GET", "/", null, null), warmupMs, durationMs, PERIOD_MS, 0, 0), PERIOD_MS);
-            RunReport report = Processes.awaitDone(agent, startAt + warmupMs + durationMs + 30_000);
+            LoadRunStatus runStatus = Processes.awaitDone(agent, startAt + warmupMs + durationMs + 30_000);
             assertThat(closed.get()).as("connections the server closed").isGreaterThan(100);
             assertThat(clientPorts.size()).as("connections the client opened").isGreaterThan(connections + 100);
-            assertThat(report.unsent()).as("requests never sent").isZero();
-            assertThat(report.errors()).as("requests failed").isZero();
-            assertThat(report.completed()).as("responses").isEqualTo(report.scheduled());
-            assertThat(report.sent()).isEqualTo(report.scheduled());
+            assertThat(runStatus.unsent()).as("requests never sent").isZero();
+            assertThat(runStatus.errors()).as("requests failed").isZero();
+            assertThat(runStatus.completed()).as("responses").isEqualTo(runStatus.scheduled());
+            assertThat(runStatus.sent()).isEqualTo(runStatus.scheduled());
         } finally {
             Processes.stop(server);
         }
@@ -78,19 +78,19 @@ class ConnectionTurnoverE2ETest {
             }
             Processes.stop(server);   // its connections close; nothing listens on its port any more
             long servedBeforeGone = served.get();
-            RunReport report = Processes.awaitDone(agent, startAt + warmupMs + durationMs + 30_000);
+            LoadRunStatus runStatus = Processes.awaitDone(agent, startAt + warmupMs + durationMs + 30_000);
             // what the server answered before it went reached the client (but the one request per connection it may
             // have been answering as it stopped); everything scheduled after is what this run measured against no server
             assertThat(servedBeforeGone).as("requests the server answered before it went").isPositive();
-            assertThat(report.completed()).as("responses before the server went")
+            assertThat(runStatus.completed()).as("responses before the server went")
                     .isBetween(servedBeforeGone - connections, servedBeforeGone);
-            long neverAnswered = report.scheduled() - report.completed();
+            long neverAnswered = runStatus.scheduled() - runStatus.completed();
             assertThat(neverAnswered).as("requests scheduled after the server went").isPositive();
             // each fails as an error, at once, rather than waiting in the client (a request whose connection could not
             // be opened never reached the wire, so it counts in unsent too)
-            assertThat(report.errorsByKind().get("io") + report.errorsByKind().get("timeout"))
-                    .as("errors of the requests never answered (unsent: %d)", report.unsent()).isEqualTo(neverAnswered);
-            assertThat(report.errorsByKind().get("timeout")).as("none waited for its timeout").isZero();
+            assertThat(runStatus.errorsByKind().get("io") + runStatus.errorsByKind().get("timeout"))
+                    .as("errors of the requests never answered (unsent: %d)", runStatus.unsent()).isEqualTo(neverAnswered);
+            assertThat(runStatus.errorsByKind().get("timeout")).as("none waited for its timeout").isZero();
         }
     }
 }

@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.pacer.contract.RunReport;
+import dev.pacer.contract.LoadRunStatus;
 import dev.pacer.contract.RunRequest;
 import dev.pacer.engine.agents.AgentClient;
 import dev.pacer.engine.analysis.Analysis;
@@ -70,9 +70,9 @@ class CoordinatedOmissionE2ETest {
             // just after its middle too, queued behind the backlog while it drains (seen: 122 of 100 on a busy machine).
             long waitedHalfSecond = window.getCountBetweenValues(TimeUnit.MILLISECONDS.toNanos(500), Long.MAX_VALUE / 2);
             assertThat(waitedHalfSecond).as("requests recorded with at least 500 ms of wait").isBetween((long) RATE / 2 * 90 / 100, (long) RATE / 2 * 150 / 100);
-            RunReport report = agent.runStatus();
-            assertThat(report.errors()).isEqualTo(0);
-            assertThat(report.sendLagClampedValues()).isEqualTo(0);
+            LoadRunStatus runStatus = agent.runStatus();
+            assertThat(runStatus.errors()).isEqualTo(0);
+            assertThat(runStatus.sendLagClampedValues()).isEqualTo(0);
 
             AnalysisInput input = new AnalysisInput(windowStart, windowEnd, PERIOD_MS, Optional.empty(), "test server has no agent",
                     List.of(new AnalysisInput.ClientInput("client-0", RATE, responses, lags, 0, null)),

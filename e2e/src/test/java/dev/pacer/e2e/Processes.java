@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.pacer.contract.RunReport;
+import dev.pacer.contract.LoadRunStatus;
 import dev.pacer.contract.RunRequest;
 import dev.pacer.engine.agents.AgentClient;
 import org.assertj.core.api.Assertions;
@@ -97,27 +97,27 @@ final class Processes {
         Assertions.assertThat(run.startAtEpochMs()).as("posted without a start").isZero();
         agent.postRun(run);
         long deadline = System.currentTimeMillis() + 60_000;
-        RunReport report = agent.runStatus();
-        while (report.state() == RunReport.State.ARMING) {
+        LoadRunStatus runStatus = agent.runStatus();
+        while (runStatus.state() == LoadRunStatus.State.ARMING) {
             Assertions.assertThat(System.currentTimeMillis()).as("armed within 60 s").isLessThan(deadline);
             Thread.sleep(20);
-            report = agent.runStatus();
+            runStatus = agent.runStatus();
         }
-        Assertions.assertThat(report.state()).as("armed: " + report.failure()).isEqualTo(RunReport.State.ARMED);
+        Assertions.assertThat(runStatus.state()).as("armed: " + runStatus.failure()).isEqualTo(LoadRunStatus.State.ARMED);
         long startAt = ((System.currentTimeMillis() + 1000) / periodMs + 1) * periodMs;
         agent.postStart(startAt);
         return startAt;
     }
 
     /** Waits for a load generator's run to end, failing the test past {@code deadlineEpochMs}. */
-    static RunReport awaitDone(AgentClient agent, long deadlineEpochMs) throws Exception {
-        RunReport report = agent.runStatus();
-        while (report.state() != RunReport.State.DONE) {
+    static LoadRunStatus awaitDone(AgentClient agent, long deadlineEpochMs) throws Exception {
+        LoadRunStatus runStatus = agent.runStatus();
+        while (runStatus.state() != LoadRunStatus.State.DONE) {
             Assertions.assertThat(System.currentTimeMillis()).as("run finished in time").isLessThan(deadlineEpochMs);
             Thread.sleep(200);
-            report = agent.runStatus();
+            runStatus = agent.runStatus();
         }
-        return report;
+        return runStatus;
     }
 
     /** The whole answer of the tests' JDK servers: 200 "ok", and the exchange closed. */

@@ -73,7 +73,7 @@ class QuickstartE2ETest {
         // each client collected its garbage once while arming, before the load, so that the window's first young
         // collection does not copy the client's whole state (a 40 ms stall at this rate before it did)
         for (String client : List.of("client-0", "client-1")) {
-            long startAt = doc.clientReports().get(client).startAtEpochMs();
+            long startAt = doc.clientRuns().get(client).startAtEpochMs();
             var samples = new ObjectMapper().readTree(outcome.directory().resolve(client + ".resources.json").toFile()).path("samples");
             long before = 0;
             for (var sample : samples) {

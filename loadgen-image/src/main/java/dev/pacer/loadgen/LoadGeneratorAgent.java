@@ -18,7 +18,7 @@ import dev.pacer.agent.PeriodSampler;
 import dev.pacer.agent.ProcessInfo;
 import dev.pacer.agent.ResourceSampler;
 import dev.pacer.contract.AgentContract;
-import dev.pacer.contract.RunReport;
+import dev.pacer.contract.LoadRunStatus;
 import dev.pacer.contract.RunRequest;
 import dev.pacer.contract.RunStart;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
@@ -91,7 +91,7 @@ public final class LoadGeneratorAgent implements Closeable {
         switch (exchange.getRequestMethod()) {
             case "GET" -> {
                 LoadRun current = run;
-                AdminServer.respondJson(exchange, 200, current == null ? RunReport.idle() : current.report());
+                AdminServer.respondJson(exchange, 200, current == null ? LoadRunStatus.idle() : current.status());
             }
             case "POST" -> {
                 RunRequest request;
@@ -114,7 +114,7 @@ public final class LoadGeneratorAgent implements Closeable {
                     run = new LoadRun(request, responseTime, responseTimeUncorrected, sendLag, clock);
                     run.arm();
                 }
-                AdminServer.respondJson(exchange, AgentContract.RUN_ACCEPTED, run.report());
+                AdminServer.respondJson(exchange, AgentContract.RUN_ACCEPTED, run.status());
             }
             default -> AdminServer.respondJson(exchange, 405, Map.of("error", "GET or POST"));
         }
@@ -142,12 +142,12 @@ public final class LoadGeneratorAgent implements Closeable {
             return;
         }
         switch (current.start(start.startAtEpochMs())) {
-            case ACCEPTED -> AdminServer.respondJson(exchange, AgentContract.RUN_ACCEPTED, current.report());
+            case ACCEPTED -> AdminServer.respondJson(exchange, AgentContract.RUN_ACCEPTED, current.status());
             case PASSED -> AdminServer.respondJson(exchange, AgentContract.RUN_START_PASSED, Map.of("error",
                     "startAt " + Instant.ofEpochMilli(start.startAtEpochMs()) + " had passed by "
                             + (clock.millis() - start.startAtEpochMs()) + " ms when it arrived; choose a later one"));
             case ALREADY_STARTED -> AdminServer.respondJson(exchange, AgentContract.RUN_ALREADY_TAKEN, Map.of("error",
-                    "the load began already, at " + Instant.ofEpochMilli(current.report().startAtEpochMs() == null ? 0 : current.report().startAtEpochMs())));
+                    "the load began already, at " + Instant.ofEpochMilli(current.status().startAtEpochMs() == null ? 0 : current.status().startAtEpochMs())));
         }
     }
 

@@ -17,8 +17,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 import dev.pacer.agent.PeriodSampler;
 import dev.pacer.contract.AgentContract;
-import dev.pacer.contract.RunReport.State;
-import dev.pacer.contract.RunReport;
+import dev.pacer.contract.LoadRunStatus.State;
+import dev.pacer.contract.LoadRunStatus;
 import dev.pacer.contract.RunRequest;
 import dev.pacer.loadgen.pacing.PacingLoop;
 import dev.pacer.loadgen.pacing.Schedule;
@@ -342,7 +342,7 @@ final class LoadRun {
     }
 
     /** {@code GET /pacer/v1/run}. */
-    RunReport report() {
+    LoadRunStatus status() {
         State state = state();
         long now = clock.millis();
         long startAt = startAtEpochMs;
@@ -356,12 +356,12 @@ final class LoadRun {
         for (int i = 1; i < statusClasses.length; i++) {
             classes.put(i + "xx", statusClasses[i].sum());
         }
-        return new RunReport(state, spec.targetUrl(), spec.ratePerSecond(), (double) spec.ratePerSecond(),
+        return new LoadRunStatus(state, spec.targetUrl(), spec.ratePerSecond(), (double) spec.ratePerSecond(),
                 measuredMs == 0 ? 0.0 : measuredResponses.sum() * 1000.0 / measuredMs, shards, spec.connections(),
                 scheduledRequests, begun.sum(), state == State.DONE ? unsent : 0L,
                 stoppedBehindSchedule, responses.sum(), measuredResponses.sum(), errors(), errorsByKind, classes,
                 Math.max(0, handedOff() - finished()), maxInFlight.get(),
-                sendLag.clampedValues(), startAt == 0 ? null : new RunReport.Window(windowStartEpochMs, windowEndEpochMs),
+                sendLag.clampedValues(), startAt == 0 ? null : new LoadRunStatus.Window(windowStartEpochMs, windowEndEpochMs),
                 startAt == 0 ? null : startAt, failure);
     }
 

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.core.JacksonException;
 import dev.pacer.contract.AgentContract;
 import dev.pacer.contract.AgentInfo;
 import dev.pacer.contract.ContractJson;
-import dev.pacer.contract.RunReport;
+import dev.pacer.contract.LoadRunStatus;
 import dev.pacer.contract.RunRequest;
 import dev.pacer.contract.RunStart;
 
@@ -67,32 +67,32 @@ public final class AgentClient {
     }
 
     /** {@code POST /pacer/v1/run}: answered 202 with the run's first report; 409 when this agent already took a run. */
-    public RunReport postRun(RunRequest run) throws IOException {
+    public LoadRunStatus postRun(RunRequest run) throws IOException {
         AgentTransport.Response response = transport.postJson(AgentContract.RUN, ContractJson.MAPPER.writeValueAsBytes(run));
         if (response.statusCode() != AgentContract.RUN_ACCEPTED) {
             throw new AgentException("POST " + where() + " /pacer/v1/run answered " + response.statusCode() + ": " + response.body(),
                     response.statusCode());
         }
-        return ContractJson.MAPPER.readValue(response.body(), RunReport.class);
+        return ContractJson.MAPPER.readValue(response.body(), LoadRunStatus.class);
     }
 
     /**
      * {@code POST /pacer/v1/run/start}: answered 202 with the run's report; {@link AgentContract#RUN_START_PASSED} when
      * the instant had passed on arrival, 409 when the load began already at another instant.
      */
-    public RunReport postStart(long startAtEpochMs) throws IOException {
+    public LoadRunStatus postStart(long startAtEpochMs) throws IOException {
         AgentTransport.Response response = transport.postJson(AgentContract.RUN_START,
                 ContractJson.MAPPER.writeValueAsBytes(new RunStart(startAtEpochMs)));
         if (response.statusCode() != AgentContract.RUN_ACCEPTED) {
             throw new AgentException("POST " + where() + " " + AgentContract.RUN_START + " answered " + response.statusCode() + ": "
                     + response.body(), response.statusCode());
         }
-        return ContractJson.MAPPER.readValue(response.body(), RunReport.class);
+        return ContractJson.MAPPER.readValue(response.body(), LoadRunStatus.class);
     }
 
     /** {@code GET /pacer/v1/run}. */
-    public RunReport runStatus() throws IOException {
-        return json(transport.get(AgentContract.RUN), AgentContract.RUN, RunReport.class);
+    public LoadRunStatus runStatus() throws IOException {
+        return json(transport.get(AgentContract.RUN), AgentContract.RUN, LoadRunStatus.class);
     }
 
     private <T> T json(AgentTransport.Response response, String path, Class<T> type) throws IOException {

@@ -11,15 +11,15 @@ import dev.pacer.api.Measure;
 import dev.pacer.contract.AgentContract;
 import dev.pacer.contract.AgentInfo;
 import dev.pacer.contract.ContractJson;
+import dev.pacer.contract.LoadRunStatus;
 import dev.pacer.contract.ResourceUse;
-import dev.pacer.contract.RunReport;
 import dev.pacer.engine.analysis.AnalysisInput;
 import dev.pacer.engine.analysis.HistogramLogs;
 import dev.pacer.engine.analysis.PeriodHistogram;
 import dev.pacer.engine.plan.RunPlan;
 
 /**
- * Fetches every histogram log, info and client report from the agents after a run, and assembles the analysis input.
+ * Fetches every histogram log, info and client run status from the agents after a run, and assembles the analysis input.
  * A server without the agent contract still yields a result: its histograms are then reported unavailable.
  */
 public final class RunCollector {
@@ -34,18 +34,18 @@ public final class RunCollector {
      *
      * @param rawLogs  file name → interval log text, e.g. {@code server.hlog}, {@code client-0.responseTime.hlog}
      * @param infos    role name → {@code /pacer/v1/info}
-     * @param reports  client name → final {@code GET /pacer/v1/run}
+     * @param runStatuses  client name → final {@code GET /pacer/v1/run}
      * @param placed   role name → where it ran ({@link Placed}); empty when the platform did not say
      */
     public record Collected(AnalysisInput input, Map<String, String> rawLogs, Map<String, AgentInfo> infos,
-                            Map<String, RunReport> reports, Map<String, Placed> placed) {
-        public Collected(AnalysisInput input, Map<String, String> rawLogs, Map<String, AgentInfo> infos, Map<String, RunReport> reports) {
-            this(input, rawLogs, infos, reports, Map.of());
+                            Map<String, LoadRunStatus> runStatuses, Map<String, Placed> placed) {
+        public Collected(AnalysisInput input, Map<String, String> rawLogs, Map<String, AgentInfo> infos, Map<String, LoadRunStatus> runStatuses) {
+            this(input, rawLogs, infos, runStatuses, Map.of());
         }
 
         /** The same with the platform's word on where each role ran. */
         public Collected placedAt(Map<String, Placed> where) {
-            return new Collected(input, rawLogs, infos, reports, Map.copyOf(where));
+            return new Collected(input, rawLogs, infos, runStatuses, Map.copyOf(where));
         }
     }
 
@@ -80,7 +80,7 @@ public final class RunCollector {
         Measure measure = plan.server().measure();
         Map<String, String> rawLogs = new LinkedHashMap<>();
         Map<String, AgentInfo> infos = new LinkedHashMap<>();
-        Map<String, RunReport> reports = new LinkedHashMap<>();
+        Map<String, LoadRunStatus> runStatuses = new LinkedHashMap<>();
         Optional<List<PeriodHistogram>> serverPeriods = Optional.empty();
         Map<String, List<PeriodHistogram>> otherSeries = new LinkedHashMap<>();
         String unavailable = null;
@@ -115,8 +115,8 @@ public final class RunCollector {
             String name = entry.getKey();
             AgentClient client = entry.getValue();
             infos.put(name, client.info());
-            RunReport report = client.runStatus();
-            reports.put(name, report);
+            LoadRunStatus runStatus = client.runStatus();
+            runStatuses.put(name, runStatus);
             String responseLog = client.histograms(CLIENT_RESPONSE_TIME_SERIES);
             String lagLog = client.histograms(CLIENT_SEND_LAG_SERIES);
             rawLogs.put(name + "." + CLIENT_RESPONSE_TIME_SERIES + ".hlog", responseLog);
@@ -129,16 +129,16 @@ public final class RunCollector {
                 uncorrected = HistogramLogs.parse(uncorrectedLog, periodMs);
             }
             ResourceUse clientUse = fetchResources(client, name, rawLogs).orElse(null);
-            inputs.add(new AnalysisInput.ClientInput(name, report.offeredRateOrZero(),
+            inputs.add(new AnalysisInput.ClientInput(name, runStatus.offeredRateOrZero(),
                     HistogramLogs.parse(responseLog, periodMs), HistogramLogs.parse(lagLog, periodMs),
-                    report.errorsOrZero(), report.failure(), report.unsentOrZero(), uncorrected, clientUse));
+                    runStatus.errorsOrZero(), runStatus.failure(), runStatus.unsentOrZero(), uncorrected, clientUse));
         }
         AnalysisInput.ServerResources resources = resources(server, windowStartEpochMs - plan.warmup().toMillis(), rawLogs);
         String mainSeries = measure.serverAnswerer() == Measure.ServerAnswerer.PROBE ? AgentContract.SERIES_SERVICE : AgentContract.SERIES_PROCESSING;
         AnalysisInput input = new AnalysisInput(windowStartEpochMs, windowEndEpochMs, periodMs, serverPeriods, unavailable,
                 inputs, plan.criteria(), new AnalysisInput.ServerMeasure(measure, mainSeries, otherSeries,
                 probeLosses(infos.get(measure.probeBeside() ? AgentContract.ROLE_PROBE : AgentContract.ROLE_SERVER))), resources);
-        return new Collected(input, rawLogs, infos, reports);
+        return new Collected(input, rawLogs, infos, runStatuses);
     }
 
     /** The kernel probe's counters from its info (the probe's own fields beyond the contract's); {@code null} for any other agent. */

@@ -32,7 +32,7 @@ public sealed interface Action {
     record PostStart(String client, long startAtEpochMs) implements Action {
     }
 
-    /** Fetch every histogram log, info and final report; what was collected, or why not, comes back as an outcome. */
+    /** Fetch every histogram log, info and final client run status; what was collected, or why not, comes back as an outcome. */
     record Collect(long windowStartEpochMs, long windowEndEpochMs) implements Action {
     }
 

@@ -8,7 +8,7 @@ import java.util.Optional;
 import dev.pacer.api.Measure;
 import dev.pacer.contract.AgentContract;
 import dev.pacer.contract.AgentInfo;
-import dev.pacer.contract.RunReport;
+import dev.pacer.contract.LoadRunStatus;
 import dev.pacer.engine.agents.AgentClient;
 import dev.pacer.engine.agents.MetricsText;
 import dev.pacer.engine.agents.RunCollector;
@@ -59,7 +59,7 @@ public abstract class AgentObservations implements Observations {
     }
 
     @Override
-    public AgentAnswer<RunReport> report(String client) {
+    public AgentAnswer<LoadRunStatus> runStatus(String client) {
         return AgentAnswer.ask(() -> agent(client).runStatus());
     }
 

@@ -17,7 +17,7 @@ import java.util.Optional;
 import dev.pacer.api.Phase;
 import dev.pacer.api.RunResult;
 import dev.pacer.contract.AgentContract;
-import dev.pacer.contract.RunReport;
+import dev.pacer.contract.LoadRunStatus;
 import dev.pacer.engine.plan.RunPlan;
 
 /**
@@ -36,8 +36,8 @@ final class ArmingStage extends ProtocolStep {
      * passed, or one too close to post safely, is replaced by a later one: no client begins behind its schedule.
      */
     Decision armAndStart(RunPlan plan, RoleObservation server, Observations seen, Outcomes outcomes) {
-        for (Map.Entry<String, AgentAnswer<RunReport>> post : outcomes.posts().entrySet()) {
-            AgentAnswer<RunReport> answer = post.getValue();
+        for (Map.Entry<String, AgentAnswer<LoadRunStatus>> post : outcomes.posts().entrySet()) {
+            AgentAnswer<LoadRunStatus> answer = post.getValue();
             if (answer.refused() && answer.statusCode() != AgentContract.RUN_ALREADY_TAKEN) {
                 return fail(RunConditions.READY, "ClientRefusedRun", post.getKey() + " refused the run: " + answer.error());
             }
@@ -47,7 +47,7 @@ final class ArmingStage extends ProtocolStep {
         }
         if (!outcomes.posts().isEmpty()) {
             condition(RunConditions.READY, UNKNOWN, "Arming", "arming " + outcomes.posts().size() + " of " + plan.clients().size() + " clients");
-            return decide(NEXT_STEP);   // they connect now: their reports say when they are armed
+            return decide(NEXT_STEP);   // they connect now: their run statuses say when they are armed
         }
         if (!outcomes.starts().isEmpty()) {
             Optional<Decision> refused = startRefused(plan, outcomes.starts());
@@ -60,19 +60,19 @@ final class ArmingStage extends ProtocolStep {
         List<String> toStart = new ArrayList<>();
         long slowestAnswerNanos = 0;
         for (RunPlan.ClientRole role : plan.clients()) {
-            AgentAnswer<RunReport> answer = outcomes.starts().containsKey(role.name()) ? outcomes.starts().get(role.name()) : seen.report(role.name());
+            AgentAnswer<LoadRunStatus> answer = outcomes.starts().containsKey(role.name()) ? outcomes.starts().get(role.name()) : seen.runStatus(role.name());
             if (!answer.answered()) {
                 return unreachable(role.name(), answer.error(), POLL);
             }
             slowestAnswerNanos = Math.max(slowestAnswerNanos, answer.answerNanos());
-            RunReport report = answer.value();
-            boolean tookThisStart = status.startAtEpochMs != null && status.startAtEpochMs.equals(report.startAtEpochMs());
-            switch (report.state()) {
+            LoadRunStatus runStatus = answer.value();
+            boolean tookThisStart = status.startAtEpochMs != null && status.startAtEpochMs.equals(runStatus.startAtEpochMs());
+            switch (runStatus.state()) {
                 case IDLE -> idle.add(role.name());
                 case ARMING -> arming.add(role.name());
                 case FAILED -> {
                     return fail(RunConditions.READY, "ClientFailed", role.name() + " (" + seen.client(role.name()).name()
-                            + ") failed before the load: " + report.failure());
+                            + ") failed before the load: " + runStatus.failure());
                 }
                 case ARMED -> toStart.add(role.name());
                 case WAITING -> {
@@ -83,7 +83,7 @@ final class ArmingStage extends ProtocolStep {
                 case WARMUP, MEASURING, DONE -> {
                     if (!tookThisStart) {
                         return fail(RunConditions.READY, "BarrierMissed", role.name() + " began its load at "
-                                + Instant.ofEpochMilli(report.startAtEpochMs()) + ", not at the run's startAt: the run cannot start together");
+                                + Instant.ofEpochMilli(runStatus.startAtEpochMs()) + ", not at the run's startAt: the run cannot start together");
                     }
                 }
             }
@@ -127,10 +127,10 @@ final class ArmingStage extends ProtocolStep {
     }
 
     /** The answers to the posted start: a start that had passed is replaced by a later one; a client that began elsewhere fails the run. */
-    private Optional<Decision> startRefused(RunPlan plan, Map<String, AgentAnswer<RunReport>> starts) {
+    private Optional<Decision> startRefused(RunPlan plan, Map<String, AgentAnswer<LoadRunStatus>> starts) {
         long slowestAnswerNanos = starts.values().stream().mapToLong(AgentAnswer::answerNanos).max().orElse(0);
-        for (Map.Entry<String, AgentAnswer<RunReport>> start : starts.entrySet()) {
-            AgentAnswer<RunReport> answer = start.getValue();
+        for (Map.Entry<String, AgentAnswer<LoadRunStatus>> start : starts.entrySet()) {
+            AgentAnswer<LoadRunStatus> answer = start.getValue();
             if (answer.unreachable()) {
                 return Optional.of(unreachable(start.getKey(), answer.error(), NEXT_STEP));
             }

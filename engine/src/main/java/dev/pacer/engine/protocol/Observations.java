@@ -3,7 +3,7 @@ package dev.pacer.engine.protocol;
 import java.util.Optional;
 
 import dev.pacer.contract.AgentInfo;
-import dev.pacer.contract.RunReport;
+import dev.pacer.contract.LoadRunStatus;
 
 /**
  * What the protocol may look at, asked lazily: a step reads only what its phase needs, so an orchestrator calls an
@@ -30,7 +30,7 @@ public interface Observations {
     AgentAnswer<AgentInfo> info(String role);
 
     /** {@code GET /pacer/v1/run} of a client. */
-    AgentAnswer<RunReport> report(String client);
+    AgentAnswer<LoadRunStatus> runStatus(String client);
 
     /** The server's P99 of its last closed period, seconds, when its agent exposes it. */
     Optional<Double> serverLastPeriodP99Seconds();

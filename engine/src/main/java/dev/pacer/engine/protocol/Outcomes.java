@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
-import dev.pacer.contract.RunReport;
+import dev.pacer.contract.LoadRunStatus;
 import dev.pacer.engine.agents.AgentClient;
 import dev.pacer.engine.agents.RunCollector;
 
@@ -19,7 +19,7 @@ import dev.pacer.engine.agents.RunCollector;
  * @param refused    why the platform refused to create a pod or process the run asked for (the API server's answer
  *                   to an invalid pod), if it did: the run cannot start
  */
-public record Outcomes(Map<String, AgentAnswer<RunReport>> posts, Map<String, AgentAnswer<RunReport>> starts,
+public record Outcomes(Map<String, AgentAnswer<LoadRunStatus>> posts, Map<String, AgentAnswer<LoadRunStatus>> starts,
                        Optional<Collection> collection, Optional<String> refused) {
     public static final Outcomes NONE = new Outcomes(Map.of(), Map.of(), Optional.empty(), Optional.empty());
 
@@ -28,7 +28,7 @@ public record Outcomes(Map<String, AgentAnswer<RunReport>> posts, Map<String, Ag
         starts = Map.copyOf(starts);
     }
 
-    public Outcomes(Map<String, AgentAnswer<RunReport>> posts, Optional<Collection> collection) {
+    public Outcomes(Map<String, AgentAnswer<LoadRunStatus>> posts, Optional<Collection> collection) {
         this(posts, Map.of(), collection, Optional.empty());
     }
 
@@ -37,7 +37,7 @@ public record Outcomes(Map<String, AgentAnswer<RunReport>> posts, Map<String, Ag
     }
 
     /**
-     * What collecting gave: the histograms, infos and reports, or why they could not be had.
+     * What collecting gave: the histograms, infos and client run statuses, or why they could not be had.
      *
      * @param unanswered an agent gave no answer (asking again may help), rather than one outside the contract
      */
@@ -59,16 +59,16 @@ public record Outcomes(Map<String, AgentAnswer<RunReport>> posts, Map<String, Ag
 
     /** Gathers the outcomes of a step's actions. */
     public static final class Builder {
-        private final Map<String, AgentAnswer<RunReport>> posts = new LinkedHashMap<>();
-        private final Map<String, AgentAnswer<RunReport>> starts = new LinkedHashMap<>();
+        private final Map<String, AgentAnswer<LoadRunStatus>> posts = new LinkedHashMap<>();
+        private final Map<String, AgentAnswer<LoadRunStatus>> starts = new LinkedHashMap<>();
         private Collection collection;
         private String refused;
 
-        public void posted(String client, AgentAnswer<RunReport> answer) {
+        public void posted(String client, AgentAnswer<LoadRunStatus> answer) {
             posts.put(client, answer);
         }
 
-        public void started(String client, AgentAnswer<RunReport> answer) {
+        public void started(String client, AgentAnswer<LoadRunStatus> answer) {
             starts.put(client, answer);
         }
 

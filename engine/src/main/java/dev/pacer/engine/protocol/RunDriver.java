@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Optional;
 
 import dev.pacer.api.BenchmarkRunStatus;
-import dev.pacer.contract.RunReport;
+import dev.pacer.contract.LoadRunStatus;
 import dev.pacer.engine.plan.RunPlan;
 
 /**
@@ -31,9 +31,9 @@ public final class RunDriver {
         /** @return why the platform refused to create one, if it did */
         Optional<String> createClients(List<String> names);
 
-        AgentAnswer<RunReport> postRun(Action.PostRun post);
+        AgentAnswer<LoadRunStatus> postRun(Action.PostRun post);
 
-        AgentAnswer<RunReport> postStart(Action.PostStart start);
+        AgentAnswer<LoadRunStatus> postStart(Action.PostStart start);
 
         Outcomes.Collection collect(Action.Collect collect);
 

@@ -27,7 +27,7 @@ import dev.pacer.engine.plan.RunPlan;
  *       lead sized from the agents' answer times, written to the status and, in a later step, posted to every client
  *       that has not taken it → WarmingUp. A start a client finds passed, or not taken by all shortly before it, is
  *       replaced by a later one; a client that began at another start fails the run.</li>
- *   <li>WarmingUp, Measuring: the clients' reports give {@code status.progress}; a failed client or a role gone fails
+ *   <li>WarmingUp, Measuring: the clients' run statuses give {@code status.progress}; a failed client or a role gone fails
  *       the run; once every client is done and a quarter period has passed after the window → Collecting.</li>
  *   <li>Collecting: collect, analyse, judge (a pinning asked for and not obtained makes the verdict Invalid) →
  *       Succeeded, with the result published.</li>

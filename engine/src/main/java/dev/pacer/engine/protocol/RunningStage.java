@@ -12,7 +12,7 @@ import java.util.Optional;
 
 import dev.pacer.api.BenchmarkRunStatus;
 import dev.pacer.api.Phase;
-import dev.pacer.contract.RunReport;
+import dev.pacer.contract.LoadRunStatus;
 import dev.pacer.engine.plan.RunPlan;
 
 /** WarmingUp and Measuring: the clients' progress, a failed or lost role, then Collecting once every client is done. */
@@ -31,24 +31,24 @@ final class RunningStage extends ProtocolStep {
         double achieved = 0;
         long errors = 0;
         for (RunPlan.ClientRole role : plan.clients()) {
-            AgentAnswer<RunReport> answer = seen.report(role.name());
+            AgentAnswer<LoadRunStatus> answer = seen.runStatus(role.name());
             if (!answer.answered()) {
                 return unreachable(role.name(), answer.error(), POLL);
             }
-            RunReport report = answer.value();
-            if (report.state() == RunReport.State.FAILED) {
+            LoadRunStatus runStatus = answer.value();
+            if (runStatus.state() == LoadRunStatus.State.FAILED) {
                 return fail(RunConditions.READY, "ClientFailed", role.name() + " (" + seen.client(role.name()).name()
-                        + ") failed: " + report.failure());
+                        + ") failed: " + runStatus.failure());
             }
-            if (report.state() == RunReport.State.WAITING && now.toEpochMilli() > status.startAtEpochMs + startGrace(plan).toMillis()) {
+            if (runStatus.state() == LoadRunStatus.State.WAITING && now.toEpochMilli() > status.startAtEpochMs + startGrace(plan).toMillis()) {
                 return fail(RunConditions.READY, "ClientNotStarted", role.name() + " (" + seen.client(role.name()).name()
                         + ") had not started sending " + startGrace(plan).toSeconds() + " s after startAt "
                         + Instant.ofEpochMilli(status.startAtEpochMs));
             }
-            allDone &= report.state() == RunReport.State.DONE;
-            offered += report.offeredRateOrZero();
-            achieved += report.achievedRateOrZero();
-            errors += report.errorsOrZero();
+            allDone &= runStatus.state() == LoadRunStatus.State.DONE;
+            offered += runStatus.offeredRateOrZero();
+            achieved += runStatus.achievedRateOrZero();
+            errors += runStatus.errorsOrZero();
         }
         condition(RunConditions.AGENTS_REACHABLE, TRUE, "AgentsAnswer", "every agent answers");
         long nowMs = now.toEpochMilli();

@@ -15,7 +15,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.RunResult;
 import dev.pacer.contract.AgentInfo;
-import dev.pacer.contract.RunReport;
+import dev.pacer.contract.LoadRunStatus;
 import dev.pacer.engine.agents.RunCollector;
 import dev.pacer.engine.analysis.Analysis;
 import dev.pacer.engine.analysis.PercentileSpectrum;
@@ -25,14 +25,14 @@ import dev.pacer.engine.plan.RunPlan;
 /**
  * {@code result.json} of a results directory, and the one place a run's result is assembled: {@code status.result} of
  * a BenchmarkRun is this document's {@code result} (docs/design.md, "Results"). The file adds what a status cannot
- * hold: the per-period series of every role, the clients' final reports and every agent's info.
+ * hold: the per-period series of every role, the clients' final run statuses and every agent's info.
  * <pre>
  * { "run": name, "load": "2x500", "server": {image, args, labels, cpuset}, "samplePeriodMs": 1000,
  *   "result": { … the shape of status.result … },
  *   "window": {startEpochMs, endEpochMs},
  *   "periods": [ {startEpochMs, server: {count,minMicros,p50Micros,p99Micros,maxMicros},
  *                 clients: {client-0: {count,p50Micros,p99Micros,p999Micros,maxMicros,sendLagP99Micros}}} … ],
- *   "clientReports": {client-0: final GET /pacer/v1/run}, "agents": {server: info, client-0: info},
+ *   "clientRuns": {client-0: final GET /pacer/v1/run}, "agents": {server: info, client-0: info},
  *   "spectra": {server: [{percentile, valueMicros} …], client-0: […]},
  *   "manifest": {pacerVersion, plan: the effective spec, roles: {server: {image, imageId, node, kernel, cpuModel, …}}} }
  * </pre>
@@ -42,7 +42,7 @@ import dev.pacer.engine.plan.RunPlan;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ResultDocument(String run, String load, Map<String, Object> server, long samplePeriodMs,
                              RunResult result, RunResult.Window window, List<PeriodPoint> periods,
-                             Map<String, RunReport> clientReports, Map<String, AgentInfo> agents,
+                             Map<String, LoadRunStatus> clientRuns, Map<String, AgentInfo> agents,
                              List<String> notes, Map<String, List<PercentileSpectrum.Point>> spectra, RunManifest manifest) {
     public static final String FILE_NAME = "result.json";
     public static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
@@ -62,7 +62,7 @@ public record ResultDocument(String run, String load, Map<String, Object> server
         Map<String, List<PercentileSpectrum.Point>> spectra = new LinkedHashMap<>();
         PercentileSpectrum.ofRun(collected.input()).forEach((role, s) -> spectra.put(role, s.points()));
         return new ResultDocument(plan.runName(), plan.load(), server, plan.samplePeriod().toMillis(), outcome.result(),
-                outcome.result().window, outcome.periods(), collected.reports(), collected.infos(), List.copyOf(notes), spectra,
+                outcome.result().window, outcome.periods(), collected.runStatuses(), collected.infos(), List.copyOf(notes), spectra,
                 RunManifest.of(plan, collected));
     }
 
@@ -92,7 +92,7 @@ public record ResultDocument(String run, String load, Map<String, Object> server
     public ResultDocument withNotes(List<String> more) {
         List<String> all = new ArrayList<>(notes == null ? List.of() : notes);
         all.addAll(more);
-        return new ResultDocument(run, load, server, samplePeriodMs, result, window, periods, clientReports, agents, List.copyOf(all), spectra,
+        return new ResultDocument(run, load, server, samplePeriodMs, result, window, periods, clientRuns, agents, List.copyOf(all), spectra,
                 manifest);
     }
 

@@ -16,7 +16,7 @@ import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.BenchmarkRunStatus;
 import dev.pacer.api.BenchmarkRunYaml;
 import dev.pacer.contract.AgentInfo;
-import dev.pacer.contract.RunReport;
+import dev.pacer.contract.LoadRunStatus;
 import dev.pacer.engine.agents.RunCollector;
 import dev.pacer.engine.analysis.AnalysisInput;
 import dev.pacer.engine.analysis.PeriodHistogram;
@@ -53,7 +53,7 @@ final class FakeRun implements Observations {
     Optional<String> waiting = Optional.empty();
     final Map<String, RoleObservation> clients = new LinkedHashMap<>();
     final Map<String, AgentAnswer<AgentInfo>> infos = new HashMap<>();
-    final Map<String, AgentAnswer<RunReport>> reports = new HashMap<>();
+    final Map<String, AgentAnswer<LoadRunStatus>> statuses = new HashMap<>();
     Optional<Double> serverP99 = Optional.empty();
     /** What the server's histograms hold in every period. */
     long serverNanos = 1200;
@@ -115,18 +115,18 @@ final class FakeRun implements Observations {
                 List.of(), Map.of());
     }
 
-    static RunReport report(RunReport.State state, double offered, double achieved, long errors) {
-        return report(state, offered, achieved, errors, null);
+    static LoadRunStatus status(LoadRunStatus.State state, double offered, double achieved, long errors) {
+        return status(state, offered, achieved, errors, null);
     }
 
     /** A report of a client that took this start ({@code null}: none yet). */
-    static RunReport report(RunReport.State state, double offered, double achieved, long errors, Long startAtEpochMs) {
-        return new RunReport(state, null, 500, offered, achieved, 1, 4, null, null, null, null, null, null, errors,
+    static LoadRunStatus status(LoadRunStatus.State state, double offered, double achieved, long errors, Long startAtEpochMs) {
+        return new LoadRunStatus(state, null, 500, offered, achieved, 1, 4, null, null, null, null, null, null, errors,
                 null, null, null, null, null, null, startAtEpochMs, null);
     }
 
-    static RunReport failedReport(String failure) {
-        return new RunReport(RunReport.State.FAILED, null, 500, 0.0, 0.0, 1, 4, null, null, null, null, null, null, 0L,
+    static LoadRunStatus failedStatus(String failure) {
+        return new LoadRunStatus(LoadRunStatus.State.FAILED, null, 500, 0.0, 0.0, 1, 4, null, null, null, null, null, null, 0L,
                 null, null, null, null, null, null, null, failure);
     }
 
@@ -138,15 +138,15 @@ final class FakeRun implements Observations {
         for (String name : clients.keySet()) {
             clients.put(name, ready("fake-" + name, "10.0.0." + i));
             infos.put(name, AgentAnswer.of(info("client", Integer.toString(i++))));
-            reports.put(name, AgentAnswer.of(RunReport.idle()));
+            statuses.put(name, AgentAnswer.of(LoadRunStatus.idle()));
         }
         return this;
     }
 
     /** Every client reporting this state; from {@code WAITING} on, having taken the run's {@code startAt}. */
-    void clientsReport(RunReport.State state, double achievedEach) {
-        Long startAt = state.compareTo(RunReport.State.WAITING) >= 0 ? status.startAtEpochMs : null;
-        clients.keySet().forEach(c -> reports.put(c, AgentAnswer.of(report(state, 500, achievedEach, 0, startAt))));
+    void clientsAre(LoadRunStatus.State state, double achievedEach) {
+        Long startAt = state.compareTo(LoadRunStatus.State.WAITING) >= 0 ? status.startAtEpochMs : null;
+        clients.keySet().forEach(c -> statuses.put(c, AgentAnswer.of(status(state, 500, achievedEach, 0, startAt))));
     }
 
     /** Every role ready, the pods recorded and the clients told to arm, none armed yet. */
@@ -161,7 +161,7 @@ final class FakeRun implements Observations {
     /** Every client armed and {@code startAt} written, no start posted yet. */
     FakeRun startAtWritten() {
         armPosted();
-        clientsReport(RunReport.State.ARMED, 0);
+        clientsAre(LoadRunStatus.State.ARMED, 0);
         step();                                   // startAt chosen and kept
         return this;
     }
@@ -172,10 +172,10 @@ final class FakeRun implements Observations {
         Decision post = step();                   // the start posted
         Outcomes.Builder answers = new Outcomes.Builder();
         post.actions().forEach(a -> answers.started(((Action.PostStart) a).client(),
-                AgentAnswer.of(report(RunReport.State.WAITING, 0, 0, 0, status.startAtEpochMs))));
+                AgentAnswer.of(status(LoadRunStatus.State.WAITING, 0, 0, 0, status.startAtEpochMs))));
         outcomes = answers.build();
         step();                                   // → WarmingUp
-        clientsReport(RunReport.State.WAITING, 0);
+        clientsAre(LoadRunStatus.State.WAITING, 0);
         return this;
     }
 
@@ -237,9 +237,9 @@ final class FakeRun implements Observations {
     }
 
     @Override
-    public AgentAnswer<RunReport> report(String client) {
-        asked.add("report:" + client);
-        return reports.getOrDefault(client, AgentAnswer.unreachable("connection refused"));
+    public AgentAnswer<LoadRunStatus> runStatus(String client) {
+        asked.add("runStatus:" + client);
+        return statuses.getOrDefault(client, AgentAnswer.unreachable("connection refused"));
     }
 
     @Override

@@ -18,7 +18,7 @@ import dev.pacer.api.FieldProblem;
 import dev.pacer.api.Phase;
 import dev.pacer.api.Verdict;
 import dev.pacer.contract.AgentInfo;
-import dev.pacer.contract.RunReport;
+import dev.pacer.contract.LoadRunStatus;
 import dev.pacer.engine.agents.RunCollector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -183,14 +183,14 @@ class RunProtocolTest {
         assertThat(arm.notices()).extracting(Notice::reason).containsExactly("Arming");
         assertThat(arm.recheckAfter()).isEqualTo(Duration.ZERO);
 
-        run.reports.put("client-0", AgentAnswer.of(FakeRun.report(RunReport.State.ARMED, 0, 0, 0)));
-        run.reports.put("client-1", AgentAnswer.of(FakeRun.report(RunReport.State.ARMING, 0, 0, 0)));
+        run.statuses.put("client-0", AgentAnswer.of(FakeRun.status(LoadRunStatus.State.ARMED, 0, 0, 0)));
+        run.statuses.put("client-1", AgentAnswer.of(FakeRun.status(LoadRunStatus.State.ARMING, 0, 0, 0)));
         Decision oneArmed = run.step();
         assertThat(oneArmed.actions()).isEmpty();
         assertThat(oneArmed.status().startAtEpochMs).as("one client still connecting").isNull();
         assertThat(message(oneArmed.status(), RunConditions.READY)).isEqualTo("1 of 2 clients armed");
 
-        run.clientsReport(RunReport.State.ARMED, 0);
+        run.clientsAre(LoadRunStatus.State.ARMED, 0);
         Decision scheduled = run.step();
         assertThat(scheduled.actions()).as("startAt is kept before anyone hears of it").isEmpty();
         assertThat(scheduled.recheckAfter()).isEqualTo(RunProtocol.NEXT_STEP);
@@ -214,8 +214,8 @@ class RunProtocolTest {
     @Test
     void theLeadGrowsWithTheSlowestAnswerOfTheAgents() {
         FakeRun run = new FakeRun().armPosted();
-        run.clientsReport(RunReport.State.ARMED, 0);
-        run.reports.put("client-1", run.reports.get("client-1").took(Duration.ofMillis(300).toNanos()));
+        run.clientsAre(LoadRunStatus.State.ARMED, 0);
+        run.statuses.put("client-1", run.statuses.get("client-1").took(Duration.ofMillis(300).toNanos()));
         BenchmarkRunStatus s = run.step().status();
         // 3 s + 2 × 250 ms + 2 clients × 4 answers × 300 ms
         long earliest = FakeRun.T0.toEpochMilli() + 3_500 + 2_400;
@@ -225,14 +225,14 @@ class RunProtocolTest {
     @Test
     void aClientFailingToArmFailsTheRunWithItsReason() {
         FakeRun run = new FakeRun().armPosted();
-        run.reports.put("client-1", AgentAnswer.of(FakeRun.failedReport("cannot connect to http://10.0.0.1:8080: ConnectException")));
+        run.statuses.put("client-1", AgentAnswer.of(FakeRun.failedStatus("cannot connect to http://10.0.0.1:8080: ConnectException")));
         assertFailed(run.step(), RunConditions.FAILED, "ClientFailed", "client-1", "cannot connect");
     }
 
     @Test
     void aClientNeverArmedFailsTheRunAfterTheLimit() {
         FakeRun run = new FakeRun().armPosted();
-        run.clientsReport(RunReport.State.ARMING, 0);
+        run.clientsAre(LoadRunStatus.State.ARMING, 0);
         run.advance(RunProtocol.ARM_LIMIT.minusSeconds(1));
         assertThat(run.step().status().phase).isEqualTo(Phase.Starting);
         run.advance(Duration.ofSeconds(1));
@@ -263,10 +263,10 @@ class RunProtocolTest {
     void aConflictOnArmingMeansTheClientTookTheRunAlready() {
         FakeRun run = new FakeRun().armPosted();
         Outcomes.Builder answers = new Outcomes.Builder();
-        answers.posted("client-0", AgentAnswer.of(FakeRun.report(RunReport.State.ARMING, 0, 0, 0)));
+        answers.posted("client-0", AgentAnswer.of(FakeRun.status(LoadRunStatus.State.ARMING, 0, 0, 0)));
         answers.posted("client-1", AgentAnswer.refused(409, "this load generator already took a run"));
         run.outcomes = answers.build();
-        run.clientsReport(RunReport.State.ARMING, 0);
+        run.clientsAre(LoadRunStatus.State.ARMING, 0);
         Decision d = run.step();
         assertThat(d.status().phase).isEqualTo(Phase.Starting);
         assertThat(d.actions()).isEmpty();
@@ -301,7 +301,7 @@ class RunProtocolTest {
     @Test
     void aRestartedOrchestratorFindingEveryClientWaitingMovesOn() {
         FakeRun run = new FakeRun().startAtWritten();
-        run.clientsReport(RunReport.State.WAITING, 0);   // they took it before the restart; no outcome this time
+        run.clientsAre(LoadRunStatus.State.WAITING, 0);   // they took it before the restart; no outcome this time
         Decision d = run.step();
         assertThat(d.actions()).isEmpty();
         assertThat(d.status().phase).isEqualTo(Phase.WarmingUp);
@@ -314,7 +314,7 @@ class RunProtocolTest {
         run.step();
         run.at(old + 1_000);   // a machine so slow that the posts took longer than the lead
         Outcomes.Builder answers = new Outcomes.Builder();
-        answers.started("client-0", AgentAnswer.of(FakeRun.report(RunReport.State.WAITING, 0, 0, 0, old)));
+        answers.started("client-0", AgentAnswer.of(FakeRun.status(LoadRunStatus.State.WAITING, 0, 0, 0, old)));
         answers.started("client-1", AgentAnswer.refused(422, "startAt had passed by 900 ms when it arrived"));
         run.outcomes = answers.build();
         Decision d = run.step();
@@ -325,7 +325,7 @@ class RunProtocolTest {
         assertThat(d.status().startAtEpochMs).isGreaterThanOrEqualTo(old + 1_000 + 3_500 + 2_000);
         assertThat(d.status().window.startEpochMs).isEqualTo(d.status().startAtEpochMs + 5_000);
         assertThat(d.actions()).as("kept before it is posted").isEmpty();
-        run.reports.put("client-0", AgentAnswer.of(FakeRun.report(RunReport.State.WAITING, 0, 0, 0, old)));
+        run.statuses.put("client-0", AgentAnswer.of(FakeRun.status(LoadRunStatus.State.WAITING, 0, 0, 0, old)));
         assertThat(run.step().actions()).as("the new start replaces the old one everywhere")
                 .containsExactly(new Action.PostStart("client-0", d.status().startAtEpochMs), new Action.PostStart("client-1", d.status().startAtEpochMs));
     }
@@ -334,7 +334,7 @@ class RunProtocolTest {
     void aStartNotTakenByAllShortlyBeforeItIsReplacedForAll() {
         FakeRun run = new FakeRun().startAtWritten();
         long old = run.status.startAtEpochMs;
-        run.reports.put("client-0", AgentAnswer.of(FakeRun.report(RunReport.State.WAITING, 0, 0, 0, old)));
+        run.statuses.put("client-0", AgentAnswer.of(FakeRun.status(LoadRunStatus.State.WAITING, 0, 0, 0, old)));
         run.at(old - 100);
         Decision d = run.step();
         assertThat(d.status().phase).isEqualTo(Phase.Starting);
@@ -347,7 +347,7 @@ class RunProtocolTest {
     void aClientThatBeganAtAnotherStartFailsTheRun() {
         FakeRun run = new FakeRun().startAtWritten();
         long old = run.status.startAtEpochMs;
-        run.reports.put("client-0", AgentAnswer.of(FakeRun.report(RunReport.State.WARMUP, 500, 0, 0, old - 3_000)));
+        run.statuses.put("client-0", AgentAnswer.of(FakeRun.status(LoadRunStatus.State.WARMUP, 500, 0, 0, old - 3_000)));
         assertFailed(run.step(), RunConditions.FAILED, "BarrierMissed", "client-0");
     }
 
@@ -376,7 +376,7 @@ class RunProtocolTest {
     void progressAddsTheClientsUpAndTheWindowDecidesThePhase() {
         FakeRun run = new FakeRun().toWarmingUp();
         run.at(run.status.startAtEpochMs + 1_000);
-        run.clientsReport(RunReport.State.WARMUP, 0);
+        run.clientsAre(LoadRunStatus.State.WARMUP, 0);
         run.serverP99 = Optional.of(0.0015);
         Decision warm = run.step();
         assertThat(warm.status().phase).isEqualTo(Phase.WarmingUp);
@@ -387,7 +387,7 @@ class RunProtocolTest {
         assertThat(warm.recheckAfter()).isEqualTo(RunProtocol.POLL);
 
         run.at(run.status.window.startEpochMs + 10);
-        run.clientsReport(RunReport.State.MEASURING, 499.5);
+        run.clientsAre(LoadRunStatus.State.MEASURING, 499.5);
         Decision measuring = run.step();
         assertThat(measuring.status().phase).isEqualTo(Phase.Measuring);
         assertThat(measuring.status().progress.achievedRate).isEqualTo(999.0);
@@ -400,10 +400,10 @@ class RunProtocolTest {
         FakeRun run = new FakeRun().toWarmingUp();
         long end = run.status.window.endEpochMs;
         run.at(end + 100);
-        run.clientsReport(RunReport.State.DONE, 500);
-        run.reports.put("client-1", AgentAnswer.of(FakeRun.report(RunReport.State.MEASURING, 500, 500, 0)));
+        run.clientsAre(LoadRunStatus.State.DONE, 500);
+        run.statuses.put("client-1", AgentAnswer.of(FakeRun.status(LoadRunStatus.State.MEASURING, 500, 500, 0)));
         assertThat(run.step().status().phase).as("a client still draining").isEqualTo(Phase.Measuring);
-        run.clientsReport(RunReport.State.DONE, 500);
+        run.clientsAre(LoadRunStatus.State.DONE, 500);
         assertThat(run.step().status().phase).as("before a quarter period").isEqualTo(Phase.Measuring);
         run.at(end + 250);
         Decision d = run.step();
@@ -415,7 +415,7 @@ class RunProtocolTest {
     void aFailedClientFailsTheRunNamingIt() {
         FakeRun run = new FakeRun().toWarmingUp();
         run.at(run.status.startAtEpochMs + 500);
-        run.reports.put("client-1", AgentAnswer.of(FakeRun.failedReport("cannot connect to http://10.0.0.1:8080")));
+        run.statuses.put("client-1", AgentAnswer.of(FakeRun.failedStatus("cannot connect to http://10.0.0.1:8080")));
         Decision d = run.step();
         assertFailed(d, RunConditions.FAILED, "ClientFailed", "client-1", "fake-client-1", "cannot connect");
     }
@@ -425,7 +425,7 @@ class RunProtocolTest {
         FakeRun run = new FakeRun().toWarmingUp();
         run.at(run.status.startAtEpochMs + 4_000);
         assertThat(run.step().status().phase).as("still within the grace").isEqualTo(Phase.WarmingUp);
-        run.reports.put("client-0", AgentAnswer.of(FakeRun.report(RunReport.State.WARMUP, 500, 0, 0)));
+        run.statuses.put("client-0", AgentAnswer.of(FakeRun.status(LoadRunStatus.State.WARMUP, 500, 0, 0)));
         run.at(run.status.startAtEpochMs + 5_001);
         Decision d = run.step();
         assertFailed(d, RunConditions.FAILED, "ClientNotStarted", "client-1", "5 s after startAt");
@@ -435,12 +435,12 @@ class RunProtocolTest {
     void anAgentUnreachableForAWhileDoesNotStopTheRun() {
         FakeRun run = new FakeRun().toWarmingUp();
         run.at(run.status.window.startEpochMs + 1_000);
-        run.reports.put("client-0", AgentAnswer.unreachable("connect timed out"));
+        run.statuses.put("client-0", AgentAnswer.unreachable("connect timed out"));
         Decision lost = run.step();
         assertThat(lost.status().phase).isEqualTo(Phase.WarmingUp);
         assertThat(condition(lost.status(), RunConditions.AGENTS_REACHABLE)).isEqualTo("False/AgentUnreachable");
         run.advance(Duration.ofSeconds(4));
-        run.clientsReport(RunReport.State.MEASURING, 500);
+        run.clientsAre(LoadRunStatus.State.MEASURING, 500);
         Decision back = run.step();
         assertThat(back.status().phase).isEqualTo(Phase.Measuring);
         assertThat(condition(back.status(), RunConditions.AGENTS_REACHABLE)).isEqualTo("True/AgentsAnswer");
@@ -451,7 +451,7 @@ class RunProtocolTest {
         FakeRun run = new FakeRun().toWarmingUp();
         long end = run.status.window.endEpochMs;
         run.at(run.status.window.startEpochMs + 1_000);
-        run.reports.put("client-0", AgentAnswer.unreachable("pod bench/fake-client-0:9090: connect timed out"));
+        run.statuses.put("client-0", AgentAnswer.unreachable("pod bench/fake-client-0:9090: connect timed out"));
         assertThat(run.step().status().phase).isEqualTo(Phase.WarmingUp);
         run.at(end - 1);
         assertThat(run.step().status().phase).as("silent for most of the window, still tolerated").isIn(Phase.WarmingUp, Phase.Measuring);
@@ -483,13 +483,13 @@ class RunProtocolTest {
         FakeRun run = new FakeRun().toWarmingUp();
         long end = run.status.window.endEpochMs;
         run.at(end + 500);
-        run.reports.put("client-0", AgentAnswer.unreachable("connect timed out"));
+        run.statuses.put("client-0", AgentAnswer.unreachable("connect timed out"));
         run.step();
         run.at(end + 500 + RunProtocol.AGENT_UNREACHABLE_LIMIT.toMillis() - 1_000);
-        run.clientsReport(RunReport.State.MEASURING, 500);
+        run.clientsAre(LoadRunStatus.State.MEASURING, 500);
         assertThat(condition(run.step().status(), RunConditions.AGENTS_REACHABLE)).isEqualTo("True/AgentsAnswer");
         run.advance(Duration.ofSeconds(1));
-        run.reports.put("client-0", AgentAnswer.unreachable("connect timed out"));
+        run.statuses.put("client-0", AgentAnswer.unreachable("connect timed out"));
         Decision d = run.step();
         assertThat(d.status().phase).as("silent again, for a second only").isEqualTo(Phase.Measuring);
     }
@@ -498,8 +498,8 @@ class RunProtocolTest {
     void theTimeoutNamesTheAgentThatDidNotAnswer() {
         FakeRun run = new FakeRun().toWarmingUp();
         run.at(run.status.window.startEpochMs + 1_000);
-        run.clientsReport(RunReport.State.MEASURING, 500);
-        run.reports.put("client-1", AgentAnswer.unreachable("no route to host"));
+        run.clientsAre(LoadRunStatus.State.MEASURING, 500);
+        run.statuses.put("client-1", AgentAnswer.unreachable("no route to host"));
         run.step();
         run.at(Instant.parse(run.status.startTime).plus(run.plan.timeout()).toEpochMilli());
         assertFailed(run.step(), RunConditions.FAILED, "Timeout", "spec.timeout 600 s", "an agent did not answer: client-1: no route to host");
@@ -508,7 +508,7 @@ class RunProtocolTest {
     @Test
     void anAgentGoneForGoodFailsTheRunWhenItsPodIsGone() {
         FakeRun run = new FakeRun().toWarmingUp();
-        run.reports.put("client-0", AgentAnswer.unreachable("no route to host"));
+        run.statuses.put("client-0", AgentAnswer.unreachable("no route to host"));
         run.clients.put("client-0", RoleObservation.absent("fake-client-0"));
         Decision d = run.step();
         assertFailed(d, RunConditions.PODS_READY, "PodDeleted", "fake-client-0");
@@ -565,9 +565,9 @@ class RunProtocolTest {
 
     /** From the step that recorded the pods to the judged result, every agent answering. */
     private static BenchmarkRunStatus startedToJudged(FakeRun run) {
-        run.clientsReport(RunReport.State.ARMED, 0);
+        run.clientsAre(LoadRunStatus.State.ARMED, 0);
         run.step();                                   // startAt chosen
-        run.clientsReport(RunReport.State.WAITING, 0);
+        run.clientsAre(LoadRunStatus.State.WAITING, 0);
         run.step();
         toCollecting(run);
         run.outcomes = new Outcomes(Map.of(), Optional.of(Outcomes.Collection.of(run.collected())));
@@ -755,7 +755,7 @@ class RunProtocolTest {
         Clock clock = Clock.fixed(run.now, ZoneOffset.UTC);
         Decision arming = RunDriver.drive(run.plan, run.status, run, effects, clock);
         assertThat(effects.done).containsExactly("arm client-0", "arm client-1");
-        assertThat(arming.status().startAtEpochMs).as("not before their reports say armed").isNull();
+        assertThat(arming.status().startAtEpochMs).as("not before their run statuses say armed").isNull();
         assertThat(arming.recheckAfter()).isEqualTo(RunProtocol.NEXT_STEP);
         Decision scheduled = RunDriver.drive(run.plan, arming.status(), run, effects, clock);
         assertThat(effects.done).as("armed once").containsExactly("arm client-0", "arm client-1");
@@ -811,7 +811,7 @@ class RunProtocolTest {
         run.toWarmingUp();
         if (phase == Phase.Measuring) {
             run.at(run.status.window.startEpochMs + 1);
-            run.clientsReport(RunReport.State.MEASURING, 500);
+            run.clientsAre(LoadRunStatus.State.MEASURING, 500);
             run.step();
         } else if (phase == Phase.Collecting) {
             toCollecting(run);
@@ -825,7 +825,7 @@ class RunProtocolTest {
             run.toWarmingUp();
         }
         run.at(run.status.window.endEpochMs + 500);
-        run.clientsReport(RunReport.State.DONE, 500);
+        run.clientsAre(LoadRunStatus.State.DONE, 500);
         run.step();
         assertThat(run.status.phase).isEqualTo(Phase.Collecting);
         return run;
@@ -870,16 +870,16 @@ class RunProtocolTest {
         }
 
         @Override
-        public AgentAnswer<RunReport> postRun(Action.PostRun post) {
+        public AgentAnswer<LoadRunStatus> postRun(Action.PostRun post) {
             done.add("arm " + post.client());
-            run.reports.put(post.client(), AgentAnswer.of(FakeRun.report(RunReport.State.ARMED, 0, 0, 0)));
-            return AgentAnswer.of(FakeRun.report(RunReport.State.ARMING, 0, 0, 0));
+            run.statuses.put(post.client(), AgentAnswer.of(FakeRun.status(LoadRunStatus.State.ARMED, 0, 0, 0)));
+            return AgentAnswer.of(FakeRun.status(LoadRunStatus.State.ARMING, 0, 0, 0));
         }
 
         @Override
-        public AgentAnswer<RunReport> postStart(Action.PostStart start) {
+        public AgentAnswer<LoadRunStatus> postStart(Action.PostStart start) {
             done.add("start " + start.client());
-            return AgentAnswer.of(FakeRun.report(RunReport.State.WAITING, 0, 0, 0, start.startAtEpochMs()));
+            return AgentAnswer.of(FakeRun.status(LoadRunStatus.State.WAITING, 0, 0, 0, start.startAtEpochMs()));
         }
 
         @Override

@@ -16,7 +16,7 @@ import dev.pacer.api.BenchmarkRunYaml;
 import dev.pacer.contract.AgentContract;
 import dev.pacer.contract.AgentInfo;
 import dev.pacer.contract.Golden;
-import dev.pacer.contract.RunReport;
+import dev.pacer.contract.LoadRunStatus;
 import dev.pacer.engine.agents.RunCollector;
 import dev.pacer.engine.analysis.Analysis;
 import dev.pacer.engine.analysis.AnalysisInput;
@@ -86,7 +86,7 @@ class ResultGoldenTest {
         infos.put(AgentContract.ROLE_SERVER, new AgentInfo(AgentContract.ROLE_SERVER, "0.1.0", AgentInfo.MEASURED_BY_AGENT, 7L, "node-a",
                 65532, "2", 1, 1, "6.18.0", new AgentInfo.Jvm("25.0.1+8", "Eclipse Adoptium", "OpenJDK", List.of(), 1L), START_AT_MS - 60_000,
                 PERIOD_MS, List.of(AgentContract.SERIES_PROCESSING), Map.of()));
-        Map<String, RunReport> reports = new LinkedHashMap<>();
+        Map<String, LoadRunStatus> runStatuses = new LinkedHashMap<>();
         List<AnalysisInput.ClientInput> clients = new ArrayList<>();
         for (RunPlan.ClientRole client : plan.clients()) {
             int index = clients.size();
@@ -98,7 +98,7 @@ class ResultGoldenTest {
                     Integer.toString(3 + index), 1, 1, "6.18.0", null, START_AT_MS - 30_000, PERIOD_MS,
                     List.of(AgentContract.SERIES_RESPONSE_TIME, AgentContract.SERIES_SEND_LAG), Map.of()));
             long inWindow = WINDOW_PERIODS * RATE_PER_CLIENT;
-            reports.put(client.name(), new RunReport(RunReport.State.DONE, "http://10.0.0.2:8080/", RATE_PER_CLIENT, (double) RATE_PER_CLIENT,
+            runStatuses.put(client.name(), new LoadRunStatus(LoadRunStatus.State.DONE, "http://10.0.0.2:8080/", RATE_PER_CLIENT, (double) RATE_PER_CLIENT,
                     (double) RATE_PER_CLIENT, 1, 16, inWindow + WARMUP_PERIODS * RATE_PER_CLIENT, inWindow + WARMUP_PERIODS * RATE_PER_CLIENT,
                     0L, false, inWindow + WARMUP_PERIODS * RATE_PER_CLIENT, inWindow, 0L, Map.of(), Map.of("2xx", inWindow), 0L, 4L, 0L,
                     null, START_AT_MS, null));
@@ -107,7 +107,7 @@ class ResultGoldenTest {
         }
         AnalysisInput input = new AnalysisInput(WINDOW_START_MS, WINDOW_END_MS, PERIOD_MS,
                 Optional.of(HistogramLogs.parse(logs.get("server.hlog"), PERIOD_MS)), null, clients, plan.criteria());
-        return new RunCollector.Collected(input, logs, infos, reports)
+        return new RunCollector.Collected(input, logs, infos, runStatuses)
                 .placedAt(Map.of(AgentContract.ROLE_SERVER, new RunCollector.Placed("pacer/server-jetty12:0.1.0",
                         "registry.example.com/pacer/server-jetty12@sha256:0123", "node-a", 98_000_000L)));
     }

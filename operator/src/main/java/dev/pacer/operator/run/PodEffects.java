@@ -6,7 +6,7 @@ import java.util.Optional;
 
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.BenchmarkRunStatus;
-import dev.pacer.contract.RunReport;
+import dev.pacer.contract.LoadRunStatus;
 import dev.pacer.engine.plan.RunPlan;
 import dev.pacer.engine.protocol.Action;
 import dev.pacer.engine.protocol.AgentAnswer;
@@ -79,12 +79,12 @@ public final class PodEffects implements RunDriver.Effects {
     }
 
     @Override
-    public AgentAnswer<RunReport> postRun(Action.PostRun post) {
+    public AgentAnswer<LoadRunStatus> postRun(Action.PostRun post) {
         return AgentAnswer.ask(() -> seen.agent(post.client()).postRun(post.request()));
     }
 
     @Override
-    public AgentAnswer<RunReport> postStart(Action.PostStart start) {
+    public AgentAnswer<LoadRunStatus> postStart(Action.PostStart start) {
         return AgentAnswer.ask(() -> seen.agent(start.client()).postStart(start.startAtEpochMs()));
     }
 

@@ -11,7 +11,7 @@ import com.fasterxml.jackson.annotation.JsonValue;
 
 /**
  * {@code GET /pacer/v1/run} of a load generator (and the body of its 202 answer to a POST). An idle agent answers
- * {@code {"state":"idle"}} alone. Golden files: {@code run-report-*.json}.
+ * {@code {"state":"idle"}} alone. Golden files: {@code run-status-*.json}.
  *
  * @param state                 where the run is
  * @param targetUrl             the server
@@ -41,15 +41,15 @@ import com.fasterxml.jackson.annotation.JsonValue;
 @JsonPropertyOrder({"state", "targetUrl", "requestedRate", "offeredRate", "achievedRate", "senderThreads", "connections",
         "scheduled", "sent", "unsent", "stoppedBehindSchedule", "completed", "completedInWindow", "errors", "errorsByKind",
         "statusClasses", "inFlight", "maxInFlight", "sendLagClampedValues", "window", "startAtEpochMs", "failure"})
-public record RunReport(State state, String targetUrl, Integer requestedRate, Double offeredRate, Double achievedRate,
+public record LoadRunStatus(State state, String targetUrl, Integer requestedRate, Double offeredRate, Double achievedRate,
                         Integer senderThreads, Integer connections, Long scheduled, Long sent, Long unsent,
                         Boolean stoppedBehindSchedule, Long completed, Long completedInWindow, Long errors,
                         Map<String, Long> errorsByKind, Map<String, Long> statusClasses, Long inFlight, Long maxInFlight,
                         Long sendLagClampedValues, Window window, Long startAtEpochMs, String failure) {
 
-    /** The report of an agent that has no run yet. */
-    public static RunReport idle() {
-        return new RunReport(State.IDLE, null, null, null, null, null, null, null, null, null, null, null, null, null,
+    /** The status of an agent that has no run yet. */
+    public static LoadRunStatus idle() {
+        return new LoadRunStatus(State.IDLE, null, null, null, null, null, null, null, null, null, null, null, null, null,
                 null, null, null, null, null, null, null, null);
     }
 
