@@ -18,8 +18,10 @@ final class ApiServerFixtures {
     private ApiServerFixtures() {
     }
 
-    /** Applies crds/ (taking its fields over from an earlier owner, such as a Helm release) and waits until it is served. */
-    /** Every committed CRD (BenchmarkRun, BenchmarkSuite), applied and established. */
+    /**
+     * Applies every committed CRD of crds/ (BenchmarkRun, BenchmarkSuite), taking their fields over from an earlier owner
+     * such as a Helm release, and waits until each is established.
+     */
     static void applyCommittedCrd(KubernetesClient client) throws Exception {
         for (String name : List.of(CRD_NAME, SUITE_CRD_NAME)) {
             try (InputStream crd = Files.newInputStream(Processes.HOME.resolve("crds/" + name + "-v1.yml"))) {
