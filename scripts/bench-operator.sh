@@ -23,7 +23,7 @@ MAX_ACTIVE=${MAX_ACTIVE:-10}
 KWOK_NODES=${KWOK_NODES:-10}
 KWOK_VERSION=v0.8.0
 # the operator image's flags and malloc arenas (operator/pom.xml), with the heap the chart's 512 Mi limit gives at 75 %
-JVM_FLAGS=${JVM_FLAGS:-"-XX:+UseSerialGC -Xms16m -Xmx384m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=32m -XX:CompileThresholdScaling=5 -XX:TrimNativeHeapInterval=5000 -XX:+UseStringDeduplication -Xss512k -XX:+ExitOnOutOfMemoryError"}
+JVM_FLAGS=${JVM_FLAGS:-"-XX:+UseG1GC -XX:G1PeriodicGCInterval=10000 -Xms16m -Xmx384m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=32m -XX:TrimNativeHeapInterval=5000 -XX:+UseStringDeduplication -Xss512k -XX:+ExitOnOutOfMemoryError"}
 MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX-2}
 NS=pacer-bench-kwok
 OPNS=pacer-bench-kwok-operator
