@@ -10,8 +10,9 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * Records each request's processing time: from {@link Request#getBeginNanoTime()} (the first byte of the request
- * read by the connector) to the success or failure of the request's {@link HttpStream}, i.e. after the last byte of
- * the response was written. Installed as the server's outermost handler, so it covers every mode.
+ * read by the connector) until the request's {@link HttpStream} has handled its own success or failure, i.e. after the
+ * last byte of the response was written and the stream completed. That is where Jetty's own latency recording handler,
+ * which jetty-perf measures with, ends it. Installed as the server's outermost handler, so it covers every mode.
  */
 public final class ProcessingTimeHandler extends Handler.Wrapper {
     private final LongConsumer recordNanos;
@@ -27,14 +28,14 @@ public final class ProcessingTimeHandler extends Handler.Wrapper {
         request.addHttpStreamWrapper(stream -> new HttpStream.Wrapper(stream) {
             @Override
             public void succeeded() {
-                recordNanos.accept(System.nanoTime() - beginNanoTime);
                 super.succeeded();
+                recordNanos.accept(System.nanoTime() - beginNanoTime);
             }
 
             @Override
             public void failed(Throwable failure) {
-                recordNanos.accept(System.nanoTime() - beginNanoTime);
                 super.failed(failure);
+                recordNanos.accept(System.nanoTime() - beginNanoTime);
             }
         });
         return super.handle(request, response, callback);
