@@ -89,7 +89,9 @@ PORT=$(sed -n 's/.*metrics on port \([0-9]*\).*/\1/p' "$WORK/operator.log" | hea
 idle_rss=$(awk '/VmRSS/{print $2}' /proc/$OP_PID/status)
 log "operator pid $OP_PID, metrics on $PORT, idle RSS $((idle_rss / 1024)) MiB; applying $RUNS runs"
 
-run_yaml() { # the run number $1; with a ttl, the operator deletes it once finished
+run_yaml() { # the run number $1; with a second argument, the operator deletes it once finished
+  local ttl_line=""
+  [[ -z ${2:-} ]] || ttl_line="  cleanup: {ttlSecondsAfterFinished: 0}"
   cat <<YAML
 apiVersion: pacer.dev/v1alpha1
 kind: BenchmarkRun
@@ -104,7 +106,7 @@ spec:
     pinCpus: false
     server: {nodeSelector: {type: kwok}, tolerations: [{key: kwok.x-k8s.io/node, operator: Exists, effect: NoSchedule}]}
     clients: {nodeSelector: {type: kwok}, tolerations: [{key: kwok.x-k8s.io/node, operator: Exists, effect: NoSchedule}]}
-${2:+  cleanup: {ttlSecondsAfterFinished: 0}}
+$ttl_line
 ---
 YAML
 }
