@@ -212,3 +212,92 @@ func TestRunTimeStatisticsOnlyWhenAsked(t *testing.T) {
 		t.Errorf("no run time counted with --bpf-run-time")
 	}
 }
+
+// A client that sends its request and closes its side (its FIN arrives while the server writes the first part of the
+// response): the response still runs to its last write, in one record, with no write left over; a request whose
+// connection closes before any answer is abandoned.
+func TestAPeersFinMidResponseEndsNothing(t *testing.T) {
+	needKernel(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	const gap = 20 * time.Millisecond
+	served := make(chan error, 2)
+	go func() {
+		for i := 0; i < 2; i++ {
+			conn, err := ln.Accept()
+			if err != nil {
+				served <- err
+				return
+			}
+			go func(conn net.Conn, answer bool) {
+				defer conn.Close()
+				buf := make([]byte, 4096)
+				if _, err := conn.Read(buf); err != nil {
+					served <- err
+					return
+				}
+				if !answer { // the second client's request is read and never answered
+					time.Sleep(gap)
+					served <- nil
+					return
+				}
+				io.WriteString(conn, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n")
+				time.Sleep(gap) // the client's FIN arrives meanwhile
+				io.WriteString(conn, "ok")
+				_, err := conn.Read(buf) // end of stream
+				if err != io.EOF {
+					served <- fmt.Errorf("want end of stream, got %v", err)
+					return
+				}
+				served <- nil
+			}(conn, i == 0)
+		}
+	}()
+	addr := netip.MustParseAddrPort(ln.Addr().String())
+	p, err := Attach(Target{Port: addr.Port(), Addr: addr.Addr()}, 1<<20, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+
+	for i := 0; i < 2; i++ {
+		conn, err := net.DialTCP("tcp", nil, net.TCPAddrFromAddrPort(addr))
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(conn, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+		if i == 0 { // the first part of the answer, then the FIN, while the server is between its two writes
+			head := make([]byte, 0, 64)
+			for !bytes.HasSuffix(head, []byte("\r\n\r\n")) {
+				b := make([]byte, 1)
+				if _, err := conn.Read(b); err != nil {
+					t.Fatal(err)
+				}
+				head = append(head, b[0])
+			}
+		}
+		conn.CloseWrite()
+		io.Copy(io.Discard, conn)
+		conn.Close()
+		if err := <-served; err != nil {
+			t.Fatal(err)
+		}
+	}
+	records := drain(t, p)
+	if len(records) != 1 {
+		t.Fatalf("%d records, want 1: the answered request", len(records))
+	}
+	if time.Duration(records[0].ServiceNs) < gap {
+		t.Fatalf("service %s, want at least the %s between the two writes", time.Duration(records[0].ServiceNs), gap)
+	}
+	c, err := p.Counters()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.OrphanWrites != 0 || c.Abandoned != 1 {
+		t.Fatalf("counters %+v, want no orphan write and 1 abandoned request", c)
+	}
+}

@@ -14,6 +14,8 @@ char LICENSE[] SEC("license") = "GPL";
 #define AF_INET 2
 #define AF_INET6 10
 #define IPPROTO_TCP 6
+#define TCP_ESTABLISHED 1
+#define TCP_CLOSE_WAIT 8
 #define TCP_LISTEN 10
 #define MSG_PEEK 2
 
@@ -155,14 +157,16 @@ static __always_inline void reset(struct conn *c)
 // Bytes arrived (softirq, on whichever CPU took the packet). Only the first arrival of a request counts: later
 // segments of a request being read are ignored, and bytes of the next request arriving during the response are kept
 // for it. An HTTP/1.1 client without pipelining sends its next request on a connection only after the response:
-// arrival while writing completes the response, so its record need not wait for the server's next read.
+// arrival while writing completes the response, so its record need not wait for the server's next read. The peer's
+// FIN (the socket already in CLOSE_WAIT) is no next request: a response still being written goes on to its last write,
+// and ends at the server's next read or close.
 SEC("tp_btf/sk_data_ready")
 int BPF_PROG(on_data_ready, const struct sock *sk)
 {
 	struct conn *c = conn_of(sk);
 	if (!c)
 		return 0;
-	if (c->state == WRITING)
+	if (c->state == WRITING && sk->__sk_common.skc_state != TCP_CLOSE_WAIT)
 		finish(c);
 	if (c->state != READING)
 		__sync_val_compare_and_swap(&c->pending_arrive, 0, bpf_ktime_get_ns());
@@ -216,13 +220,14 @@ int BPF_PROG(on_send, struct sock *sk, int ret, int flags)
 }
 
 // The connection leaves the established states: a response written before the close (Connection: close) is
-// complete; a request read and not answered is abandoned.
+// complete; a request read and not answered is abandoned. The peer's FIN alone (ESTABLISHED to CLOSE_WAIT) ends
+// nothing: the server may still write the rest of its response, and its next read or its close ends it.
 SEC("tp_btf/inet_sock_set_state")
 int BPF_PROG(on_state, const struct sock *sk, const int oldstate, const int newstate)
 {
-	if (oldstate != 1 /* ESTABLISHED */ && oldstate != 8 /* CLOSE_WAIT */)
+	if (oldstate != TCP_ESTABLISHED && oldstate != TCP_CLOSE_WAIT)
 		return 0;
-	if (newstate == 1 || !ours(sk))
+	if (newstate == TCP_ESTABLISHED || (oldstate == TCP_ESTABLISHED && newstate == TCP_CLOSE_WAIT) || !ours(sk))
 		return 0;
 	struct conn *c = bpf_sk_storage_get(&conns, (void *)sk, 0, 0);
 	if (!c)

@@ -1,0 +1,143 @@
+package dev.pacer.e2e;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * An HTTP/1.1 server whose timings are known, for testing the kernel probe against the truth: each request's bytes
+ * are left unread for {@code --wait-before-read-micros} after they arrive (so residence − service is at least that),
+ * then read, then {@code --burn-micros} of CPU are spent before the response (so service is at least that), which is
+ * written in one write, or in two {@code --split-write-gap-micros} apart (headers, then the body: service must run to
+ * the last). One thread per connection; keep-alive; GET without a body, answered "ok".
+ * <pre>java -cp e2e/target/test-classes dev.pacer.e2e.GroundTruthServer --port=8080 --wait-before-read-micros=3000 --burn-micros=1000</pre>
+ */
+public final class GroundTruthServer {
+    private static final byte[] HEAD = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] BODY = "ok".getBytes(StandardCharsets.US_ASCII);
+
+    private final long waitBeforeReadNanos;
+    private final long burnNanos;
+    private final long splitWriteGapNanos;
+
+    private GroundTruthServer(long waitBeforeReadMicros, long burnMicros, long splitWriteGapMicros) {
+        this.waitBeforeReadNanos = TimeUnit.MICROSECONDS.toNanos(waitBeforeReadMicros);
+        this.burnNanos = TimeUnit.MICROSECONDS.toNanos(burnMicros);
+        this.splitWriteGapNanos = TimeUnit.MICROSECONDS.toNanos(splitWriteGapMicros);
+    }
+
+    public static void main(String[] args) throws IOException {
+        int port = 8080;
+        long wait = 0;
+        long burn = 0;
+        long gap = -1;
+        for (String arg : args) {
+            String value = arg.substring(arg.indexOf('=') + 1);
+            if (arg.startsWith("--port=")) {
+                port = Integer.parseInt(value);
+            } else if (arg.startsWith("--wait-before-read-micros=")) {
+                wait = Long.parseLong(value);
+            } else if (arg.startsWith("--burn-micros=")) {
+                burn = Long.parseLong(value);
+            } else if (arg.startsWith("--split-write-gap-micros=")) {
+                gap = Long.parseLong(value);
+            } else {
+                throw new IllegalArgumentException("unknown argument " + arg
+                        + " (--port=, --wait-before-read-micros=, --burn-micros=, --split-write-gap-micros=)");
+            }
+        }
+        new GroundTruthServer(wait, burn, gap).serve(port);
+    }
+
+    private void serve(int port) throws IOException {
+        try (ServerSocketChannel server = ServerSocketChannel.open()) {
+            server.bind(new InetSocketAddress("127.0.0.1", port), 1024);
+            System.out.println("ground-truth server listening on " + port);
+            while (true) {
+                SocketChannel connection = server.accept();
+                Thread.ofPlatform().daemon().start(() -> {
+                    try (connection) {
+                        converse(connection);
+                    } catch (IOException closed) {
+                        // the client went away: nothing to answer
+                    }
+                });
+            }
+        }
+    }
+
+    /** Requests one after the other on this connection, each left unread for the wait once its bytes are there. */
+    private void converse(SocketChannel connection) throws IOException {
+        connection.configureBlocking(false);
+        // as HTTP servers do: a response's second part must not wait for the first one's acknowledgement (Nagle)
+        connection.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        try (Selector selector = Selector.open()) {
+            connection.register(selector, SelectionKey.OP_READ);
+            ByteBuffer in = ByteBuffer.allocate(64 * 1024);
+            while (true) {
+                selector.select();   // bytes arrived; not read yet
+                selector.selectedKeys().clear();
+                pause(waitBeforeReadNanos);
+                if (connection.read(in) < 0) {
+                    return;
+                }
+                int end;
+                while ((end = endOfHead(in)) >= 0) {
+                    in.flip();
+                    in.position(end);
+                    in.compact();
+                    burn(burnNanos);
+                    if (splitWriteGapNanos < 0) {
+                        write(connection, ByteBuffer.allocate(HEAD.length + BODY.length).put(HEAD).put(BODY).flip());
+                    } else {
+                        write(connection, ByteBuffer.wrap(HEAD));
+                        pause(splitWriteGapNanos);
+                        write(connection, ByteBuffer.wrap(BODY));
+                    }
+                }
+            }
+        }
+    }
+
+    /** The index just past the first request head's blank line in what was read, or -1. */
+    private static int endOfHead(ByteBuffer in) {
+        for (int i = 3; i < in.position(); i++) {
+            if (in.get(i - 3) == '\r' && in.get(i - 2) == '\n' && in.get(i - 1) == '\r' && in.get(i) == '\n') {
+                return i + 1;
+            }
+        }
+        return -1;
+    }
+
+    private static void write(SocketChannel connection, ByteBuffer out) throws IOException {
+        while (out.hasRemaining()) {
+            if (connection.write(out) == 0) {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    /** Sleeps at least this long (a sleep may end late, never early). */
+    private static void pause(long nanos) {
+        long until = System.nanoTime() + nanos;
+        for (long left = nanos; left > 0; left = until - System.nanoTime()) {
+            LockSupport.parkNanos(left);
+        }
+    }
+
+    /** Spends this much time on the CPU, or more when descheduled. */
+    private static void burn(long nanos) {
+        long until = System.nanoTime() + nanos;
+        while (System.nanoTime() < until) {
+            Thread.onSpinWait();
+        }
+    }
+}
