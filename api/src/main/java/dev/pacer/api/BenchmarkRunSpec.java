@@ -33,6 +33,9 @@ import io.fabric8.kubernetes.api.model.IntOrString;
 @ValidationRule(value = "!has(self.server.measure) || !(self.server.measure in ['probe', 'both']) || !has(self.clients.httpVersion)"
         + " || self.clients.httpVersion != 'h2c'", message = BenchmarkRunSpec.PROBE_H2C_MESSAGE, fieldPath = ".clients.httpVersion",
         reason = "FieldValueInvalid")
+@ValidationRule(value = "!has(self.server.measure) || !(self.server.measure in ['probe', 'both']) || !has(self.request)"
+        + " || !has(self.request.headers) || " + BenchmarkRunSpec.CEL_NO_EXPECT, message = BenchmarkRunSpec.PROBE_EXPECT_MESSAGE,
+        fieldPath = ".request.headers", reason = "FieldValueInvalid")
 @ValidationRule(value = "self == oldSelf", message = "spec is immutable once created: delete the BenchmarkRun and create a new one",
         reason = "FieldValueForbidden")
 // the server's quantities are checked here rather than on its fields: a suite lists servers, and rules on the fields of
@@ -79,6 +82,19 @@ public class BenchmarkRunSpec extends RunTemplate {
     static final String PROBE_H2C_MESSAGE = "must not be h2c when spec.server.measure is probe or both: the kernel probe times "
             + "one request read then its response written per connection, and h2c multiplexes streams on one connection; "
             + "measure with the agent (measure: agent) or use http/1.1";
+    /**
+     * An {@code Expect} header (100-continue) makes the server answer twice per request, an interim response before it
+     * reads the body: two read-then-write cycles the kernel probe would count as two requests.
+     */
+    static final String PROBE_EXPECT_MESSAGE = "must not hold an Expect header when spec.server.measure is probe or both: the kernel "
+            + "probe times one request read then its response written, and 'Expect: 100-continue' adds an interim response "
+            + "before the body is read; remove the header, or measure with the agent (measure: agent)";
+    /** CEL: no Expect header in its usual spellings (a lookup, not a walk over the keys, to stay in the CEL budget). */
+    static final String CEL_NO_EXPECT = "!('Expect' in self.request.headers) && !('expect' in self.request.headers)"
+            + " && !('EXPECT' in self.request.headers)";
+    /** The same over a suite's template. */
+    static final String CEL_NO_EXPECT_IN_TEMPLATE = "!('Expect' in self.template.request.headers) && !('expect' in self.template.request.headers)"
+            + " && !('EXPECT' in self.template.request.headers)";
     /** The shortest sample period: shorter periods cost more than they show. */
     public static final String MIN_SAMPLE_PERIOD = "100ms";
     public static final int MAX_NODE_SELECTOR_LABELS = 32;

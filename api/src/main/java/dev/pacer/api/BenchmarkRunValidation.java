@@ -161,6 +161,11 @@ public final class BenchmarkRunValidation {
         if (spec.request != null) {
             atMost(problems, "spec.request.headers", sizeOf(spec.request.headers), BenchmarkRunSpec.MAX_HEADERS, "headers");
             atMost(problems, "spec.request.body", spec.request.body == null ? 0 : spec.request.body.length(), BenchmarkRunSpec.MAX_BODY_CHARS, "characters");
+            boolean probed = spec.server != null && Measure.parse(spec.server.measure).map(Measure::probe).orElse(false);
+            if (probed && spec.request.headers != null && spec.request.headers.keySet().stream().anyMatch("expect"::equalsIgnoreCase)) {
+                problems.add(new FieldProblem("spec.request.headers", BenchmarkRunSpec.PROBE_EXPECT_MESSAGE + " (spec.server.measure is "
+                        + spec.server.measure + ")"));
+            }
             if (spec.request.path != null && !spec.request.path.startsWith("/")) {
                 problems.add(new FieldProblem("spec.request.path", "must start with '/', was '" + spec.request.path + "'"));
             }

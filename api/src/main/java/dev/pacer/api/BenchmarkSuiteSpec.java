@@ -32,6 +32,11 @@ import io.fabric8.kubernetes.api.model.IntOrString;
         + " || self.servers.all(s, !has(s.measure) || !(s.measure in ['probe', 'both']))",
         message = "spec.template.clients.httpVersion " + BenchmarkRunSpec.PROBE_H2C_MESSAGE, fieldPath = ".template.clients.httpVersion",
         reason = "FieldValueInvalid")
+@ValidationRule(value = "!has(self.template.request) || !has(self.template.request.headers) || "
+        + BenchmarkRunSpec.CEL_NO_EXPECT_IN_TEMPLATE
+        + " || self.servers.all(s, !has(s.measure) || !(s.measure in ['probe', 'both']))",
+        message = "spec.template.request.headers " + BenchmarkRunSpec.PROBE_EXPECT_MESSAGE, fieldPath = ".template.request.headers",
+        reason = "FieldValueInvalid")
 @ValidationRule(value = "!has(self.rates) || self.rates.all(r, type(r) == string || r >= 1)",
         message = "must each be at least 1 request per second", fieldPath = ".rates", reason = "FieldValueInvalid")
 public class BenchmarkSuiteSpec {
