@@ -67,7 +67,8 @@ class SuiteE2ETest {
         assertThat(sustained).as("the knee of a server of capacity %.0f req/s", capacity).isNotNull()
                 .isBetween(Math.round(capacity * 0.85), Math.round(capacity * 1.15));
         assertThat(suite.summary().runs()).allSatisfy(r -> assertThat(r.phase).isEqualTo("Succeeded"));
-        assertThat(outcome.directory().resolve("suite.html")).content().contains("Sustained rate").contains("p99-by-rate");
+        assertThat(outcome.directory().resolve("suite.html")).content().contains("Sustained rate").contains("p99-by-rate")
+                .contains("<table id=\"suite-sweep-table\">");
         // the curve of client p99 against rate, drawn in a real browser, one legend entry per server
         var drawn = HeadlessChromium.plotsDrawn(outcome.directory().resolve("suite.html"));
         assertThat(drawn).containsKey("p99-by-rate");
@@ -109,7 +110,7 @@ class SuiteE2ETest {
         });
         assertThat(suite.summary().comparisons()).singleElement().asString().startsWith("at 500 req/s per client: loom is");
         assertThat(Files.readString(outcome.directory().resolve("suite.html"))).contains("Integrals at fixed rates")
-                .contains("pair-loom-500-2/report.html");
+                .contains("<table id=\"suite-fixed-table\">").contains("pair-loom-500-2/report.html");
         LocalRuns.Outcome again = LocalRuns.pacer(outcome.directory(), "report", outcome.directory().toString());
         assertThat(again.exitCode()).isZero();
         assertThat(again.out()).contains("suite.html");

@@ -83,6 +83,9 @@ public final class SuiteReport {
         StringBuilder html = new StringBuilder(HtmlReport.head(doc.suite()));
         html.append("<h1>").append(Html.escape(doc.suite())).append(" <small>suite of ").append(s.runs().size()).append(" runs</small></h1>\n");
         boolean fixed = s.servers().stream().anyMatch(x -> x.ratePerClient != null);
+        html.append(fixed ? "<h2>As Jetty publishes it</h2>\n" : "<h2>As the shoot-out publishes it</h2>\n")
+                .append(SuiteTables.render(doc, SuiteTables.Format.HTML))
+                .append("<p><small>The same table as <code>pacer report --format markdown|csv</code> prints it.</small></p>\n");
         if (fixed) {
             html.append("<h2>Integrals at fixed rates</h2>\n<table id=\"suite-fixed\"><tr><th>server</th><th>rate per client</th><th>runs</th>")
                     .append("<th>P99 integral ms, median</th><th>interval</th><th>confidence</th><th>max integral ms, median</th></tr>\n");

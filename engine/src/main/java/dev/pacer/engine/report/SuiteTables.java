@@ -12,7 +12,8 @@ import dev.pacer.engine.analysis.PeriodComparison;
 import dev.pacer.engine.suite.SuiteDocument;
 
 /**
- * A suite's figures in the two published table shapes, as Markdown to paste or CSV to load, pure:
+ * A suite's figures in the two published table shapes, as Markdown to paste, CSV to load or an HTML table for the
+ * suite's page, pure:
  * <ul>
  *   <li>a sweep in the shape of Chappe's shoot-out table (Service, Image MB, RSS idle, Sustained @ p99 &lt; limit,
  *       p50, p99), followed by pacer's own columns: the server's p99 and what measured it, the probe's residence p99,
@@ -24,7 +25,7 @@ import dev.pacer.engine.suite.SuiteDocument;
  * The sustained rate is the total over the clients (the shoot-out's is wrk2's total); per client in its own CSV column.
  */
 public final class SuiteTables {
-    public enum Format { MARKDOWN, CSV }
+    public enum Format { MARKDOWN, CSV, HTML }
 
     private record Column(String markdown, String csv, Function<BenchmarkSuiteStatus.ServerSummary, String> markdownCell,
                           Function<BenchmarkSuiteStatus.ServerSummary, String> csvCell) {
@@ -36,7 +37,11 @@ public final class SuiteTables {
     public static String render(SuiteDocument doc, Format format) {
         boolean fixed = doc.summary().servers().stream().anyMatch(x -> x.ratePerClient != null);
         List<Column> columns = fixed ? fixedColumns(doc) : sweepColumns(doc);
-        return format == Format.MARKDOWN ? markdown(columns, doc.summary().servers()) : csv(columns, doc.summary().servers());
+        return switch (format) {
+            case MARKDOWN -> markdown(columns, doc.summary().servers());
+            case CSV -> csv(columns, doc.summary().servers());
+            case HTML -> html(columns, doc.summary().servers(), fixed ? "suite-fixed-table" : "suite-sweep-table");
+        };
     }
 
     private static List<Column> sweepColumns(SuiteDocument doc) {
@@ -100,6 +105,20 @@ public final class SuiteTables {
             columns.forEach(c -> md.append(' ').append(c.markdownCell().apply(x).replace("|", "\\|")).append(" |"));
         }
         return md.append('\n').toString();
+    }
+
+    /** The Markdown table's columns and cells, as an HTML table with this id. */
+    private static String html(List<Column> all, List<BenchmarkSuiteStatus.ServerSummary> servers, String id) {
+        List<Column> columns = all.stream().filter(c -> c.markdown() != null).toList();
+        StringBuilder html = new StringBuilder("<table id=\"").append(id).append("\"><tr>");
+        columns.forEach(c -> html.append("<th>").append(Html.escape(c.markdown())).append("</th>"));
+        html.append("</tr>\n");
+        for (BenchmarkSuiteStatus.ServerSummary x : servers) {
+            html.append("<tr>");
+            columns.forEach(c -> html.append("<td>").append(Html.escape(c.markdownCell().apply(x))).append("</td>"));
+            html.append("</tr>\n");
+        }
+        return html.append("</table>\n").toString();
     }
 
     private static String csv(List<Column> all, List<BenchmarkSuiteStatus.ServerSummary> servers) {

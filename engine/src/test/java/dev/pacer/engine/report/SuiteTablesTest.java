@@ -108,6 +108,18 @@ class SuiteTablesTest {
     }
 
     @Test
+    void aSweepAsAnHtmlTableHasTheMarkdownTablesCellsEscaped() throws IOException {
+        String markdown = SuiteTables.render(sweep(), SuiteTables.Format.MARKDOWN);
+        String html = SuiteTables.render(sweep(), SuiteTables.Format.HTML);
+        assertThat(html).startsWith("<table id=\"suite-sweep-table\"><tr><th>Service</th><th>Image MB</th><th>RSS idle</th>"
+                + "<th>Sustained @ p99 &lt; 10ms</th>");
+        assertThat(html).contains("<td>nginx</td><td>192.0</td><td>6.9 MB</td><td>≥ 200k (client-bound)</td>");
+        // the HTML: the header row, a row per server, the closing tag; the Markdown: the header, its rule, a row per server
+        assertThat(html.lines().count()).as("a row per server, as in the Markdown table").isEqualTo(markdown.lines().count());
+        Golden.assertMatches(html, "suite-sweep.html");
+    }
+
+    @Test
     void aSweepAsCsvHasOneFieldPerFigureWithUnitsInTheHeader() throws IOException {
         String csv = SuiteTables.render(sweep(), SuiteTables.Format.CSV);
         assertThat(csv.lines().findFirst().orElseThrow()).isEqualTo("service,image_bytes,idle_rss_bytes,sustained_rps,sustained_rps_per_client,"
@@ -132,5 +144,8 @@ class SuiteTablesTest {
         assertThat(markdown).contains("| jetty12 | 1k | 3 | 2.46 ms |").contains("| +24.4 % |").contains("| -19.7 % |");
         Golden.assertMatches(markdown, "suite-fixed.md");
         Golden.assertMatches(SuiteTables.render(fixed, SuiteTables.Format.CSV), "suite-fixed.csv");
+        String html = SuiteTables.render(fixed, SuiteTables.Format.HTML);
+        assertThat(html).contains("<td>jetty12</td><td>1k</td><td>3</td><td>2.46 ms</td>").contains("<td>+24.4 %</td>").contains("<td>-19.7 %</td>");
+        Golden.assertMatches(html, "suite-fixed.html");
     }
 }
