@@ -37,6 +37,13 @@ import io.fabric8.kubernetes.api.model.IntOrString;
         + " || self.servers.all(s, !has(s.measure) || !(s.measure in ['probe', 'both']))",
         message = "spec.template.request.headers " + BenchmarkRunSpec.PROBE_EXPECT_MESSAGE, fieldPath = ".template.request.headers",
         reason = "FieldValueInvalid")
+@ValidationRule(value = "!has(self.sweep) || !has(self.sweep.confirm) || duration(self.sweep.confirm) > duration(self.template.duration)",
+        message = "must be longer than spec.template.duration: the confirmation is a longer run at the rate found",
+        fieldPath = ".sweep.confirm", reason = "FieldValueInvalid")
+@ValidationRule(value = "!has(self.sweep) || !has(self.sweep.confirm) || duration(self.template.samplePeriod) < duration('"
+        + BenchmarkRunSpec.MIN_SAMPLE_PERIOD + "') || duration(self.sweep.confirm).getMilliseconds() % "
+        + "duration(self.template.samplePeriod).getMilliseconds() == 0",
+        message = "must be a multiple of spec.template.samplePeriod", fieldPath = ".sweep.confirm", reason = "FieldValueInvalid")
 @ValidationRule(value = "!has(self.rates) || self.rates.all(r, type(r) == string || r >= 1)",
         message = "must each be at least 1 request per second", fieldPath = ".rates", reason = "FieldValueInvalid")
 public class BenchmarkSuiteSpec {
@@ -120,5 +127,11 @@ public class BenchmarkSuiteSpec {
         @Default("10ms")
         @JsonPropertyDescription("A rate passes when the clients' p99 (from intended send time) stays below this, every client held its rate and no request failed, e.g. 10ms.")
         public String maxClientP99 = "10ms";
+
+        @Pattern(BenchmarkRunSpec.DURATION_PATTERN)
+        @JsonPropertyDescription("Certifies each server's sustained rate: once its search ends, a run this long at the rate found, then the "
+                + "lowest rate that failed once more; a confirmation that fails moves the figure down, and the search goes on below it. "
+                + "Longer than spec.template.duration and a multiple of its samplePeriod, e.g. 60s. Unset: the rate found is not confirmed.")
+        public String confirm;
     }
 }

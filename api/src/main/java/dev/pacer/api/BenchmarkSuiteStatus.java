@@ -83,6 +83,8 @@ public class BenchmarkSuiteStatus {
         public Long sustainedRatePerClient;
         @JsonPropertyDescription("Sweep: true when the lowest rate that did not pass was client-bound: the clients, not the server, were the limit, so the sustained rate is a lower bound (at least), and absent when no rate passed.")
         public Boolean clientBound;
+        @JsonPropertyDescription("Sweep with spec.sweep.confirm: how the sustained rate was certified, or why it moved down (its longer run failed), in a sentence.")
+        public String confirmation;
         @JsonPropertyDescription("Sweep: the clients' p50 at that rate, microseconds.")
         public Long p50AtSustainedMicros;
         @JsonPropertyDescription("Sweep: the clients' p99 at that rate, microseconds.")

@@ -1,5 +1,6 @@
 package dev.pacer.api;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -72,6 +73,7 @@ public final class BenchmarkSuiteValidation {
         }
         if (spec.sweep != null) {
             sweep(problems, spec.sweep);
+            confirm(problems, spec.sweep.confirm, spec.template);
         }
         if (spec.repetitions != null && (spec.repetitions < 1 || spec.repetitions > BenchmarkSuiteSpec.MAX_REPETITIONS)) {
             problems.add(new FieldProblem("spec.repetitions", "must be in [1, " + BenchmarkSuiteSpec.MAX_REPETITIONS + "], was " + spec.repetitions));
@@ -105,6 +107,27 @@ public final class BenchmarkSuiteValidation {
             } catch (IllegalArgumentException e) {
                 problems.add(new FieldProblem("spec.sweep.maxClientP99", e.getMessage()));
             }
+        }
+    }
+
+    /** The confirming run is the template's run, longer: the window must hold whole sample periods, more than the template's. */
+    private static void confirm(List<FieldProblem> problems, String confirm, RunTemplate template) {
+        if (confirm == null) {
+            return;
+        }
+        try {
+            Duration length = Quantities.parseDuration(confirm);
+            Duration period = Quantities.parseDuration(template == null || template.samplePeriod == null ? SpecDefaults.SAMPLE_PERIOD : template.samplePeriod);
+            Duration duration = template == null || template.duration == null ? null : Quantities.parseDuration(template.duration);
+            if (duration != null && length.compareTo(duration) <= 0) {
+                problems.add(new FieldProblem("spec.sweep.confirm", "must be longer than spec.template.duration (" + template.duration
+                        + "): the confirmation is a longer run at the rate found, was " + confirm));
+            } else if (period.isPositive() && length.toNanos() % period.toNanos() != 0) {
+                problems.add(new FieldProblem("spec.sweep.confirm", "must be a multiple of spec.template.samplePeriod (" + period.toMillis()
+                        + " ms), was " + confirm));
+            }
+        } catch (IllegalArgumentException e) {
+            problems.add(new FieldProblem("spec.sweep.confirm", e.getMessage()));
         }
     }
 

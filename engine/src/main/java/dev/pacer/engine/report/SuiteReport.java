@@ -48,6 +48,9 @@ public final class SuiteReport {
             for (BenchmarkSuiteStatus.ServerSummary x : s.servers()) {
                 text.append(String.format(Locale.ROOT, "%-24s %22s %12s %12s%n", x.name,
                         sustained(x), ms(x.p50AtSustainedMicros), ms(x.p99AtSustainedMicros)));
+                if (x.confirmation != null) {
+                    text.append("  ").append(x.confirmation).append('\n');
+                }
             }
         }
         if (s.servers().stream().anyMatch(SuiteReport::hasFootprint)) {
@@ -107,6 +110,12 @@ public final class SuiteReport {
                         .append(td(ms(x.p50AtSustainedMicros))).append(td(ms(x.p99AtSustainedMicros))).append("</tr>\n");
             }
             html.append("</table>\n");
+            if (s.servers().stream().anyMatch(x -> x.confirmation != null)) {
+                html.append("<ul id=\"suite-confirmations\">");
+                s.servers().stream().filter(x -> x.confirmation != null)
+                        .forEach(x -> html.append("<li>").append(Html.escape(x.name + ": " + x.confirmation)).append("</li>"));
+                html.append("</ul>\n");
+            }
             PlotChart curve = new PlotChart("p99-by-rate", "Client p99 against offered rate per client", "ms")
                     .xAxis("offered req/s per client");
             s.curves().forEach((server, points) -> {

@@ -26,7 +26,11 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
  * <ul>
  *   <li>Fixed rates: repetition after repetition, in each every rate, at each rate every server in the listed order.
  *       Repetitions interleave, so a drift of the machine touches every server alike.</li>
- *   <li>Sweep: server after server, each through its {@link SweepSearch}.</li>
+ *   <li>Sweep: server after server, each through its {@link SweepSearch}; with {@code sweep.confirm}, the rate found is
+ *       then run again for that long, and the lowest rate that failed once more (each a second repetition). A
+ *       confirmation that fails is a failed trial: the sustained rate moves below it, and the search goes on there
+ *       with runs of the confirmation's length, which the short ones were shown to overstate, until a rate holds at
+ *       that length.</li>
  * </ul>
  */
 public record SuitePlan(String suiteName, List<BenchmarkSuiteSpec.SuiteServer> servers, List<Long> rates,
@@ -38,8 +42,15 @@ public record SuitePlan(String suiteName, List<BenchmarkSuiteSpec.SuiteServer> s
     static final int MAX_RUN_NAME = 52;
     private static final ObjectMapper COPY = new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
-    /** One run of the suite. */
-    public record Step(String runName, String server, int serverIndex, long ratePerClient, int repetition) {
+    /**
+     * One run of the suite.
+     *
+     * @param duration the run's measured duration when it is not the template's (a sweep's confirmation), else null
+     */
+    public record Step(String runName, String server, int serverIndex, long ratePerClient, int repetition, String duration) {
+        public Step(String runName, String server, int serverIndex, long ratePerClient, int repetition) {
+            this(runName, server, serverIndex, ratePerClient, repetition, null);
+        }
     }
 
     /** A run done: its step and what it gave. */
@@ -90,13 +101,50 @@ public record SuitePlan(String suiteName, List<BenchmarkSuiteSpec.SuiteServer> s
             int server = index % servers.size();
             return Optional.of(step(server, rates.get(rate), repetition));
         }
+        String confirm = suite.getSpec().sweep == null ? null : suite.getSpec().sweep.confirm;
         for (int server = 0; server < servers.size(); server++) {
-            OptionalLong rate = sweep.get().next(trials(done, servers.get(server).name));
+            String name = servers.get(server).name;
+            List<SweepSearch.Trial> trials = trials(done, name);
+            // once a confirmation failed, the short runs are known to overstate this server: the search goes on at length
+            boolean atLength = confirm != null && done.stream().anyMatch(d -> d.step().server().equals(name)
+                    && d.step().duration() != null && !judge(d.outcome()).passed());
+            OptionalLong rate = sweep.get().next(trials);
             if (rate.isPresent()) {
-                return Optional.of(step(server, rate.getAsLong(), 1));
+                return Optional.of(step(server, rate.getAsLong(), 1, atLength ? confirm : null));
+            }
+            Optional<Step> confirming = confirm == null ? Optional.empty() : confirmation(server, trials, done, confirm, atLength);
+            if (confirming.isPresent()) {
+                return confirming;
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * The confirmation a server's finished search still needs: a run at length of its sustained rate, unless one passed
+     * there; then, when no confirmation failed, the lowest rate that failed once more.
+     */
+    private Optional<Step> confirmation(int server, List<SweepSearch.Trial> trials, List<Done> done, String confirm, boolean atLength) {
+        OptionalLong sustained = sweep.orElseThrow().sustained(trials);
+        if (sustained.isEmpty()) {
+            return Optional.empty();   // nothing passed: nothing to certify
+        }
+        String name = servers.get(server).name;
+        long rate = sustained.getAsLong();
+        boolean held = done.stream().anyMatch(d -> d.step().server().equals(name) && d.step().ratePerClient() == rate
+                && d.step().duration() != null && judge(d.outcome()).passed());
+        if (!held) {
+            return Optional.of(step(server, rate, (int) tries(done, name, rate) + 1, confirm));
+        }
+        OptionalLong lowestFailure = trials.stream().filter(t -> !t.passed()).mapToLong(SweepSearch.Trial::ratePerClient).min();
+        if (!atLength && lowestFailure.isPresent() && tries(done, name, lowestFailure.getAsLong()) < 2) {
+            return Optional.of(step(server, lowestFailure.getAsLong(), 2, null));
+        }
+        return Optional.empty();
+    }
+
+    private static long tries(List<Done> done, String server, long rate) {
+        return done.stream().filter(d -> d.step().server().equals(server) && d.step().ratePerClient() == rate).count();
     }
 
     /** A server's sweep so far. */
@@ -118,11 +166,15 @@ public record SuitePlan(String suiteName, List<BenchmarkSuiteSpec.SuiteServer> s
     }
 
     private Step step(int server, long rate, int repetition) {
+        return step(server, rate, repetition, null);
+    }
+
+    private Step step(int server, long rate, int repetition, String duration) {
         String serverName = servers.get(server).name;
         String tail = "-" + serverName + "-" + Quantities.formatRate(rate).toLowerCase(Locale.ROOT).replace('.', '-') + "-" + repetition;
         String head = suiteName.length() + tail.length() <= MAX_RUN_NAME ? suiteName
                 : suiteName.substring(0, Math.max(1, MAX_RUN_NAME - tail.length())).replaceAll("-+$", "");
-        return new Step(head + tail, serverName, server, rate, repetition);
+        return new Step(head + tail, serverName, server, rate, repetition, duration);
     }
 
     /** The BenchmarkRun of a step: the template, the server, the rate; labelled with the suite and the server. */
@@ -130,6 +182,9 @@ public record SuitePlan(String suiteName, List<BenchmarkSuiteSpec.SuiteServer> s
         BenchmarkRunSpec spec = COPY.convertValue(suite.getSpec().template, BenchmarkRunSpec.class);
         spec.server = COPY.convertValue(servers.get(step.serverIndex()), BenchmarkRunSpec.Server.class);
         spec.clients.rate = Long.toString(step.ratePerClient());
+        if (step.duration() != null) {
+            spec.duration = step.duration();
+        }
         if (spec.cleanup != null) {
             spec.cleanup.ttlSecondsAfterFinished = null;   // the suite reads its runs to the end; they go with it
         }

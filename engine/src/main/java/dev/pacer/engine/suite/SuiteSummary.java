@@ -164,6 +164,7 @@ public record SuiteSummary(List<BenchmarkSuiteStatus.SuiteRun> runs, List<Benchm
                     .sorted(Comparator.comparingLong(d -> d.step().ratePerClient()))
                     .map(d -> plan.judge(d.outcome())).filter(j -> !j.passed()).findFirst()
                     .ifPresent(j -> summary.boundBy = j.bound().label);
+            summary.confirmation = confirmation(plan, done, server.name, sustained, trials);
             servers.add(summary);
             if (server.name.equals(baselineName)) {
                 baseline = summary.sustainedRatePerClient;
@@ -180,6 +181,47 @@ public record SuiteSummary(List<BenchmarkSuiteStatus.SuiteRun> runs, List<Benchm
                         Math.abs(change) * 100, change >= 0 ? "more" : "less", baselineName, Quantities.formatRate(baseline)));
             }
         }
+    }
+
+    /**
+     * How a server's sustained rate was certified ({@code sweep.confirm}), in a sentence: its longer run held; the
+     * confirmations that failed and moved it down; the lowest failing rate's second try. Null without confirmation, or
+     * before the first one ends.
+     */
+    private static String confirmation(SuitePlan plan, List<SuitePlan.Done> done, String server, OptionalLong sustained,
+                                       List<SweepSearch.Trial> trials) {
+        String length = plan.suite().getSpec().sweep == null ? null : plan.suite().getSpec().sweep.confirm;
+        List<SuitePlan.Done> confirms = done.stream().filter(d -> d.step().server().equals(server) && d.step().duration() != null).toList();
+        if (length == null || confirms.isEmpty()) {
+            return null;
+        }
+        List<String> parts = new ArrayList<>();
+        boolean held = sustained.isPresent() && confirms.stream().anyMatch(d -> d.step().ratePerClient() == sustained.getAsLong()
+                && plan.judge(d.outcome()).passed());
+        if (held) {
+            parts.add("confirmed: " + Quantities.formatRate(sustained.getAsLong()) + " req/s per client held over a " + length + " run");
+        } else if (sustained.isPresent()) {
+            parts.add("not confirmed yet at " + Quantities.formatRate(sustained.getAsLong()) + " req/s per client");
+        } else {
+            parts.add("no rate held over a " + length + " run");
+        }
+        List<SuitePlan.Done> failed = confirms.stream().filter(d -> !plan.judge(d.outcome()).passed()).toList();
+        if (!failed.isEmpty()) {
+            SuitePlan.Done first = failed.getFirst();
+            parts.add("moved down from " + Quantities.formatRate(first.step().ratePerClient()) + ": its " + length + " run failed ("
+                    + plan.judge(first.outcome()).why() + ")" + (failed.size() == 1 ? "" : ", and at that length so did "
+                    + String.join(", ", failed.subList(1, failed.size()).stream().map(d -> Quantities.formatRate(d.step().ratePerClient())).toList())));
+        }
+        trials.stream().filter(t -> !t.passed()).mapToLong(SweepSearch.Trial::ratePerClient).min().ifPresent(lowest -> {
+            List<SuitePlan.Done> again = done.stream().filter(d -> d.step().server().equals(server) && d.step().ratePerClient() == lowest
+                    && d.step().repetition() > 1 && d.step().duration() == null).toList();
+            if (!again.isEmpty()) {
+                parts.add(again.stream().allMatch(d -> plan.judge(d.outcome()).passed())
+                        ? Quantities.formatRate(lowest) + " passed its second try after failing once: the limit lies close above the figure"
+                        : Quantities.formatRate(lowest) + " failed again");
+            }
+        });
+        return String.join("; ", parts);
     }
 
     /** The results of a server's runs at a rate that gave server figures. */

@@ -10,14 +10,19 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiPredicate;
 
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.BenchmarkRunYaml;
 import dev.pacer.api.BenchmarkSuite;
+import dev.pacer.api.BenchmarkSuiteStatus;
+import dev.pacer.api.Quantities;
 import dev.pacer.api.RunResult;
 import dev.pacer.api.Verdict;
 import dev.pacer.engine.plan.RunPlanner;
+import dev.pacer.engine.report.SuiteReport;
 import dev.pacer.engine.report.SuiteReportAccess;
+import dev.pacer.engine.report.SuiteTables;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -119,6 +124,74 @@ class SuitePlanTest {
         assertThat(summary.comparisons()).singleElement().asString().startsWith("loom sustains").contains("less than jetty12");
         assertThat(summary.curves().get("loom")).isSortedAccordingTo(Comparator.comparingLong(SuiteSummary.CurvePoint::ratePerClient));
         assertThat(summary.runs()).filteredOn(r -> Boolean.FALSE.equals(r.passed)).allSatisfy(r -> assertThat(r.reason).contains("client p99 50.000 ms above 10.000 ms"));
+    }
+
+    /** A sweep with a confirmation run to its end, the server passing a rate while {@code passes} says so. */
+    private List<SuitePlan.Done> sweepToTheEnd(SuitePlan plan, BiPredicate<SuitePlan.Step, List<SuitePlan.Done>> passes) {
+        List<SuitePlan.Done> done = new ArrayList<>();
+        Optional<SuitePlan.Step> next;
+        while ((next = plan.next(done)).isPresent()) {
+            SuitePlan.Step s = next.get();
+            done.add(new SuitePlan.Done(s, SuiteOutcome.of(passed(passes.test(s, done) ? 2_000 : 50_000))));
+            assertThat(done).as("a sweep ends").hasSizeLessThan(40);
+        }
+        return done;
+    }
+
+    @Test
+    void aConfirmedSweepRunsTheRateFoundLongerThenTheLowestFailureAgain() throws IOException {
+        SuitePlan plan = SuitePlan.of(suite("sweep: {start: 1k, max: 64k, growth: 2, resolution: 10%, maxClientP99: 10ms, confirm: 60s}"));
+        List<SuitePlan.Done> done = sweepToTheEnd(plan, (s, before) -> s.ratePerClient() <= (s.server().equals("jetty12") ? 20_000 : 6_000));
+        List<SuitePlan.Step> jetty = done.stream().map(SuitePlan.Done::step).filter(s -> s.server().equals("jetty12")).toList();
+        SuiteSummary summary = SuiteSummary.of(plan, done);
+        long sustained = summary.servers().getFirst().sustainedRatePerClient;
+        // the search, then the rate found for 60 s (its second repetition), then the lowest failure once more
+        SuitePlan.Step confirm = jetty.get(jetty.size() - 2);
+        SuitePlan.Step again = jetty.getLast();
+        assertThat(confirm.ratePerClient()).isEqualTo(sustained);
+        assertThat(confirm.repetition()).isEqualTo(2);
+        assertThat(confirm.duration()).isEqualTo("60s");
+        assertThat(plan.run(confirm).getSpec().duration).isEqualTo("60s");
+        assertThat(plan.run(confirm).getMetadata().getName()).endsWith("-2");
+        assertThat(again.ratePerClient()).isGreaterThan(sustained);
+        assertThat(again.repetition()).isEqualTo(2);
+        assertThat(again.duration()).isNull();
+        assertThat(plan.run(again).getSpec().duration).isEqualTo("10s");
+        assertThat(jetty.subList(0, jetty.size() - 2)).allSatisfy(s -> assertThat(s.repetition()).isEqualTo(1));
+        assertThat(summary.servers().getFirst().confirmation).isEqualTo("confirmed: " + Quantities.formatRate(sustained)
+                + " req/s per client held over a 60s run; " + Quantities.formatRate(again.ratePerClient()) + " failed again");
+        assertThat(SuiteTables.render(new SuiteDocument("shoot-out", plan.suite().getSpec(), summary), SuiteTables.Format.MARKDOWN))
+                .contains("| confirmation |").contains("confirmed: ");
+    }
+
+    @Test
+    void aConfirmationThatFailsMovesTheFigureDownAndSaysSo() throws IOException {
+        SuitePlan plan = SuitePlan.of(suite("sweep: {start: 1k, max: 64k, growth: 2, resolution: 10%, maxClientP99: 10ms, confirm: 60s}"));
+        // a server whose capacity drops after a while: 20k in a 10 s run, 12k over 60 s
+        List<SuitePlan.Done> done = sweepToTheEnd(plan, (s, before) -> s.ratePerClient() <= ("60s".equals(s.duration()) ? 12_000 : 20_000));
+        SuiteSummary summary = SuiteSummary.of(plan, done);
+        BenchmarkSuiteStatus.ServerSummary jetty = summary.servers().getFirst();
+        List<SuitePlan.Step> confirms = done.stream().map(SuitePlan.Done::step)
+                .filter(s -> s.server().equals("jetty12") && s.duration() != null).toList();
+        assertThat(confirms.getFirst().ratePerClient()).as("the first confirmation, at the rate the short runs found").isGreaterThan(12_000);
+        assertThat(jetty.sustainedRatePerClient).as("the figure moved below the failed confirmation").isLessThanOrEqualTo(12_000L);
+        assertThat(confirms).as("the search went on at length, and the figure held at length")
+                .anySatisfy(s -> assertThat(s.ratePerClient()).isEqualTo(jetty.sustainedRatePerClient));
+        assertThat(done.stream().filter(d -> d.step().server().equals("jetty12")).dropWhile(d -> d.step().duration() == null).toList())
+                .as("the search below a failed confirmation runs at length").allSatisfy(d -> assertThat(d.step().duration()).isEqualTo("60s"));
+        assertThat(jetty.confirmation).startsWith("confirmed: " + Quantities.formatRate(jetty.sustainedRatePerClient))
+                .contains("moved down from " + Quantities.formatRate(confirms.getFirst().ratePerClient())
+                        + ": its 60s run failed (client p99 50.000 ms above 10.000 ms), and at that length so did ");
+        assertThat(SuiteReport.text(new SuiteDocument("shoot-out", plan.suite().getSpec(), summary))).contains("moved down from");
+    }
+
+    @Test
+    void aConfirmationNoLongerThanTheRunsIsRefused() throws IOException {
+        assertThatThrownBy(() -> SuitePlan.of(suite("sweep: {start: 1k, max: 64k, confirm: 10s}")))
+                .isInstanceOf(RunPlanner.InvalidPlanException.class).hasMessageContaining("spec.sweep.confirm")
+                .hasMessageContaining("longer than spec.template.duration (10s)");
+        assertThatThrownBy(() -> SuitePlan.of(suite("sweep: {start: 1k, max: 64k, confirm: 60500ms}")))
+                .isInstanceOf(RunPlanner.InvalidPlanException.class).hasMessageContaining("multiple of spec.template.samplePeriod");
     }
 
     /** What the analysis gives when a client had no CPU left: Invalid, client-bound, and a p99 of the client's queueing. */
