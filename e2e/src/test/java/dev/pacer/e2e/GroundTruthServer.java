@@ -17,7 +17,9 @@ import java.util.concurrent.locks.LockSupport;
  * are left unread for {@code --wait-before-read-micros} after they arrive (so residence − service is at least that),
  * then read, then {@code --burn-micros} of CPU are spent before the response (so service is at least that), which is
  * written in one write, or in two {@code --split-write-gap-micros} apart (headers, then the body: service must run to
- * the last). One thread per connection; keep-alive; GET without a body, answered "ok".
+ * the last). With {@code --slow-after-seconds} and {@code --slow-burn-micros}, the CPU per request becomes that once the
+ * server has run that long: a capacity that drops after a while. One thread per connection; keep-alive; GET without a
+ * body, answered "ok".
  * <pre>java -cp e2e/target/test-classes dev.pacer.e2e.GroundTruthServer --port=8080 --wait-before-read-micros=3000 --burn-micros=1000</pre>
  */
 public final class GroundTruthServer {
@@ -27,11 +29,17 @@ public final class GroundTruthServer {
     private final long waitBeforeReadNanos;
     private final long burnNanos;
     private final long splitWriteGapNanos;
+    private final boolean slows;
+    private final long slowFromNanos;
+    private final long slowBurnNanos;
 
-    private GroundTruthServer(long waitBeforeReadMicros, long burnMicros, long splitWriteGapMicros) {
+    private GroundTruthServer(long waitBeforeReadMicros, long burnMicros, long splitWriteGapMicros, long slowAfterSeconds, long slowBurnMicros) {
         this.waitBeforeReadNanos = TimeUnit.MICROSECONDS.toNanos(waitBeforeReadMicros);
         this.burnNanos = TimeUnit.MICROSECONDS.toNanos(burnMicros);
         this.splitWriteGapNanos = TimeUnit.MICROSECONDS.toNanos(splitWriteGapMicros);
+        this.slows = slowAfterSeconds >= 0;
+        this.slowFromNanos = System.nanoTime() + TimeUnit.SECONDS.toNanos(Math.max(0, slowAfterSeconds));
+        this.slowBurnNanos = TimeUnit.MICROSECONDS.toNanos(slowBurnMicros);
     }
 
     public static void main(String[] args) throws IOException {
@@ -39,6 +47,8 @@ public final class GroundTruthServer {
         long wait = 0;
         long burn = 0;
         long gap = -1;
+        long slowAfter = -1;
+        long slowBurn = 0;
         for (String arg : args) {
             String value = arg.substring(arg.indexOf('=') + 1);
             if (arg.startsWith("--port=")) {
@@ -49,12 +59,16 @@ public final class GroundTruthServer {
                 burn = Long.parseLong(value);
             } else if (arg.startsWith("--split-write-gap-micros=")) {
                 gap = Long.parseLong(value);
+            } else if (arg.startsWith("--slow-after-seconds=")) {
+                slowAfter = Long.parseLong(value);
+            } else if (arg.startsWith("--slow-burn-micros=")) {
+                slowBurn = Long.parseLong(value);
             } else {
-                throw new IllegalArgumentException("unknown argument " + arg
-                        + " (--port=, --wait-before-read-micros=, --burn-micros=, --split-write-gap-micros=)");
+                throw new IllegalArgumentException("unknown argument " + arg + " (--port=, --wait-before-read-micros=, --burn-micros=, "
+                        + "--split-write-gap-micros=, --slow-after-seconds=, --slow-burn-micros=)");
             }
         }
-        new GroundTruthServer(wait, burn, gap).serve(port);
+        new GroundTruthServer(wait, burn, gap, slowAfter, slowBurn).serve(port);
     }
 
     private void serve(int port) throws IOException {
@@ -94,7 +108,7 @@ public final class GroundTruthServer {
                     in.flip();
                     in.position(end);
                     in.compact();
-                    burn(burnNanos);
+                    burn(slows && System.nanoTime() - slowFromNanos >= 0 ? slowBurnNanos : burnNanos);
                     if (splitWriteGapNanos < 0) {
                         write(connection, ByteBuffer.allocate(HEAD.length + BODY.length).put(HEAD).put(BODY).flip());
                     } else {

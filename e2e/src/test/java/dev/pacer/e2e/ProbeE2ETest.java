@@ -209,6 +209,22 @@ class ProbeE2ETest {
                 .isLessThanOrEqualTo(doc.result().clients.p50Micros + doc.result().clients.p50Micros / 1000 + 2);
     }
 
+    /**
+     * Ground truth: a server that waits for its next request before it reads again (as {@link GroundTruthServer} does,
+     * on a selector) leaves each response's end unseen until that request arrives. On 100 keep-alive connections at
+     * 100 req/s, a connection's next request comes a second later, after its 200 ms period has closed: those requests
+     * reach the probe late, and the run says so instead of showing figures without them.
+     */
+    @Test
+    void idleKeepAliveConnectionsWithShortPeriodsAreLateAndTheVerdictSaysSo() throws IOException {
+        LocalRuns.Outcome outcome = LocalRuns.run(work, "idle", groundTruthSpec("idle", 100, 100)
+                .replace("  warmup: 2s\n", "  warmup: 2s\n  samplePeriod: 200ms\n"));
+        RunResult result = outcome.document().result();
+        assertThat(result.server.probeLosses.lateRecords).as("requests that reached the probe after their period closed").isPositive();
+        assertThat(result.verdict).isEqualTo(Verdict.Invalid);
+        assertThat(result.reasons).anySatisfy(r -> assertThat(r).contains("late").contains("spec.samplePeriod"));
+    }
+
     /** A lower bound known by construction, less the histograms' precision (0.1 %) and the µs rounding. */
     private static long atLeast(long micros) {
         return micros - micros / 1000 - 2;
