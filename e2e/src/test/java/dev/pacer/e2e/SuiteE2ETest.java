@@ -2,6 +2,8 @@ package dev.pacer.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -114,5 +116,56 @@ class SuiteE2ETest {
         LocalRuns.Outcome again = LocalRuns.pacer(outcome.directory(), "report", outcome.directory().toString());
         assertThat(again.exitCode()).isZero();
         assertThat(again.out()).contains("suite.html");
+    }
+
+    /**
+     * The confirmation moves a figure down when the confirming run fails: a server whose capacity drops after a while
+     * ({@link GroundTruthServer}: 50 µs of CPU per request, 4 ms once it has run 14 s, so 250 req/s on its one CPU). The
+     * short runs (2 s of warm-up, 2 s measured, the server started afresh for each) end before the drop and pass up to
+     * the sweep's max, 400 req/s; the 16 s confirmation there outlives it and fails. The figure must move below, to a
+     * rate that held for 16 s, and say so.
+     */
+    @Test
+    void aConfirmationThatFailsMovesTheSustainedRateDownAndSaysSo() throws Exception {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        LocalRuns.Outcome outcome = LocalRuns.run(work, "fading", """
+                apiVersion: pacer.dev/v1alpha1
+                kind: BenchmarkSuite
+                metadata: {name: fading}
+                spec:
+                  template:
+                    clients: {count: 1, rate: "200", connections: 16, cpus: "1"}
+                    warmup: 2s
+                    duration: 2s
+                    timeout: 1m
+                    criteria: {rateTolerance: 3%%, maxSendLagP99: 1s}
+                  servers:
+                    - name: fading
+                      image: ground-truth
+                      command: ["%s", -cp, "%s", %s, "--port=${PORT}", "--burn-micros=50", "--slow-after-seconds=14", "--slow-burn-micros=4000"]
+                      port: %d
+                      measure: none
+                      cpus: "1"
+                  sweep: {start: "200", max: "400", growth: 2, resolution: 50%%, maxClientP99: 500ms, confirm: 16s}
+                """.formatted(java, Processes.HOME.resolve("e2e/target/test-classes"), GroundTruthServer.class.getName(), freePort()));
+        assertThat(outcome.exitCode()).as(outcome.out() + outcome.err()).isZero();
+        SuiteDocument suite = SuiteDocument.read(outcome.directory());
+        var fading = suite.summary().servers().getFirst();
+        System.out.printf("sustained %d req/s; runs %s; %s%n", fading.sustainedRatePerClient,
+                suite.summary().runs().stream().map(r -> r.name + (Boolean.TRUE.equals(r.passed) ? "+" : "-")).toList(), fading.confirmation);
+        assertThat(suite.summary().runs()).as("the short runs passed up to the max")
+                .anySatisfy(r -> assertThat(r.name).isEqualTo("fading-fading-400-1").satisfies(n -> assertThat(r.passed).isTrue()));
+        assertThat(suite.summary().runs()).as("its confirmation failed")
+                .anySatisfy(r -> assertThat(r.name).isEqualTo("fading-fading-400-2").satisfies(n -> assertThat(r.passed).isFalse()));
+        assertThat(fading.sustainedRatePerClient).as("moved below the failed confirmation").isNotNull().isLessThan(400L);
+        assertThat(fading.confirmation).startsWith("confirmed: " + (fading.sustainedRatePerClient) + " req/s per client held over a 16s run")
+                .contains("moved down from 400: its 16s run failed");
+        assertThat(outcome.directory().resolve("suite.html")).content().contains("suite-confirmations").contains("moved down from 400");
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
     }
 }
