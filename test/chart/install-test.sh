@@ -56,8 +56,7 @@ t0=$(date +%s)
 check "helm install --wait with the local images, artifacts on a PersistentVolume ($(( $(date +%s) - t0 )) s)" \
   h install pacer "$REPO/charts/pacer" -n "$NS" --create-namespace --wait --timeout 3m --set image.pullPolicy=Never \
   --set artifacts.persistence.enabled=true --set artifacts.persistence.existingClaim=pacer-artifacts \
-  --set grafana.url=http://127.0.0.1:3391 \
-  --set operator.resources.requests.cpu=0   # the node's one allocatable CPU is the pinned server's
+  --set grafana.url=http://127.0.0.1:3391
 check "the operator Deployment is available" k -n "$NS" wait --for=condition=Available deploy/pacer --timeout=120s
 lease_renewed() { # the operator's pod holds the Lease and renews it with the chart's RBAC
   local pod first
@@ -93,7 +92,7 @@ kind: BenchmarkSuite
 metadata: {name: sweep}
 spec:
   template:
-    clients: {count: 2, rate: "100", connections: 4, cpus: "0", memory: 512Mi}
+    clients: {count: 2, rate: "100", connections: 4, cpus: 200m, memory: 512Mi}
     request: {method: GET, path: /plaintext}
     warmup: 3s
     duration: 6s

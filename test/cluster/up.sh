@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Starts the single-node test cluster: etcd + kube-apiserver + kube-controller-manager + kube-scheduler, and a real
-# node (containerd + runc + bridge CNI + kubelet with the static CPU manager, CPU 0 reserved), all inside the network
+# node (containerd + runc + bridge CNI + kubelet with the static CPU manager, 500m reserved: CPU 0 is the shared pool), all inside the network
 # namespace $NETNS; containerd and kubelet also share a private mount namespace (see below). The host reaches the API
 # through a forwarder on 127.0.0.1:$HOST_API_PORT (kubeconfig: $CLUSTER/admin-host.kubeconfig).
 # Idempotent: a running, healthy cluster is left as it is. Every process id goes to $CLUSTER/pids for down.sh.
@@ -134,7 +134,10 @@ authorization: {mode: Webhook}
 cgroupDriver: cgroupfs
 containerRuntimeEndpoint: unix://$SOCK
 cpuManagerPolicy: static
-reservedSystemCPUs: "0"
+# half a CPU reserved: the static policy keeps CPU 0 whole for the shared pool, and allocatable is 1.5 CPUs, the other
+# CPU exclusive for a pinned server and 500m for the pods beside it to request, so that they weigh on CPU 0 as much as
+# a process of the host does (a pod without a CPU request gets cpu.shares 2, and a host's busy loop starves it)
+kubeReserved: {cpu: 500m}
 failSwapOn: false
 clusterDomain: cluster.local
 resolvConf: $N/resolv.conf

@@ -48,7 +48,7 @@ as_newcomer() {
   (cd "$REPO" && eval "$command")
 }
 commands=()
-for wanted in "scripts/push-images.sh $EXAMPLE_REGISTRY" "helm install pacer charts/pacer|requests.cpu=0" \
+for wanted in "scripts/push-images.sh $EXAMPLE_REGISTRY" "helm install pacer charts/pacer|image.registry" \
               "kubectl -n pacer-system rollout status" "./pacer check examples/cluster-quickstart.yaml" \
               "kubectl apply -f examples/cluster-quickstart.yaml" "helm uninstall pacer" "kubectl delete crd" \
               "kubectl delete namespace pacer-system"; do

@@ -67,7 +67,7 @@ app.kubernetes.io/component: operator
   verbs: ["get", "list", "watch"]
 - apiGroups: [""]
   resources: ["pods"]
-  verbs: ["get", "list", "watch", "create", "delete", "deletecollection"]
+  verbs: ["get", "list", "watch", "create", "patch", "delete", "deletecollection"]
 {{- if eq .Values.operator.agentAccess "apiServerProxy" }}
 - apiGroups: [""]
   resources: ["pods/proxy"]

@@ -45,6 +45,10 @@ public class BenchmarkRunStatus {
     @JsonPropertyDescription("Whether the run's pods were deleted, as spec.cleanup.pods says.")
     public Boolean podsDeleted;
 
+    @JsonPropertyDescription("Whether the pods a failed run keeps (spec.cleanup.pods OnSuccess) were stopped: their logs stay "
+            + "readable and their CPUs are free for the next run.")
+    public Boolean podsStopped;
+
     @JsonPropertyDescription("When the run was first taken up (RFC 3339); spec.timeout counts from here.")
     public String startTime;
 

@@ -195,6 +195,12 @@ final class LocalEffects implements RunDriver.Effects {
         table.stopAll();
     }
 
+    /** Locally a kept role is its log file, already in the results directory: the processes stop, freeing their CPUs. */
+    @Override
+    public void stopPods(Action.StopPods stop) {
+        table.stopAll();
+    }
+
     @Override
     public void deleteRun(Action.DeleteRun delete) {
         // a local run is its results directory, kept

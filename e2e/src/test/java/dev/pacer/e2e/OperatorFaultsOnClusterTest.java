@@ -23,6 +23,7 @@ import dev.pacer.engine.report.ResultDocument;
 import dev.pacer.operator.OperatorSettings;
 import dev.pacer.operator.pods.PodFactory;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -227,9 +228,12 @@ class OperatorFaultsOnClusterTest {
         assertWhole("api-restart", startAt);
     }
 
-    /** A client whose JVM needs more than its memory limit is killed by the kernel: the run fails, saying so. */
+    /**
+     * A client whose JVM needs more than its memory limit is killed by the kernel: the run fails, saying so. Its pods
+     * are kept for their logs (OnSuccess) and stopped: the next run gets the node's one exclusive CPU and is carried out.
+     */
     @Test
-    void aClientKilledForItsMemoryFailsTheRunNamingIt() throws Exception {
+    void aClientKilledForItsMemoryFailsTheRunNamingItAndItsKeptPodsLeaveTheNextRunTheCpu() throws Exception {
         operator("alone", false);
         BenchmarkRun run = quickstart("oom-client");
         run.getSpec().clients.memory = "96Mi";
@@ -241,6 +245,28 @@ class OperatorFaultsOnClusterTest {
         assertThat(status.phase).isEqualTo(Phase.Failed);
         var failed = status.conditions.stream().filter(c -> RunConditions.FAILED.equals(c.getType())).findFirst().orElseThrow();
         assertThat(failed.getMessage()).contains("client-").contains("OOMKilled");
+
+        // kept, stopped: every pod of the run still there, none running, the server's log readable
+        await().atMost(Duration.ofSeconds(60)).until(() -> Boolean.TRUE.equals(status("oom-client").podsStopped)
+                && keptPods("oom-client").stream().allMatch(p -> "Failed".equals(p.getStatus().getPhase())
+                        || "Succeeded".equals(p.getStatus().getPhase())));
+        var kept = keptPods("oom-client");
+        assertThat(kept).as("server and both clients kept").hasSize(3);
+        var server = kept.stream().filter(p -> PodFactory.ROLE_SERVER.equals(p.getMetadata().getLabels().get(PodFactory.LABEL_ROLE)))
+                .findFirst().orElseThrow();
+        assertThat(server.getStatus().getReason()).isEqualTo("DeadlineExceeded");
+        assertThat(client.pods().inNamespace(NAMESPACE).withName(server.getMetadata().getName()).getLog()).as("the server's log").isNotBlank();
+        assertThat(client.v1().events().inNamespace(NAMESPACE).list().getItems()).as("an event says so")
+                .anyMatch(e -> "PodsStopped".equals(e.getReason()) && "oom-client".equals(e.getInvolvedObject().getName()));
+
+        client.resource(quickstart("after-oom")).create();
+        await().atMost(RUN_LIMIT).until(() -> status("after-oom") != null && status("after-oom").phase != null
+                && status("after-oom").phase.isFinal());
+        assertThat(status("after-oom").phase).as("conditions: %s", status("after-oom").conditions).isEqualTo(Phase.Succeeded);
+    }
+
+    static List<Pod> keptPods(String run) {
+        return client.pods().inNamespace(NAMESPACE).withLabel(PodFactory.LABEL_RUN, run).list().getItems();
     }
 
     /** A client's agent silent for 12 s mid-window: a condition and a warning, then the run as if nothing happened. */

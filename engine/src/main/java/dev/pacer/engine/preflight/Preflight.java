@@ -151,6 +151,11 @@ public final class Preflight {
                 findings.add(new Finding(Level.OK, "spec.clients.cpus", plan.clients().size() + " clients × " + clientCpus + " exclusive CPUs fit"));
             }
         }
+        if (!placement.clients().pinCpus() && !plan.clients().isEmpty() && plan.clients().getFirst().cpuMillis() == 0) {
+            findings.add(new Finding(Level.WARNING, "spec.clients.cpus", run + "'s unpinned clients ask for no CPU, so their pods get the "
+                    + "least weight the kernel has (cpu.shares 2): any busy process of their node takes the CPU first, and the run ends "
+                    + "Invalid, client-bound; ask for some (e.g. cpus: 200m)"));
+        }
         if (plan.server().measure().probe()) {
             List<NodeFacts> oldKernels = serverCandidates.stream().filter(n -> !kernelAtLeast(n.kernelVersion(), PROBE_MIN_KERNEL)).toList();
             if (!serverCandidates.isEmpty() && oldKernels.size() == serverCandidates.size()) {

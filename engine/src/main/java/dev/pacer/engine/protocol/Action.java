@@ -49,6 +49,13 @@ public sealed interface Action {
     record CleanUp(String why) implements Action {
     }
 
+    /**
+     * Stop the run's kept pods without deleting them: their processes end, their logs stay readable, and their CPUs
+     * go back to the node for the next run (locally: stop the processes, whose logs are files already).
+     */
+    record StopPods(String why) implements Action {
+    }
+
     /** Delete the run itself: its time to live after finishing has passed. */
     record DeleteRun(String why) implements Action {
     }

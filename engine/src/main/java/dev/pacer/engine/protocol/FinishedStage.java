@@ -8,7 +8,10 @@ import java.time.Instant;
 import dev.pacer.api.Phase;
 import dev.pacer.engine.plan.RunPlan;
 
-/** Succeeded and Failed: the pods cleaned up as {@code spec.cleanup.pods} says, then the run's time to live. */
+/**
+ * Succeeded and Failed: the pods cleaned up as {@code spec.cleanup.pods} says, then the run's time to live. A failed
+ * run's pods kept under OnSuccess are stopped: kept for their logs, they must not hold the CPUs the next run needs.
+ */
 final class FinishedStage extends ProtocolStep {
     FinishedStage(ProtocolStep shared) {
         super(shared);
@@ -28,6 +31,14 @@ final class FinishedStage extends ProtocolStep {
                 notices.add(Notice.roles("PodsDeleted", "pods deleted (spec.cleanup.pods: " + policy + ")"));
             }
             status.podsDeleted = true;
+        } else if (!delete && policy == RunPlan.PodCleanup.OnSuccess && !Boolean.TRUE.equals(status.podsStopped)) {
+            boolean anyLeft = !seen.server().is(ABSENT) || plan.clients().stream().anyMatch(c -> !seen.client(c.name()).is(ABSENT));
+            if (anyLeft) {
+                actions.add(new Action.StopPods("spec.cleanup.pods: OnSuccess keeps a failed run's pods"));
+                notices.add(Notice.roles("PodsStopped", "pods kept for their logs and stopped, their CPUs free for the next run "
+                        + "(spec.cleanup.pods: OnSuccess; Always deletes them, Never keeps them running)"));
+            }
+            status.podsStopped = true;
         }
         return timeToLive(plan.cleanup().ttlAfterFinished());
     }

@@ -42,6 +42,8 @@ public final class RunDriver {
 
         void cleanUp(Action.CleanUp cleanUp);
 
+        void stopPods(Action.StopPods stopPods);
+
         void deleteRun(Action.DeleteRun deleteRun);
 
         /** A notice for users (an event, a printed line). */
@@ -91,6 +93,7 @@ public final class RunDriver {
                         effects.publish(publish).ifPresent(kept -> finalStatus.artifacts = kept);
                     }
                     case Action.CleanUp cleanUp -> effects.cleanUp(cleanUp);
+                    case Action.StopPods stop -> effects.stopPods(stop);
                     case Action.DeleteRun delete -> effects.deleteRun(delete);
                 }
             }

@@ -88,7 +88,7 @@ class PreflightTest {
     }
 
     @Test
-    void theTestClustersShapeOneExclusiveCpuForTheServerAndUnpinnedClients() throws Exception {
+    void aSmallNodesShapeOneExclusiveCpuForTheServerAndUnpinnedClientsThatAskForCpu() throws Exception {
         String quickstart = """
                 server: {image: pacer/server-jetty12:0.1.0, cpus: "1", memory: 512Mi}
                 clients: {count: 2, rate: "200", cpus: "0", memory: 512Mi}
@@ -100,6 +100,11 @@ class PreflightTest {
                 .anySatisfy(f -> assertThat(f.toString()).isEqualTo("ok  spec.server.cpus: 1 exclusive CPUs on [node-1]"));
         assertThat(check(quickstart, List.of(node("node-1", "none", 2, "6.12.57", Map.of()))))
                 .anySatisfy(f -> assertThat(f.toString()).startsWith("problem  spec.server.cpus").contains("node-1: none"));
+        assertThat(check(quickstart, List.of(node("node-1", "static", 1, "6.12.57", Map.of()))))
+                .as("clients without a CPU request: the least weight on their node")
+                .anySatisfy(f -> assertThat(f.toString()).startsWith("warning  spec.clients.cpus").contains("cpu.shares 2", "cpus: 200m"));
+        assertThat(check(quickstart.replace("cpus: \"0\", memory", "cpus: 200m, memory"), List.of(node("node-1", "static", 1, "6.12.57", Map.of()))))
+                .noneMatch(f -> f.subject().equals("spec.clients.cpus"));
     }
 
     @Test

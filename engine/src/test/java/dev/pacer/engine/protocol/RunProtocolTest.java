@@ -704,7 +704,7 @@ class RunProtocolTest {
     }
 
     @Test
-    void neverKeepsThePodsAndAFailedRunKeepsThemOnSuccessPolicy() {
+    void neverKeepsThePodsRunningAndAFailedRunKeepsThemStoppedOnSuccessPolicy() {
         FakeRun never = succeeded(new FakeRun("cleanup: {pods: Never}"));
         assertThat(never.step().actions()).isEmpty();
         FakeRun failed = new FakeRun();
@@ -712,7 +712,13 @@ class RunProtocolTest {
         failed.server = RoleObservation.absent("fake-server");
         failed.step();
         failed.server = FakeRun.ready("fake-server", "10.0.0.1");
-        assertThat(failed.step().actions()).as("OnSuccess keeps a failed run's pods for a look").isEmpty();
+        Decision kept = failed.step();
+        assertThat(kept.actions()).as("OnSuccess keeps a failed run's pods for a look, stopped so that they free their CPUs")
+                .containsExactly(new Action.StopPods("spec.cleanup.pods: OnSuccess keeps a failed run's pods"));
+        assertThat(kept.status().podsStopped).isTrue();
+        assertThat(kept.status().podsDeleted).isNull();
+        assertThat(kept.notices()).anyMatch(n -> n.reason().equals("PodsStopped"));
+        assertThat(failed.step().actions()).as("stopped once").isEmpty();
     }
 
     @Test
@@ -900,6 +906,11 @@ class RunProtocolTest {
         @Override
         public void cleanUp(Action.CleanUp cleanUp) {
             done.add("cleanUp");
+        }
+
+        @Override
+        public void stopPods(Action.StopPods stopPods) {
+            done.add("stopPods");
         }
 
         @Override

@@ -1,6 +1,7 @@
 package dev.pacer.operator.run;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -19,8 +20,11 @@ import dev.pacer.operator.artifacts.ArtifactStore;
 import dev.pacer.operator.pods.PodFactory;
 import dev.pacer.operator.pods.ServiceFactory;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -122,6 +126,37 @@ public final class PodEffects implements RunDriver.Effects {
         if (plan.server().measure().probe()) {
             client.pods().inNamespace(probe.namespace()).withName(PodFactory.probePodName(run)).delete();
         }
+    }
+
+    /**
+     * A deadline already passed ({@code activeDeadlineSeconds} may be lowered on a running pod): the kubelet stops the
+     * containers, the pod stays {@code Failed} with reason DeadlineExceeded and its logs, and neither the scheduler nor
+     * the static CPU manager counts its CPUs any more.
+     */
+    @Override
+    public void stopPods(Action.StopPods stop) {
+        String namespace = run.getMetadata().getNamespace();
+        String deadline = "{\"spec\":{\"activeDeadlineSeconds\":1}}";
+        var pods = new ArrayList<>(client.pods().inNamespace(namespace).withLabel(PodFactory.LABEL_RUN, run.getMetadata().getName())
+                .list().getItems());
+        if (plan.server().measure().probe()) {
+            Pod probePod = client.pods().inNamespace(probe.namespace()).withName(PodFactory.probePodName(run)).get();
+            if (probePod != null) {
+                pods.add(probePod);
+            }
+        }
+        for (Pod pod : pods) {
+            if (pod.getMetadata().getDeletionTimestamp() == null && !isFinished(pod)) {
+                client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+                        .patch(PatchContext.of(PatchType.JSON_MERGE), deadline);
+            }
+        }
+        LOG.info("run {}/{}: {} pod(s) stopped, kept for their logs ({})", namespace, run.getMetadata().getName(), pods.size(), stop.why());
+    }
+
+    private static boolean isFinished(Pod pod) {
+        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        return "Succeeded".equals(phase) || "Failed".equals(phase);
     }
 
     @Override
