@@ -243,6 +243,7 @@ type measured struct {
 // readLoop moves records into the sampler and closes periods on time, with or without traffic.
 func (m *measured) readLoop(ctx context.Context) error {
 	var rec attach.Record
+	var seen attach.Counters // the kernel's counts already given to a period
 	offset := time.Now().UnixNano() - attach.MonotonicNanos() // CLOCK_MONOTONIC → epoch, re-read every period
 	nextClose := time.Now()
 	for ctx.Err() == nil {
@@ -258,11 +259,24 @@ func (m *measured) readLoop(ctx context.Context) error {
 		}
 		if now := time.Now(); !now.Before(nextClose) {
 			offset = now.UnixNano() - attach.MonotonicNanos()
+			seen = m.countKernelLosses(now.UnixMilli(), seen)
 			m.sampler.CloseDue(now.UnixMilli())
 			nextClose = now.Add(time.Duration(max(m.periodMs/20, 5)) * time.Millisecond)
 		}
 	}
 	return nil
+}
+
+// countKernelLosses gives the kernel's counts since seen to the period holding nowMs; @return the counts now given.
+func (m *measured) countKernelLosses(nowMs int64, seen attach.Counters) attach.Counters {
+	c, err := m.probe.Counters()
+	if err != nil {
+		return seen // read again at the next tick: nothing is lost, only later
+	}
+	m.sampler.AddKernelLosses(nowMs, period.Losses{Dropped: int64(c.Lost() - seen.Lost()),
+		OrphanWrites: int64(c.OrphanWrites - seen.OrphanWrites), Abandoned: int64(c.Abandoned - seen.Abandoned),
+		NeverRead: int64(c.NeverRead - seen.NeverRead), AfterPeerClosed: int64(c.AfterPeerClosed - seen.AfterPeerClosed)})
+	return c
 }
 
 func (m *measured) Resources() (any, bool) {
@@ -303,6 +317,10 @@ type info struct {
 	LateRecords      int64    `json:"lateRecords"`
 	OrphanWrites     uint64   `json:"orphanWrites"`
 	Abandoned        uint64   `json:"abandonedRequests"`
+	NeverRead        uint64   `json:"neverReadRequests"`
+	AfterPeerClosed  uint64   `json:"answeredAfterPeerClosed"`
+	// LossesByPeriod: the periods that had any of the counts above, for the engine to judge the measured window alone.
+	LossesByPeriod []period.Losses `json:"lossesByPeriod"`
 	ProbePid         int      `json:"probePid"`
 	// Host: the machine's CPU model, online CPUs and frequency governor, for the result's manifest.
 	Host map[string]any `json:"host,omitempty"`
@@ -335,7 +353,8 @@ func (m *measured) Info() any {
 	i := info{Role: "server", Version: Version, MeasuredBy: "probe", Hostname: host, Kernel: m.kernel,
 		StartTimeEpochMs: m.start.UnixMilli(), SamplePeriodMs: m.periodMs, HistogramSeries: m.SeriesNames(),
 		Listen: m.target.String(), DroppedRecords: c.Lost(), LateRecords: late, OrphanWrites: c.OrphanWrites,
-		Abandoned: c.Abandoned, ProbePid: os.Getpid(), Host: hostFacts()}
+		Abandoned: c.Abandoned, NeverRead: c.NeverRead, AfterPeerClosed: c.AfterPeerClosed, LossesByPeriod: m.sampler.LossesByPeriod(),
+		ProbePid: os.Getpid(), Host: hostFacts()}
 	if m.server != nil {
 		i.Pid, i.UID, i.Cpuset, i.CpusetSize = m.server.Pid, &m.server.UID, m.server.Cpuset, m.server.CpusetSize
 		i.StartTimeEpochMs = m.server.StartEpochMs
@@ -364,6 +383,12 @@ func (m *measured) register(r *prometheus.Registry) {
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "pacer_probe_abandoned_requests_total",
 			Help: "Requests read and never answered before the connection closed."},
 			func() float64 { return float64(counters().Abandoned) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "pacer_probe_never_read_requests_total",
+			Help: "Requests whose bytes arrived and were never read before the connection closed or was reset."},
+			func() float64 { return float64(counters().NeverRead) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "pacer_probe_answered_after_peer_closed_total",
+			Help: "Responses begun after the client had closed its side of the connection (it had given up on them)."},
+			func() float64 { return float64(counters().AfterPeerClosed) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "pacer_probe_bpf_run_seconds_total",
 			Help: "Time the kernel spent in the probe's BPF programs (with --bpf-run-time, or when kernel.bpf_stats_enabled is on)."},
 			func() float64 { d, _ := m.probe.RunTime(); return d.Seconds() }),

@@ -55,6 +55,8 @@ enum counter {
 	NO_STORAGE,       // events lost: no socket storage could be created
 	ORPHAN_WRITE,     // a write on an idle connection (opened before the probe, or a 100-continue)
 	ABANDONED,        // a request read and never answered (connection closed or reset first)
+	NEVER_READ,       // a request whose bytes arrived and were never read (connection closed or reset first)
+	AFTER_PEER_CLOSED, // a response begun after the client had closed its side (it had given up: a timeout)
 	COUNTERS,
 };
 
@@ -149,6 +151,8 @@ static __always_inline void reset(struct conn *c)
 {
 	if (c->state == READING)
 		count(ABANDONED);
+	else if (c->state == IDLE && c->pending_arrive)
+		count(NEVER_READ);
 	c->state = IDLE;
 	c->writes = 0;
 	c->pending_arrive = 0;
@@ -159,14 +163,17 @@ static __always_inline void reset(struct conn *c)
 // for it. An HTTP/1.1 client without pipelining sends its next request on a connection only after the response:
 // arrival while writing completes the response, so its record need not wait for the server's next read. The peer's
 // FIN (the socket already in CLOSE_WAIT) is no next request: a response still being written goes on to its last write,
-// and ends at the server's next read or close.
+// and ends at the server's next read or close. Nor is the FIN the arrival of a request: bytes sent with it arrive as
+// the server reads them.
 SEC("tp_btf/sk_data_ready")
 int BPF_PROG(on_data_ready, const struct sock *sk)
 {
 	struct conn *c = conn_of(sk);
 	if (!c)
 		return 0;
-	if (c->state == WRITING && sk->__sk_common.skc_state != TCP_CLOSE_WAIT)
+	if (sk->__sk_common.skc_state == TCP_CLOSE_WAIT)
+		return 0;
+	if (c->state == WRITING)
 		finish(c);
 	if (c->state != READING)
 		__sync_val_compare_and_swap(&c->pending_arrive, 0, bpf_ktime_get_ns());
@@ -213,6 +220,8 @@ int BPF_PROG(on_send, struct sock *sk, int ret, int flags)
 		count(ORPHAN_WRITE);
 		return 0;
 	}
+	if (c->state == READING && sk->__sk_common.skc_state == TCP_CLOSE_WAIT)
+		count(AFTER_PEER_CLOSED);
 	c->last_write = bpf_ktime_get_ns();
 	c->writes += 1;
 	c->state = WRITING;

@@ -6,6 +6,7 @@ package period
 import (
 	"bytes"
 	"fmt"
+	"sort"
 	"sync"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
@@ -23,6 +24,23 @@ const (
 type Summary struct {
 	Count                   int64
 	P50Nanos, P99Nanos, Max int64
+}
+
+// Losses of one sample period: requests the probe could not time (dropped, late) and what it saw of requests that
+// were never answered or answered to a client that had left. Kernel counts belong to the period in which the reader
+// saw them (within one drain interval of the event); late records to the period of their end.
+type Losses struct {
+	StartEpochMs    int64 `json:"startEpochMs"`
+	Dropped         int64 `json:"droppedRecords"`
+	Late            int64 `json:"lateRecords"`
+	OrphanWrites    int64 `json:"orphanWrites"`
+	Abandoned       int64 `json:"abandonedRequests"`
+	NeverRead       int64 `json:"neverReadRequests"`
+	AfterPeerClosed int64 `json:"answeredAfterPeerClosed"`
+}
+
+func (l Losses) any() bool {
+	return l.Dropped+l.Late+l.OrphanWrites+l.Abandoned+l.NeverRead+l.AfterPeerClosed > 0
 }
 
 type series struct {
@@ -48,6 +66,7 @@ type Sampler struct {
 	droppedPeriods  int64
 	clamped         int64
 	late            int64
+	losses          map[int64]*Losses // period start → its losses, for periods that had any
 	closed          bool
 }
 
@@ -61,7 +80,7 @@ func New(names []string, periodMs, graceMs, startMs int64) *Sampler {
 		// hdrhistogram-go writes BaseTime in whole seconds, and interval stamps relative to it: a whole second keeps
 		// every period on its true boundary when the engine reads the log back.
 		baseTimeMs: startMs / 1000 * 1000,
-		open:       map[int64][]*hdrhistogram.Histogram{}}
+		open:       map[int64][]*hdrhistogram.Histogram{}, losses: map[int64]*Losses{}}
 	for _, n := range names {
 		s.series = append(s.series, &series{name: n})
 	}
@@ -84,6 +103,7 @@ func (s *Sampler) Record(endNanos int64, values ...int64) {
 	defer s.mu.Unlock()
 	if s.closed || endMs < s.closedThroughMs {
 		s.late++
+		s.lossesAt(endMs).Late++
 		return
 	}
 	start := s.periodStart(endMs)
@@ -108,6 +128,52 @@ func (s *Sampler) Record(endNanos int64, values ...int64) {
 		}
 		_ = hs[i].RecordValue(v) // in range by the clamp above
 	}
+}
+
+// AddKernelLosses adds what the kernel side counted since the last call to the period holding nowMs; only the
+// counts are read from kernel (StartEpochMs is ignored).
+func (s *Sampler) AddKernelLosses(nowMs int64, kernel Losses) {
+	if !kernel.any() {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l := s.lossesAt(nowMs)
+	l.Dropped += kernel.Dropped
+	l.OrphanWrites += kernel.OrphanWrites
+	l.Abandoned += kernel.Abandoned
+	l.NeverRead += kernel.NeverRead
+	l.AfterPeerClosed += kernel.AfterPeerClosed
+}
+
+// LossesByPeriod lists the periods that had losses, oldest first.
+func (s *Sampler) LossesByPeriod() []Losses {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Losses, 0, len(s.losses))
+	for _, l := range s.losses {
+		out = append(out, *l)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].StartEpochMs < out[j].StartEpochMs })
+	return out
+}
+
+// lossesAt is the losses of the period holding ms, created when missing; the oldest are forgotten past the retention
+// of the histograms. Caller holds the lock.
+func (s *Sampler) lossesAt(ms int64) *Losses {
+	start := s.periodStart(ms)
+	l, ok := s.losses[start]
+	if !ok {
+		l = &Losses{StartEpochMs: start}
+		s.losses[start] = l
+		oldest := start - MaxRetainedPeriods*s.periodMs
+		for k := range s.losses {
+			if k < oldest {
+				delete(s.losses, k)
+			}
+		}
+	}
+	return l
 }
 
 // CloseDue closes every period whose end plus the grace is at or before nowMs; periods without any request get an

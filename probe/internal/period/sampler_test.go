@@ -106,3 +106,32 @@ func TestGoldenLog(t *testing.T) {
 		t.Fatalf("the log differs from %s:\n%s", goldenLog, log)
 	}
 }
+
+// Losses land in their period: a late record in the period of its end (closed already), the kernel's counts in the
+// period in which the reader saw them; periods without any are left out, and the list is oldest first.
+func TestLossesAreCountedPerPeriod(t *testing.T) {
+	start := int64(1_795_473_600_000)
+	s := New([]string{"service"}, 1000, 200, start)
+	s.AddKernelLosses(start+2500, Losses{Dropped: 3, NeverRead: 2, StartEpochMs: 42})
+	s.AddKernelLosses(start+2900, Losses{AfterPeerClosed: 1})
+	s.AddKernelLosses(start+3100, Losses{})
+	s.CloseDue(start + 1300)
+	s.Record((start+900)*ms, 1000) // its period [00, 01) closed at 01.200
+	s.AddKernelLosses(start+100, Losses{Abandoned: 4, OrphanWrites: 5})
+	got := s.LossesByPeriod()
+	want := []Losses{
+		{StartEpochMs: start, Late: 1, Abandoned: 4, OrphanWrites: 5},
+		{StartEpochMs: start + 2000, Dropped: 3, NeverRead: 2, AfterPeerClosed: 1},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("losses by period: %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("period %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if _, _, _, late := s.Totals(); late != 1 {
+		t.Errorf("late total %d, want 1", late)
+	}
+}

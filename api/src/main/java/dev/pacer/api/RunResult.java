@@ -65,9 +65,10 @@ public class RunResult {
         public Footprint footprint;
         @JsonPropertyDescription("Why there is no footprint, when there is none.")
         public String footprintUnavailable;
-        @JsonPropertyDescription("What the kernel probe could not time over the whole run (warm-up included), when the probe measured: "
-                + "requests it dropped or that arrived after their period closed (missing from the figures), requests read and never "
-                + "answered, and writes it could not pair with a request.")
+        @JsonPropertyDescription("What the kernel probe could not time in the measured window (over its whole run, warm-up included, "
+                + "when scope says run), when the probe measured: requests it dropped or that arrived after their period closed (missing "
+                + "from the figures), requests never answered or answered to a client that had left, writes it could not pair with a "
+                + "request, and the periods that had any.")
         public ProbeLosses probeLosses;
     }
 
@@ -81,8 +82,37 @@ public class RunResult {
         public Long abandonedRequests;
         @JsonPropertyDescription("Writes on a connection with no request being read: connections opened before the probe, 100-continue.")
         public Long orphanWrites;
-        @JsonPropertyDescription("Requests the probe timed over the whole run, the base of the shares above.")
+        @JsonPropertyDescription("Requests whose bytes arrived and were never read before their connection closed or was reset.")
+        public Long neverReadRequests;
+        @JsonPropertyDescription("Responses the server began after the client had closed its side of the connection: the client had "
+                + "given up on them (its timeouts). They are timed; the client counts them as errors.")
+        public Long answeredAfterPeerClosed;
+        @JsonPropertyDescription("Requests the probe timed in the measured window, the base of the shares above.")
         public Long timedRequests;
+        @JsonPropertyDescription("window: the counts are the measured window's; run: the probe gave only counts over its whole run.")
+        public String scope;
+        @JsonPropertyDescription("The window's periods that had any of the counts, in order.")
+        public List<PeriodLosses> periods;
+    }
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class PeriodLosses {
+        @JsonPropertyDescription("The period's index in the window, from 0.")
+        public Integer period;
+        @JsonPropertyDescription("The period's start, epoch milliseconds.")
+        public Long startEpochMs;
+        @JsonPropertyDescription("Records lost in this period: the ring was full, no socket storage, or a program skipped.")
+        public Long droppedRecords;
+        @JsonPropertyDescription("Requests of this period that reached the probe after it had closed.")
+        public Long lateRecords;
+        @JsonPropertyDescription("Requests read and never answered before their connection closed.")
+        public Long abandonedRequests;
+        @JsonPropertyDescription("Writes with no request being read.")
+        public Long orphanWrites;
+        @JsonPropertyDescription("Requests that arrived and were never read before their connection closed or was reset.")
+        public Long neverReadRequests;
+        @JsonPropertyDescription("Responses begun after the client had closed its side of the connection.")
+        public Long answeredAfterPeerClosed;
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -18,8 +18,9 @@ import java.util.concurrent.locks.LockSupport;
  * then read, then {@code --burn-micros} of CPU are spent before the response (so service is at least that), which is
  * written in one write, or in two {@code --split-write-gap-micros} apart (headers, then the body: service must run to
  * the last). With {@code --slow-after-seconds} and {@code --slow-burn-micros}, the CPU per request becomes that once the
- * server has run that long: a capacity that drops after a while. One thread per connection; keep-alive; GET without a
- * body, answered "ok".
+ * server has run that long: a capacity that drops after a while. With {@code --close-unread-every=N}, after N requests
+ * on a connection the server waits for the next one's bytes and closes the connection without reading them: a request
+ * that arrived and was never read. One thread per connection; keep-alive; GET without a body, answered "ok".
  * <pre>java -cp e2e/target/test-classes dev.pacer.e2e.GroundTruthServer --port=8080 --wait-before-read-micros=3000 --burn-micros=1000</pre>
  */
 public final class GroundTruthServer {
@@ -32,14 +33,17 @@ public final class GroundTruthServer {
     private final boolean slows;
     private final long slowFromNanos;
     private final long slowBurnNanos;
+    private final long closeUnreadEvery;
 
-    private GroundTruthServer(long waitBeforeReadMicros, long burnMicros, long splitWriteGapMicros, long slowAfterSeconds, long slowBurnMicros) {
+    private GroundTruthServer(long waitBeforeReadMicros, long burnMicros, long splitWriteGapMicros, long slowAfterSeconds, long slowBurnMicros,
+                              long closeUnreadEvery) {
         this.waitBeforeReadNanos = TimeUnit.MICROSECONDS.toNanos(waitBeforeReadMicros);
         this.burnNanos = TimeUnit.MICROSECONDS.toNanos(burnMicros);
         this.splitWriteGapNanos = TimeUnit.MICROSECONDS.toNanos(splitWriteGapMicros);
         this.slows = slowAfterSeconds >= 0;
         this.slowFromNanos = System.nanoTime() + TimeUnit.SECONDS.toNanos(Math.max(0, slowAfterSeconds));
         this.slowBurnNanos = TimeUnit.MICROSECONDS.toNanos(slowBurnMicros);
+        this.closeUnreadEvery = closeUnreadEvery;
     }
 
     public static void main(String[] args) throws IOException {
@@ -49,6 +53,7 @@ public final class GroundTruthServer {
         long gap = -1;
         long slowAfter = -1;
         long slowBurn = 0;
+        long closeUnreadEvery = 0;
         for (String arg : args) {
             String value = arg.substring(arg.indexOf('=') + 1);
             if (arg.startsWith("--port=")) {
@@ -63,12 +68,14 @@ public final class GroundTruthServer {
                 slowAfter = Long.parseLong(value);
             } else if (arg.startsWith("--slow-burn-micros=")) {
                 slowBurn = Long.parseLong(value);
+            } else if (arg.startsWith("--close-unread-every=")) {
+                closeUnreadEvery = Long.parseLong(value);
             } else {
                 throw new IllegalArgumentException("unknown argument " + arg + " (--port=, --wait-before-read-micros=, --burn-micros=, "
-                        + "--split-write-gap-micros=, --slow-after-seconds=, --slow-burn-micros=)");
+                        + "--split-write-gap-micros=, --slow-after-seconds=, --slow-burn-micros=, --close-unread-every=)");
             }
         }
-        new GroundTruthServer(wait, burn, gap, slowAfter, slowBurn).serve(port);
+        new GroundTruthServer(wait, burn, gap, slowAfter, slowBurn, closeUnreadEvery).serve(port);
     }
 
     private void serve(int port) throws IOException {
@@ -96,9 +103,13 @@ public final class GroundTruthServer {
         try (Selector selector = Selector.open()) {
             connection.register(selector, SelectionKey.OP_READ);
             ByteBuffer in = ByteBuffer.allocate(64 * 1024);
+            long answered = 0;
             while (true) {
                 selector.select();   // bytes arrived; not read yet
                 selector.selectedKeys().clear();
+                if (closeUnreadEvery > 0 && answered == closeUnreadEvery) {
+                    return;   // closed with the request unread: the kernel resets the connection
+                }
                 pause(waitBeforeReadNanos);
                 if (connection.read(in) < 0) {
                     return;
@@ -116,6 +127,7 @@ public final class GroundTruthServer {
                         pause(splitWriteGapNanos);
                         write(connection, ByteBuffer.wrap(BODY));
                     }
+                    answered++;
                 }
             }
         }

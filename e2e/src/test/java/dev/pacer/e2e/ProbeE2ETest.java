@@ -10,6 +10,7 @@ import java.nio.file.Path;
 
 import dev.pacer.api.RunResult;
 import dev.pacer.api.Verdict;
+import dev.pacer.contract.AgentInfo;
 import dev.pacer.contract.ContractJson;
 import dev.pacer.contract.ResourceUse;
 import dev.pacer.engine.analysis.Footprint;
@@ -223,6 +224,56 @@ class ProbeE2ETest {
         assertThat(result.server.probeLosses.lateRecords).as("requests that reached the probe after their period closed").isPositive();
         assertThat(result.verdict).isEqualTo(Verdict.Invalid);
         assertThat(result.reasons).anySatisfy(r -> assertThat(r).contains("late").contains("spec.samplePeriod"));
+    }
+
+    /**
+     * Ground truth: a server that closes each connection after 20 requests, with the 21st arrived and never read. The
+     * probe counts each such request as never read, one per failure the client saw (the connection reset under it);
+     * and there is one per 20 answered on the connection, give or take the connections cut by the run's end.
+     * Tolerance for the comparison with the client: the requests in flight when the client stopped (at most one per
+     * connection).
+     */
+    @Test
+    void requestsTheServerNeverReadAreTheClientsFailures() throws IOException {
+        int connections = 4;
+        int every = 20;
+        LocalRuns.Outcome outcome = LocalRuns.run(work, "unread", groundTruthSpec("unread", 200, connections, "--close-unread-every=" + every));
+        ResultDocument doc = outcome.document();
+        AgentInfo probe = doc.agents().get("server");
+        long neverRead = ((Number) probe.extra("neverReadRequests")).longValue();
+        long clientFailures = doc.clientRuns().values().stream().mapToLong(r -> r.errorsByKind().getOrDefault("io", 0L)).sum();
+        long answered = doc.clientRuns().values().stream().mapToLong(r -> r.completed() == null ? 0 : r.completed()).sum();
+        assertThat(neverRead).as("never-read requests: the client's failures (%d), %d answered", clientFailures, answered)
+                .isBetween(clientFailures - connections, clientFailures + connections);
+        assertThat(neverRead).as("one per %d answered on a connection", every)
+                .isBetween(answered / every - connections, answered / every + connections);
+        assertThat(((Number) probe.extra("abandonedRequests")).longValue()).as("none was read and left unanswered").isZero();
+        assertThat(doc.result().server.probeLosses.neverReadRequests).as("the window's own").isPositive()
+                .isLessThanOrEqualTo(neverRead);
+        assertThat(doc.result().warnings).anySatisfy(w -> assertThat(w).contains("never read"));
+        assertThat(outcome.directory().resolve("report.html")).content().contains("<table id=\"probe-losses\">");
+    }
+
+    /**
+     * Ground truth: a server that reads each request 300 ms after it arrived, with clients that give up after 200 ms.
+     * The client closes the connection on each timeout, and the server answers afterwards, to a client that left: the
+     * probe's answers after the peer closed, never-read and abandoned requests together account for every timeout.
+     * Tolerance as above.
+     */
+    @Test
+    void aClientsTimeoutsAreTheServersUnansweredRequestsAndAnswersToAClientThatLeft() throws IOException {
+        int connections = 4;
+        LocalRuns.Outcome outcome = LocalRuns.run(work, "timeouts", groundTruthSpec("timeouts", 10, connections,
+                "--wait-before-read-micros=300000").replace("  warmup: 2s\n", "  warmup: 2s\n  request: {method: GET, path: /, timeout: 200ms}\n"));
+        ResultDocument doc = outcome.document();
+        AgentInfo probe = doc.agents().get("server");
+        long timeouts = doc.clientRuns().values().stream().mapToLong(r -> r.errorsByKind().getOrDefault("timeout", 0L)).sum();
+        long afterPeerClosed = ((Number) probe.extra("answeredAfterPeerClosed")).longValue();
+        long unanswered = ((Number) probe.extra("neverReadRequests")).longValue() + ((Number) probe.extra("abandonedRequests")).longValue();
+        assertThat(timeouts).as("the client gave up").isPositive();
+        assertThat(afterPeerClosed + unanswered).as("answered after the client left (%d) and never answered (%d)", afterPeerClosed, unanswered)
+                .isBetween(timeouts - connections, timeouts + connections);
+        assertThat(doc.result().warnings).anySatisfy(w -> assertThat(w).contains("after their client had closed the connection"));
     }
 
     /** A lower bound known by construction, less the histograms' precision (0.1 %) and the µs rounding. */

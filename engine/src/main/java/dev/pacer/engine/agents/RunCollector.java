@@ -141,17 +141,31 @@ public final class RunCollector {
         return new Collected(input, rawLogs, infos, runStatuses);
     }
 
-    /** The kernel probe's counters from its info (the probe's own fields beyond the contract's); {@code null} for any other agent. */
+    /**
+     * The kernel probe's counters from its info (the probe's own fields beyond the contract's), with its periods'
+     * counts when it gives them; {@code null} for any other agent.
+     */
     static AnalysisInput.ProbeLosses probeLosses(AgentInfo info) {
         if (info == null || !AgentInfo.MEASURED_BY_PROBE.equals(info.measuredBy())) {
             return null;
         }
+        List<AnalysisInput.ProbeLosses.Period> byPeriod = null;
+        if (info.extra("lossesByPeriod") instanceof List<?> periods) {
+            byPeriod = periods.stream().filter(Map.class::isInstance).map(p -> (Map<?, ?>) p)
+                    .map(p -> new AnalysisInput.ProbeLosses.Period(count(p, "startEpochMs"), count(p, "droppedRecords"), count(p, "lateRecords"),
+                            count(p, "abandonedRequests"), count(p, "orphanWrites"), count(p, "neverReadRequests"), count(p, "answeredAfterPeerClosed")))
+                    .toList();
+        }
         return new AnalysisInput.ProbeLosses(count(info, "droppedRecords"), count(info, "lateRecords"), count(info, "abandonedRequests"),
-                count(info, "orphanWrites"));
+                count(info, "orphanWrites"), count(info, "neverReadRequests"), count(info, "answeredAfterPeerClosed"), byPeriod);
     }
 
     private static long count(AgentInfo info, String field) {
         return info.extra(field) instanceof Number n ? n.longValue() : 0;
+    }
+
+    private static long count(Map<?, ?> fields, String field) {
+        return fields.get(field) instanceof Number n ? n.longValue() : 0;
     }
 
     /**

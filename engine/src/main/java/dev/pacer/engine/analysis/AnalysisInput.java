@@ -41,17 +41,44 @@ public record AnalysisInput(long windowStartEpochMs, long windowEndEpochMs, long
     }
 
     /**
-     * The kernel probe's counters at collection, over its whole run (docs/probe.md, "Nothing lost silently").
+     * The kernel probe's counters at collection (docs/probe.md, "Nothing lost silently"): over its whole run, and per
+     * sample period when the probe gives them.
      *
-     * @param droppedRecords    requests the kernel side could not pass on
-     * @param lateRecords       requests that reached the probe after their period closed
-     * @param abandonedRequests requests read and never answered
-     * @param orphanWrites      writes with no request being read
+     * @param droppedRecords          requests the kernel side could not pass on
+     * @param lateRecords             requests that reached the probe after their period closed
+     * @param abandonedRequests       requests read and never answered
+     * @param orphanWrites            writes with no request being read
+     * @param neverReadRequests       requests that arrived and were never read before their connection closed
+     * @param answeredAfterPeerClosed responses begun after the client had closed its side
+     * @param byPeriod                the periods that had any of these, by their start; {@code null} from a probe that
+     *                                counts only over its whole run
      */
-    public record ProbeLosses(long droppedRecords, long lateRecords, long abandonedRequests, long orphanWrites) {
+    public record ProbeLosses(long droppedRecords, long lateRecords, long abandonedRequests, long orphanWrites,
+                              long neverReadRequests, long answeredAfterPeerClosed, List<ProbeLosses.Period> byPeriod) {
+        /** Counts over the whole run alone. */
+        public ProbeLosses(long droppedRecords, long lateRecords, long abandonedRequests, long orphanWrites) {
+            this(droppedRecords, lateRecords, abandonedRequests, orphanWrites, 0, 0, null);
+        }
+
+        /** One period's counts, the period named by its start. */
+        public record Period(long startEpochMs, long droppedRecords, long lateRecords, long abandonedRequests, long orphanWrites,
+                             long neverReadRequests, long answeredAfterPeerClosed) {
+        }
+
         /** Requests missing from the probe's histograms. */
         public long missing() {
             return droppedRecords + lateRecords;
+        }
+
+        /** The periods starting in [fromEpochMs, toEpochMs) summed, with those periods; itself when it has no periods. */
+        public ProbeLosses within(long fromEpochMs, long toEpochMs) {
+            if (byPeriod == null) {
+                return this;
+            }
+            List<Period> in = byPeriod.stream().filter(p -> p.startEpochMs() >= fromEpochMs && p.startEpochMs() < toEpochMs).toList();
+            return new ProbeLosses(in.stream().mapToLong(Period::droppedRecords).sum(), in.stream().mapToLong(Period::lateRecords).sum(),
+                    in.stream().mapToLong(Period::abandonedRequests).sum(), in.stream().mapToLong(Period::orphanWrites).sum(),
+                    in.stream().mapToLong(Period::neverReadRequests).sum(), in.stream().mapToLong(Period::answeredAfterPeerClosed).sum(), in);
         }
     }
 

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.ToLongFunction;
 
 import dev.pacer.api.RunResult;
 import dev.pacer.contract.AgentContract;
@@ -196,16 +197,19 @@ final class ServerAnalysis {
     static final double ORPHAN_WRITE_LIMIT = 0.001;
 
     /**
-     * What the kernel probe could not time judges its figures: requests missing from its histograms (dropped or late)
-     * beyond {@value #MISSING_LIMIT} of those it timed make the run Invalid, fewer are a warning; requests read and never
-     * answered, and orphan writes beyond {@value #ORPHAN_WRITE_LIMIT}, are warnings. Counted over the probe's whole run.
+     * What the kernel probe could not time in the measured window judges its figures: requests missing from its
+     * histograms (dropped or late) beyond {@value #MISSING_LIMIT} of those it timed make the run Invalid, fewer are a
+     * warning; requests never answered (read or not) and answered to a client that had left, and orphan writes beyond
+     * {@value #ORPHAN_WRITE_LIMIT}, are warnings. Each names the periods it happened in. A probe that counts only over
+     * its whole run is judged on that (warm-up included), and says so.
      */
     private static void judgeProbeLosses(AnalysisInput input, RunResult.ServerFigures server, Findings findings) {
         AnalysisInput.ServerMeasure measure = input.serverMeasure();
-        AnalysisInput.ProbeLosses losses = measure.probeLosses();
-        if (losses == null) {
+        if (measure.probeLosses() == null) {
             return;
         }
+        AnalysisInput.ProbeLosses losses = measure.probeLosses().within(input.windowStartEpochMs(), input.windowEndEpochMs());
+        boolean windowed = losses.byPeriod() != null;
         List<PeriodHistogram> timed = measure.measuredBy().probeBeside()
                 ? measure.otherSeries().getOrDefault("probe." + AgentContract.SERIES_SERVICE, List.of())
                 : input.serverPeriods().orElse(List.of());
@@ -215,14 +219,19 @@ final class ServerAnalysis {
         figures.lateRecords = losses.lateRecords();
         figures.abandonedRequests = losses.abandonedRequests();
         figures.orphanWrites = losses.orphanWrites();
+        figures.neverReadRequests = windowed ? losses.neverReadRequests() : null;
+        figures.answeredAfterPeerClosed = windowed ? losses.answeredAfterPeerClosed() : null;
         figures.timedRequests = timedRequests;
+        figures.scope = windowed ? "window" : "run";
+        figures.periods = windowed ? losses.byPeriod().stream().map(p -> periodLosses(input, p)).toList() : null;
         server.probeLosses = figures;
+        String over = windowed ? "in the window" : "over its whole run, warm-up included";
         long base = Math.max(1, timedRequests + losses.missing());
         if (losses.missing() > 0) {
-            String missing = String.format(Locale.ROOT, "the kernel probe missed %,d of %,d requests over the run (%.3f %%): %,d dropped "
+            String missing = String.format(Locale.ROOT, "the kernel probe missed %,d of %,d requests %s (%.3f %%%s): %,d dropped "
                     + "(its ring was full, or it lacked CPU to drain it) and %,d late (they reached it after their period closed, as an idle "
-                    + "keep-alive connection's last response does)", losses.missing(), base, 100.0 * losses.missing() / base,
-                    losses.droppedRecords(), losses.lateRecords());
+                    + "keep-alive connection's last response does)", losses.missing(), base, over, 100.0 * losses.missing() / base,
+                    periodsWith(input, losses, p -> p.droppedRecords() + p.lateRecords()), losses.droppedRecords(), losses.lateRecords());
             if ((double) losses.missing() / base > MISSING_LIMIT) {
                 findings.invalid.add(missing + "; its figures lack them: give it a larger ring (--ring-bytes), a CPU of its own, or "
                         + "longer sample periods (spec.samplePeriod)");
@@ -230,13 +239,51 @@ final class ServerAnalysis {
                 findings.warnings.add(missing);
             }
         }
-        if (losses.abandonedRequests() > 0) {
-            findings.warnings.add(String.format(Locale.ROOT, "%,d requests were read by the server and never answered before their "
-                    + "connection closed (client timeouts, or a server past its capacity): no histogram holds them", losses.abandonedRequests()));
+        long unanswered = losses.abandonedRequests() + losses.neverReadRequests();
+        if (unanswered > 0) {
+            findings.warnings.add(String.format(Locale.ROOT, "%,d requests were never answered before their connection closed %s%s: %,d read "
+                    + "by the server and %,d never read (client timeouts, or a server past its capacity): no histogram holds them", unanswered,
+                    over, periodsWith(input, losses, p -> p.abandonedRequests() + p.neverReadRequests()), losses.abandonedRequests(),
+                    losses.neverReadRequests()));
+        }
+        if (losses.answeredAfterPeerClosed() > 0) {
+            findings.warnings.add(String.format(Locale.ROOT, "the server began %,d responses after their client had closed the connection %s%s: "
+                    + "the client had given up on them (its timeouts); they are in the server's figures, and in the client's errors",
+                    losses.answeredAfterPeerClosed(), over, periodsWith(input, losses, AnalysisInput.ProbeLosses.Period::answeredAfterPeerClosed)));
         }
         if ((double) losses.orphanWrites() / base > ORPHAN_WRITE_LIMIT) {
-            findings.warnings.add(String.format(Locale.ROOT, "the kernel probe saw %,d writes on connections with no request being read "
-                    + "(connections opened before it attached, or 100-continue): requests on them were not timed", losses.orphanWrites()));
+            findings.warnings.add(String.format(Locale.ROOT, "the kernel probe saw %,d writes on connections with no request being read %s%s "
+                    + "(connections opened before it attached, or 100-continue): requests on them were not timed", losses.orphanWrites(), over,
+                    periodsWith(input, losses, AnalysisInput.ProbeLosses.Period::orphanWrites)));
         }
+    }
+
+    private static RunResult.PeriodLosses periodLosses(AnalysisInput input, AnalysisInput.ProbeLosses.Period p) {
+        RunResult.PeriodLosses figures = new RunResult.PeriodLosses();
+        figures.period = periodIndex(input, p.startEpochMs());
+        figures.startEpochMs = p.startEpochMs();
+        figures.droppedRecords = p.droppedRecords();
+        figures.lateRecords = p.lateRecords();
+        figures.abandonedRequests = p.abandonedRequests();
+        figures.orphanWrites = p.orphanWrites();
+        figures.neverReadRequests = p.neverReadRequests();
+        figures.answeredAfterPeerClosed = p.answeredAfterPeerClosed();
+        return figures;
+    }
+
+    private static int periodIndex(AnalysisInput input, long startEpochMs) {
+        return (int) ((startEpochMs - input.windowStartEpochMs()) / input.samplePeriodMs());
+    }
+
+    /** ", in periods 3, 7 of 15" for the window's periods where count is positive; empty without periods. */
+    private static String periodsWith(AnalysisInput input, AnalysisInput.ProbeLosses losses, ToLongFunction<AnalysisInput.ProbeLosses.Period> count) {
+        if (losses.byPeriod() == null) {
+            return "";
+        }
+        List<String> indexes = losses.byPeriod().stream().filter(p -> count.applyAsLong(p) > 0)
+                .map(p -> Integer.toString(periodIndex(input, p.startEpochMs()))).toList();
+        long periods = Math.max(1, (input.windowEndEpochMs() - input.windowStartEpochMs() + input.samplePeriodMs() - 1) / input.samplePeriodMs());
+        return indexes.isEmpty() ? "" : String.format(Locale.ROOT, ", in period%s %s of %d", indexes.size() == 1 ? "" : "s",
+                String.join(", ", indexes.size() > 12 ? indexes.subList(0, 12) : indexes) + (indexes.size() > 12 ? ", …" : ""), periods);
     }
 }

@@ -78,6 +78,7 @@ public final class HtmlReport {
             html.append("<p>Server histograms unavailable").append(s != null && s.measuredBy != null && Measure.parse(s.measuredBy).filter(m -> !m.measured()).isPresent() ? ": the server is not measured (measure: none)" : "")
                     .append(".</p>\n");
         }
+        html.append(probeLosses(r));
         html.append(footprint(r));
         html.append("<h2>Clients</h2>\n<table id=\"client-figures\"><tr><th>client</th><th>offered req/s</th><th>achieved req/s</th><th>requests</th>")
                 .append("<th>errors</th><th>p99 ms</th><th>max ms</th><th>send lag p99 ms</th><th>send lag max ms</th></tr>\n");
@@ -226,6 +227,30 @@ public final class HtmlReport {
         lags.forEach(lagChart::series);
         out.append(lagChart.render());
         return out.toString();
+    }
+
+    /** What the kernel probe could not time, in total and in each period that had any. */
+    private static String probeLosses(RunResult r) {
+        RunResult.ProbeLosses l = r.server == null ? null : r.server.probeLosses;
+        if (l == null) {
+            return "";
+        }
+        StringBuilder html = new StringBuilder("<h2>What the kernel probe could not time</h2>\n<table id=\"probe-losses\"><tr><th>period</th>")
+                .append("<th>dropped</th><th>late</th><th>never read</th><th>read, never answered</th><th>answered after the client left</th>")
+                .append("<th>orphan writes</th></tr>\n");
+        if (l.periods != null) {
+            for (RunResult.PeriodLosses p : l.periods) {
+                html.append("<tr><td>").append(p.period).append("</td>").append(td(p.droppedRecords)).append(td(p.lateRecords))
+                        .append(td(p.neverReadRequests)).append(td(p.abandonedRequests)).append(td(p.answeredAfterPeerClosed))
+                        .append(td(p.orphanWrites)).append("</tr>\n");
+            }
+        }
+        html.append("<tr><th>").append("window".equals(l.scope) ? "window" : "whole run").append("</th>").append(td(l.droppedRecords))
+                .append(td(l.lateRecords)).append(td(l.neverReadRequests)).append(td(l.abandonedRequests)).append(td(l.answeredAfterPeerClosed))
+                .append(td(l.orphanWrites)).append("</tr>\n</table>\n<p><small>Of ").append(l.timedRequests)
+                .append(" requests timed. Dropped and late requests are missing from the figures (above 0.1 % the run is Invalid); the others are "
+                        + "requests no histogram holds, or that the client gave up on (docs/probe.md).</small></p>\n");
+        return html.toString();
     }
 
     /** What each process used: memory idle and at its peak, CPU, how saturated, its longest stall, GC, image. */

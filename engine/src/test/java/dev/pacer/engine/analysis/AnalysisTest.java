@@ -315,9 +315,42 @@ class AnalysisTest {
 
         assertThat(result.verdict).isEqualTo(Verdict.Passed);
         assertThat(result.warnings).anySatisfy(w -> assertThat(w).contains("missed 1 of 2,001 requests"))
-                .anySatisfy(w -> assertThat(w).contains("7 requests were read by the server and never answered"));
+                .anySatisfy(w -> assertThat(w).contains("7 requests were never answered", "7 read by the server"));
         assertThat(Analysis.analyze(probed(new AnalysisInput.ProbeLosses(0, 0, 0, 0), 20)).result().warnings)
                 .as("a probe that lost nothing").isEmpty();
+    }
+
+    @Test
+    void theProbesLossesAreJudgedInTheWindowAloneAndNameTheirPeriods() {
+        var inWarmup = new AnalysisInput.ProbeLosses.Period(T0 - PERIOD_MS, 500, 0, 40, 0, 9, 0);   // before the window: not judged
+        var third = new AnalysisInput.ProbeLosses.Period(T0 + 2 * PERIOD_MS, 3, 2, 1, 0, 4, 6);
+        var seventh = new AnalysisInput.ProbeLosses.Period(T0 + 6 * PERIOD_MS, 0, 0, 0, 0, 2, 0);
+        var afterWindow = new AnalysisInput.ProbeLosses.Period(T0 + 10 * PERIOD_MS, 7, 0, 0, 0, 0, 0);
+        var losses = new AnalysisInput.ProbeLosses(510, 2, 41, 0, 15, 6, List.of(inWarmup, third, seventh, afterWindow));
+
+        RunResult result = Analysis.analyze(probed(losses, 10)).result();   // 1,000 timed: 5 missing is 0.5 %
+
+        assertThat(result.verdict).isEqualTo(Verdict.Invalid);
+        assertThat(result.reasons).singleElement().satisfies(r -> assertThat(r)
+                .contains("missed 5 of 1,005 requests in the window", "in period 2 of 10", "3 dropped", "2 late"));
+        assertThat(result.warnings)
+                .anySatisfy(w -> assertThat(w).contains("7 requests were never answered", "in periods 2, 6 of 10", "1 read", "6 never read"))
+                .anySatisfy(w -> assertThat(w).contains("began 6 responses after their client had closed", "in period 2 of 10"));
+        RunResult.ProbeLosses figures = result.server.probeLosses;
+        assertThat(figures.scope).isEqualTo("window");
+        assertThat(figures.droppedRecords).isEqualTo(3);
+        assertThat(figures.neverReadRequests).isEqualTo(6);
+        assertThat(figures.answeredAfterPeerClosed).isEqualTo(6);
+        assertThat(figures.periods).extracting(p -> p.period).containsExactly(2, 6);
+        assertThat(figures.periods.get(1).neverReadRequests).isEqualTo(2);
+    }
+
+    @Test
+    void aProbeWithoutPeriodsIsJudgedOverItsWholeRunAndSaysSo() {
+        RunResult result = Analysis.analyze(probed(new AnalysisInput.ProbeLosses(1, 0, 0, 0), 20)).result();
+        assertThat(result.server.probeLosses.scope).isEqualTo("run");
+        assertThat(result.server.probeLosses.periods).isNull();
+        assertThat(result.warnings).anySatisfy(w -> assertThat(w).contains("over its whole run, warm-up included"));
     }
 
     @Test
