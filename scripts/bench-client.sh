@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Client benchmark (prints figures; not a test): is pacer's load generator ever the bottleneck? nginx (Debian
-# nginx-light, one worker answering "ok") pinned to CPU 0, each client in turn pinned to CPU 1, 16 connections, in the
-# same run: pacer's load generator, vegeta (open loop, Go) and the plain jetty-load-generator, at each rate. Each
-# client warms up WARMUP_SECONDS at the rate, then MEASURED_SECONDS are measured: its CPU (utime + stime of the
-# process) per response, the rate it achieved (held: within 1 % of the rate offered) and its p99 response time.
-# Ratios are to vegeta. Then a JFR profile of pacer's client at the highest rate says where its CPU goes.
-# Usage: scripts/bench-client.sh [RATE...]   (default 5000 10000 20000 40000); PROFILE_ONLY=1: only the profile
-# at the highest rate; RAMP_SECONDS=5: pacer's warm-up starts with a 5 s ramp; CLIENTS="pacer" (default "vegeta pacer plain"): only those clients, for quick comparisons.
+# nginx-light, one worker answering "ok") pinned to CPU 0, each client in turn pinned to CPU 1, at 16, 100 and 1,000
+# connections, in the same run: wrk2 (the reference, when WRK2 names its binary), vegeta (open loop, Go), pacer's load
+# generator, and on request the plain jetty-load-generator, at each rate. Each client warms up WARMUP_SECONDS at the
+# rate, then MEASURED_SECONDS are measured: its CPU (utime + stime of the process) per response, the rate it achieved
+# (held: within 1 % of the rate offered) and its p99 response time. Ratios are to wrk2 when it ran, else to vegeta,
+# within this run only. Then a JFR profile of pacer's client at the highest rate says where its CPU goes.
+# Usage: [WRK2=/path/to/wrk2] scripts/bench-client.sh [RATE...]   (default 5000 10000 20000 40000)
+#   CONNECTIONS="16 100 1000" (default): the connection counts; CLIENTS="wrk2 vegeta pacer" (default; "plain" adds the
+#   jetty-load-generator): only those clients; PROFILE_ONLY=1: only the profile at the highest rate; RAMP_SECONDS=5:
+#   pacer's warm-up starts with a 5 s ramp. wrk2 is built from its public source outside the repository
+#   (git clone https://github.com/giltene/wrk2 && make), never committed.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 "$PACER_HOME/scripts/install-bench-tools.sh"
@@ -15,7 +19,14 @@ RATES=("$@"); (( ${#RATES[@]} )) || RATES=(5000 10000 20000 40000)
 WARMUP_SECONDS="${WARMUP_SECONDS:-10}"
 MEASURED_SECONDS="${MEASURED_SECONDS:-15}"
 RAMP_SECONDS="${RAMP_SECONDS:-0}"   # pacer only: the first seconds of its warm-up ramp the rate up from 0 (rampUpMs)
-CONNECTIONS=16
+CONNECTION_COUNTS=(${CONNECTIONS:-16 100 1000})
+CONNECTIONS=${CONNECTION_COUNTS[0]}
+if [[ -n ${WRK2:-} ]]; then
+  [[ -x $WRK2 ]] || { echo "WRK2=$WRK2 is not an executable: build giltene/wrk2 and give its 'wrk' binary" >&2; exit 2; }
+  DEFAULT_CLIENTS="wrk2 vegeta pacer"
+else
+  DEFAULT_CLIENTS="vegeta pacer"
+fi
 LOADGEN_JVM=(-XX:+UseSerialGC -Xms512m -Xmx512m -XX:+AlwaysPreTouch)   # the client image's defaults, for 1 CPU
 work="$(mktemp -d)"
 trap 'stop_started; rm -rf "$work"' EXIT
@@ -56,7 +67,7 @@ pacer_client() {
   read -r _ p50 p99 _ < <("$JAVA" -cp "$PACER_HOME/loadgen-image/target/app/lib/*" dev.pacer.loadgen.bench.WindowPercentiles "$work/rt.hlog" "$window_start" "$window_end")
   read -r _ lag50 lag99 lagmax < <("$JAVA" -cp "$PACER_HOME/loadgen-image/target/app/lib/*" dev.pacer.loadgen.bench.WindowPercentiles "$work/lag.hlog" "$window_start" "$window_end")
   # what the table has no column for: the median, and how late the requests went out (all of it is in the response times)
-  echo "  pacer at $rate req/s: response time p50 $p50 µs; send lag p50 $lag50 µs, p99 $lag99 µs, max $lagmax µs" >>"$work/details"
+  echo "  pacer at $rate req/s, $CONNECTIONS connections: response time p50 $p50 µs; send lag p50 $lag50 µs, p99 $lag99 µs, max $lagmax µs" >>"$work/details"
   echo "$done $achieved $(echo "$cpu1 - $cpu0" | bc -l) $(echo "scale=3; $p99 / 1000" | bc -l)"
 }
 
@@ -78,6 +89,24 @@ vegeta_client() {
   echo "$n $(echo "scale=1; $n / $MEASURED_SECONDS" | bc -l) $(echo "$cpu1 - $cpu0" | bc -l) ${p99:-0}"
 }
 
+wrk2_client() {
+  local rate="$1"
+  local start; start=$(now_ms)
+  taskset -c 1 "$WRK2" -t1 -c"$CONNECTIONS" -d"$((WARMUP_SECONDS + MEASURED_SECONDS))s" -R"$rate" --latency "$TARGET" >"$work/wrk2.out" 2>&1 &
+  local pid=$!; STARTED_PIDS+=("$pid")
+  wait_until_ms $(( start + WARMUP_SECONDS * 1000 )); local cpu0; cpu0=$(cpu_seconds "$pid")
+  wait_until_ms $(( start + (WARMUP_SECONDS + MEASURED_SECONDS) * 1000 )); local cpu1; cpu1=$(cpu_seconds "$pid")
+  wait "$pid" || true
+  # wrk2 prints its rate over the whole run and its percentiles from the end of its calibration (10 s + 5 ms per
+  # connection), corrected from the intended send time: the window's responses are taken as that rate × the window
+  local rps p99
+  rps=$(sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p' "$work/wrk2.out")
+  p99=$(awk '/Latency Distribution/ { f = 1 } f && $1 == "99.000%" { v = $2; u = v; sub(/[0-9.]+/, "", u); sub(/[a-z]+$/, "", v);
+        m = (u == "us") ? v / 1000 : (u == "ms") ? v : (u == "s") ? v * 1000 : (u == "m") ? v * 60000 : v; printf "%.3f", m; exit }' "$work/wrk2.out")
+  [[ -n $rps ]] || { echo "0 0 0 0"; return; }
+  echo "$(printf '%.0f' "$(echo "$rps * $MEASURED_SECONDS" | bc -l)") $rps $(echo "$cpu1 - $cpu0" | bc -l) ${p99:-0}"
+}
+
 plain_client() {
   local rate="$1"
   # the library cannot stop a schedule it is behind: its run is bounded from outside
@@ -94,11 +123,17 @@ plain_client() {
 }
 
 if [[ -z ${PROFILE_ONLY:-} ]]; then
-printf "nginx (1 worker) on CPU 0, each client on CPU 1, %d connections, %d s warm-up, %d s measured\n\n" "$CONNECTIONS" "$WARMUP_SECONDS" "$MEASURED_SECONDS"
-printf "%8s  %-22s %12s %10s %12s %10s %14s %14s\n" "offered" "client" "µs CPU/req" "held" "achieved/s" "p99 ms" "CPU vs vegeta" "p99 vs vegeta"
+clients=(${CLIENTS:-$DEFAULT_CLIENTS})
+reference=vegeta; [[ " ${clients[*]} " == *" wrk2 "* ]] && reference=wrk2
+# the machine, for telling tables apart: a reader compares a table with another only through the reference's figures
+echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), kernel $(uname -r)"
+printf "nginx (1 worker) on CPU 0, each client on CPU 1, %s connections, %d s warm-up, %d s measured; ratios to %s in this run\n\n" \
+  "${CONNECTION_COUNTS[*]}" "$WARMUP_SECONDS" "$MEASURED_SECONDS" "$reference"
+printf "%8s %6s  %-22s %12s %10s %12s %10s %12s %12s\n" "offered" "conns" "client" "µs CPU/req" "held" "achieved/s" "p99 ms" "CPU vs ref" "p99 vs ref"
+for CONNECTIONS in "${CONNECTION_COUNTS[@]}"; do
 for rate in "${RATES[@]}"; do
   declare -A cpu_per=() p99_of=()
-  for client in ${CLIENTS:-vegeta pacer plain}; do
+  for client in "${clients[@]}"; do
     read -r n achieved cpu p99 < <("${client}_client" "$rate")
     per=$(echo "scale=2; $cpu * 1000000 / ($n + 0.000001)" | bc -l)
     (( n > 0 )) || per=0
@@ -106,20 +141,22 @@ for rate in "${RATES[@]}"; do
     cpu_per[$client]=$per; p99_of[$client]=$p99
     name=$client; [[ $client == pacer ]] && name="pacer loadgen"; [[ $client == plain ]] && name="jetty-load-generator"
     [[ $client == vegeta ]] && name="vegeta (Go)"
-    cpu_ratio="-"; p99_ratio="-"   # no ratio without vegeta in the run (CLIENTS=…)
-    if [[ -n ${cpu_per[vegeta]:-} ]] && (( n > 0 )); then
-      cpu_ratio=$(printf "%.2f" "$(echo "$per / (${cpu_per[vegeta]} + 0.000001)" | bc -l)")
-      p99_ratio=$(printf "%.2f" "$(echo "$p99 / (${p99_of[vegeta]} + 0.000001)" | bc -l)")
+    cpu_ratio="-"; p99_ratio="-"   # no ratio without the reference in the run
+    if [[ -n ${cpu_per[$reference]:-} ]] && (( n > 0 )); then
+      cpu_ratio=$(printf "%.2f" "$(echo "$per / (${cpu_per[$reference]} + 0.000001)" | bc -l)")
+      p99_ratio=$(printf "%.2f" "$(echo "$p99 / (${p99_of[$reference]} + 0.000001)" | bc -l)")
     fi
-    printf "%8d  %-22s %12.1f %10s %12.1f %10.3f %14s %14s\n" "$rate" "$name" "$per" "$([[ $held == 1 ]] && echo yes || echo no)" \
-      "$achieved" "$p99" "$cpu_ratio" "$p99_ratio"
+    printf "%8d %6d  %-22s %12.1f %10s %12.1f %10.3f %12s %12s\n" "$rate" "$CONNECTIONS" "$name" "$per" \
+      "$([[ $held == 1 ]] && echo yes || echo no)" "$achieved" "$p99" "$cpu_ratio" "$p99_ratio"
   done
+  unset cpu_per p99_of
+done
 done
 [[ -s $work/details ]] && { echo; cat "$work/details"; }
 
 fi
 
-top="${RATES[-1]}"
+top="${RATES[-1]}"; CONNECTIONS=${CONNECTION_COUNTS[0]}
 echo
 echo "== where pacer's client CPU goes at $top req/s (JFR execution samples, the measured run)"
 jfr_file="${PACER_CACHE:-$HOME/.cache/pacer}/bench/client-$top.jfr"

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -53,6 +54,13 @@ final class JettyShard implements AutoCloseable {
     interface Completions {
         void begun();
 
+        /**
+         * How late the client itself was with a request it took: from its intended time to its hand-off by the pacing
+         * loop, and on to the wire when it waited for a connection that was opened only after it was due (a
+         * reconnect). A wait for a connection busy with an earlier response is the server's, not counted here.
+         */
+        void sendLag(long lagNanos);
+
         /** @param begunNanos when it went to the wire; 0 when it never did */
         void completed(Result result, long intendedNanos, long begunNanos);
     }
@@ -70,6 +78,8 @@ final class JettyShard implements AutoCloseable {
     private ConnectionRing<Connection, Completion> ring;
     private final int maxOutstanding;
     private final AtomicLong finished = new AtomicLong();
+    /** Connections reopened in place of closed ones, until their first request: when each was opened. */
+    private final Map<Connection, Long> reopenedAtNanos = new ConcurrentHashMap<>();
     private long handedOff;   // the pacing thread's alone
 
     JettyShard(int index, RunRequest spec, Resource resource, int connections, int maxQueued, Completions completions) {
@@ -156,7 +166,10 @@ final class JettyShard implements AutoCloseable {
         if (!client.isRunning()) {
             return;
         }
-        destination.newConnection(Promise.from(ring::release, failure -> {
+        destination.newConnection(Promise.from(opened -> {
+            reopenedAtNanos.put(opened, System.nanoTime());
+            ring.release(opened);
+        }, failure -> {
             ring.failWaiting(waiting -> waiting.failed(failure));
             if (client.isRunning()) {
                 client.getScheduler().schedule(this::reopen, REOPEN_DELAY_MS, TimeUnit.MILLISECONDS);
@@ -174,18 +187,19 @@ final class JettyShard implements AutoCloseable {
      *
      * @return whether the request was handed over
      */
-    boolean trySend(long intendedNanos) {
+    boolean trySend(long intendedNanos, long handedNanos) {
         if (handedOff - finished.get() >= maxOutstanding) {
             return false;
         }
         handedOff++;
-        send(intendedNanos);
+        send(intendedNanos, handedNanos);
         return true;
     }
 
-    private void send(long intendedNanos) {
-        Completion completion = new Completion(intendedNanos);
+    private void send(long intendedNanos, long handedNanos) {
+        Completion completion = new Completion(intendedNanos, handedNanos);
         if (multiplexed) {
+            completions.sendLag(handedNanos - intendedNanos);
             destination.send(newRequest().onRequestBegin(completion), completion);
         } else {
             ring.offer(completion);
@@ -196,7 +210,20 @@ final class JettyShard implements AutoCloseable {
     private void dispatch(Connection connection, Completion completion) {
         completion.connection = connection;
         completion.begin();
+        Long reopenedAt = reopenedAtNanos.isEmpty() ? null : reopenedAtNanos.remove(connection);
+        completions.sendLag(sendLagNanos(completion.intendedNanos, completion.handedNanos, completion.begunNanos, reopenedAt));
         connection.send(newRequest(), completion);
+    }
+
+    /**
+     * A request's send lag as it goes to the wire: late until its hand-off, and until it went out when the connection
+     * it went out on was opened only after the hand-off (it waited for the client to reconnect).
+     *
+     * @param reopenedAtNanos when that connection was opened in place of a closed one, if it was
+     */
+    static long sendLagNanos(long intendedNanos, long handedNanos, long begunNanos, Long reopenedAtNanos) {
+        boolean waitedForReconnect = reopenedAtNanos != null && reopenedAtNanos > handedNanos;
+        return (waitedForReconnect ? begunNanos : handedNanos) - intendedNanos;
     }
 
     private Request newRequest() {
@@ -222,11 +249,13 @@ final class JettyShard implements AutoCloseable {
     /** The one object a request costs beyond Jetty's own: its intended time, when it went to the wire, and on what. */
     private final class Completion implements Response.CompleteListener, Request.BeginListener {
         private final long intendedNanos;
+        private final long handedNanos;
         private long begunNanos;
         private Connection connection;
 
-        Completion(long intendedNanos) {
+        Completion(long intendedNanos, long handedNanos) {
             this.intendedNanos = intendedNanos;
+            this.handedNanos = handedNanos;
         }
 
         @Override
@@ -241,6 +270,7 @@ final class JettyShard implements AutoCloseable {
 
         /** It never went to the wire: no connection could be opened for it. */
         void failed(Throwable failure) {
+            completions.sendLag(handedNanos - intendedNanos);
             finished.incrementAndGet();
             completions.completed(new Result(null, failure, null), intendedNanos, 0);
         }

@@ -153,6 +153,11 @@ final class LoadRun {
                     }
 
                     @Override
+                    public void sendLag(long lagNanos) {
+                        sendLag.recordNanos(lagNanos);
+                    }
+
+                    @Override
                     public void completed(Result result, long intendedNanos, long begunNanos) {
                         LoadRun.this.completed(result, intendedNanos, begunNanos);
                     }
@@ -231,8 +236,9 @@ final class LoadRun {
         for (int k = 0; k < shards; k++) {
             JettyShard shard = clients.get(k);
             PacingLoop loop = new PacingLoop(schedule, k, shards, MAX_BATCH, MIN_WAKEUP_INTERVAL_NANOS, stopAtNanos, Ticker.SYSTEM, (n, intended, sentAt) -> {
-                sendLag.recordNanos(sentAt - intended);
-                if (!shard.trySend(intended)) {
+                // a request taken records its lag as it goes to the wire (JettyShard.Completions#sendLag)
+                if (!shard.trySend(intended, sentAt)) {
+                    sendLag.recordNanos(sentAt - intended);
                     refusedByQueue.increment();   // the client's queue is full: never sent, counted in unsent
                 }
             });

@@ -1,0 +1,91 @@
+package dev.pacer.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import dev.pacer.api.Verdict;
+import dev.pacer.contract.LoadRunStatus;
+import dev.pacer.engine.report.ResultDocument;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * pacer's client at a connection count people use for many idle-heavy keep-alive connections, against nginx through
+ * {@code pacer run}. nginx logs each request with its connection's serial number, so the test counts what the client
+ * did from the server's side: which connections carried requests, and how many requests each.
+ */
+class ClientConnectionsE2ETest {
+    @TempDir
+    Path work;
+
+    /**
+     * 1,000 connections at 2,000 req/s: every request scheduled is sent and answered, the rate held, and the server saw
+     * exactly 1,000 connections, each opened once and kept (a client that reconnected, or opened a connection twice,
+     * shows more). No timing is asserted.
+     */
+    @Test
+    void aThousandConnectionsCarryEveryRequestEachOpenedOnce() throws IOException {
+        int connections = 1000;
+        int port = freePort();
+        Path accessLog = work.resolve("access.log");
+        Files.writeString(work.resolve("nginx.conf"), """
+                daemon off;
+                master_process off;
+                worker_processes 1;
+                events { worker_connections 4096; }
+                http {
+                  log_format connections '$connection $connection_requests';
+                  access_log %s connections;
+                  keepalive_requests 100000000;
+                  keepalive_timeout 300s;
+                  client_body_temp_path /tmp;
+                  server { listen 127.0.0.1:%d backlog=4096; location / { return 200 "ok"; } }
+                }
+                """.formatted(accessLog, port));
+        LocalRuns.Outcome outcome = LocalRuns.run(work, "thousand", """
+                apiVersion: pacer.dev/v1alpha1
+                kind: BenchmarkRun
+                metadata: {name: thousand}
+                spec:
+                  server:
+                    image: nginx
+                    command: [nginx, -p, "${RUN_DIR}", -c, "${SPEC_DIR}/nginx.conf", -g, "pid ${RUN_DIR}/nginx.pid; error_log ${RUN_DIR}/logs/nginx.log;"]
+                    port: %d
+                    measure: none
+                    cpus: "1"
+                  clients: {count: 1, rate: "2000", connections: %d, cpus: "1"}
+                  request: {path: /}
+                  warmup: 3s
+                  duration: 6s
+                  timeout: 2m
+                  criteria: {rateTolerance: 3%%, maxSendLagP99: 50ms}
+                """.formatted(port, connections));
+        assertThat(outcome.exitCode()).as(outcome.out() + outcome.err()).isZero();
+        ResultDocument doc = outcome.document();
+        assertThat(doc.result().verdict).as("held: %s", doc.result().reasons).isEqualTo(Verdict.Passed);
+        LoadRunStatus client = doc.clientRuns().get("client-0");
+        assertThat(client.unsent()).as("every request scheduled was sent").isZero();
+        assertThat(client.sent()).isEqualTo(client.scheduled());
+        assertThat(client.errors()).as("none failed").isZero();
+        assertThat(client.completed()).as("every request sent was answered").isEqualTo(client.sent());
+
+        List<String[]> lines = Files.readAllLines(accessLog).stream().map(l -> l.split(" ")).toList();
+        Set<String> serials = lines.stream().map(l -> l[0]).collect(Collectors.toSet());
+        assertThat(lines).as("the server answered each request the client counts").hasSize(client.completed().intValue());
+        assertThat(serials).as("connections that carried requests: each opened once, none reopened").hasSize(connections);
+        assertThat(lines.stream().filter(l -> l[1].equals("1")).count()).as("one first request per connection").isEqualTo(connections);
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
