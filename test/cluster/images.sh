@@ -85,6 +85,7 @@ pacer_images() {
     cp "$tar" "$IMAGES/pacer-$(basename "$tar")"
   done
   probe_image
+  gohttp_image
   local sock=$CLUSTER/node/containerd/containerd.sock
   if [[ -S $sock ]]; then
     for tar in "$IMAGES"/pacer-*.tar; do innet ctr -a "$sock" -n k8s.io images import "$tar" >/dev/null; done
@@ -98,6 +99,14 @@ probe_image() {
   version=$(sed -n 's|^  <version>\(.*\)</version>|\1|p' "$REPO/pom.xml" | head -1)
   rm -f "$IMAGES/pacer-probe.tar"
   PACER_VERSION=$version "$REPO/probe/image.sh" "docker-archive:$IMAGES/pacer-probe.tar:pacer/probe:$version" >/dev/null
+}
+
+# The Go peer server: its static binary alone, by the recipe a user runs to push it (server-images/gohttp/image.sh).
+gohttp_image() {
+  local version
+  version=$(sed -n 's|^  <version>\(.*\)</version>|\1|p' "$REPO/pom.xml" | head -1)
+  rm -f "$IMAGES/pacer-server-gohttp.tar"
+  PACER_VERSION=$version "$REPO/server-images/gohttp/image.sh" "docker-archive:$IMAGES/pacer-server-gohttp.tar:pacer/server-gohttp:$version" >/dev/null
 }
 
 case $WHAT in

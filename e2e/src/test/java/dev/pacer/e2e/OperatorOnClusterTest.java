@@ -50,6 +50,8 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
@@ -284,6 +286,42 @@ class OperatorOnClusterTest {
 
         client.resources(BenchmarkRun.class).inNamespace(NAMESPACE).withName("probed").delete();
         client.pods().inNamespace(PROBE_NAMESPACE).withLabel("pacer.dev/run", "probed").delete();
+    }
+
+    /**
+     * Each peer server image (pacer's Netty, Vert.x and Helidon images, and the Go one: a static binary without an
+     * agent) answers the shoot-out's {@code GET /} on the cluster and is measured by the kernel probe.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"netty", "vertx", "helidon", "gohttp"})
+    @Order(5)
+    void eachPeerImageIsMeasuredByTheKernelProbe(String peer) throws Exception {
+        String name = "peer-" + peer;
+        BenchmarkRun run = clusterQuickstart(name);
+        run.getSpec().server.image = "pacer/server-" + peer + ":0.1.0";
+        run.getSpec().server.args = new ArrayList<>();
+        run.getSpec().server.labels = new LinkedHashMap<>(Map.of("server", peer));
+        run.getSpec().server.measure = "probe";
+        run.getSpec().request.path = "/";
+        run.getSpec().warmup = "3s";
+        run.getSpec().duration = "6s";
+        client.resource(run).create();
+        await().atMost(RUN_LIMIT).pollInterval(Duration.ofSeconds(1)).until(() -> {
+            BenchmarkRunStatus status = status(name);
+            return status != null && status.phase != null && status.phase.isFinal();
+        });
+        BenchmarkRunStatus status = status(name);
+        assertThat(status.phase).as("conditions: %s", status.conditions).isEqualTo(Phase.Succeeded);
+        RunResult.ServerFigures server = status.result.server;
+        assertThat(server.measuredBy).isEqualTo("probe");
+        assertThat(server.samples).isEqualTo(6);
+        assertThat(server.requests).as("requests the probe timed").isPositive();
+        assertThat(server.p50Micros).isPositive();
+        if (status.result.verdict == Verdict.Passed) {
+            assertThat(server.requests).isCloseTo(status.result.clients.requests, Percentage.withPercentage(2));
+        } else {
+            assertThat(status.result.verdict).as("%s", status.result.reasons).isEqualTo(Verdict.Invalid);
+        }
     }
 
     /** Two servers twice each: one run at a time, aggregated, and an operator restart mid-suite loses nothing. */
