@@ -1,6 +1,7 @@
 package dev.pacer.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -113,6 +114,31 @@ class BenchmarkRunReconcilerApiServerTest {
         assertThat(idle.isNoUpdate()).as("an unchanged status is not patched; it was " + before).isTrue();
         assertThat(idle.getScheduleDelay()).as("and the run is looked at again").isPresent();
         assertThat(podsOf(fetch("stepped"))).containsExactly("stepped-server");
+    }
+
+    /**
+     * A reconcile handed a copy of the run older than the last status write (the informer behind the operator's own
+     * patch, while a pod's event comes first) acts on the API server's copy: the server pod, created by the last step
+     * and deleted since, is not created again; the run fails naming it.
+     */
+    @Test
+    void aCopyOfTheRunOlderThanItsLastStatusDoesNotRedoTheLastStep() throws Exception {
+        BenchmarkRunReconciler reconciler = reconciler(new SteppedClock(T0));
+        BenchmarkRun run = create(ApiServerFixtures.quickstart("stale"));
+        BenchmarkRun beforeThePod = run;
+        while (podsOf(run).isEmpty()) {
+            beforeThePod = run;
+            run = write("stale", reconcile(reconciler, run).getResource().orElseThrow().getStatus());
+        }
+        client.pods().inNamespace("default").withName("stale-server").withGracePeriod(0).delete();
+        await().atMost(Duration.ofSeconds(10)).until(() -> client.pods().inNamespace("default").withName("stale-server").get() == null);
+
+        UpdateControl<BenchmarkRun> late = reconcile(reconciler, beforeThePod);
+
+        assertThat(podsOf(run)).as("the deleted server pod, not created again").isEmpty();
+        BenchmarkRunStatus status = late.getResource().orElseThrow().getStatus();
+        assertThat(status.phase).isEqualTo(Phase.Failed);
+        assertThat(condition(status, RunConditions.READY).getReason()).isEqualTo("PodDeleted");
     }
 
     @Test

@@ -137,8 +137,16 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     }
 
     @Override
-    public UpdateControl<BenchmarkRun> reconcile(BenchmarkRun run, Context<BenchmarkRun> context) {
+    public UpdateControl<BenchmarkRun> reconcile(BenchmarkRun cached, Context<BenchmarkRun> context) {
         runs = context.getPrimaryCache();
+        // The status is the protocol's memory, and the informer's copy may predate the last reconcile's write of it
+        // (JOSDK does not cache a patched status): a pod's event arriving first would have the run redo what it
+        // already did, such as creating a pod deleted since. The API server's copy is current.
+        BenchmarkRun run = context.getClient().resources(BenchmarkRun.class).inNamespace(cached.getMetadata().getNamespace())
+                .withName(cached.getMetadata().getName()).get();
+        if (run == null) {
+            return UpdateControl.noUpdate();   // deleted meanwhile
+        }
         // a copy: when an action throws (a refusal that passes, the API server gone), the error status must be the run's
         // as it was, not the decision's half done (a phase whose pods were never created)
         String before = json(run.getStatus() == null ? new BenchmarkRunStatus() : run.getStatus());
