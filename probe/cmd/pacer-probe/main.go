@@ -243,7 +243,7 @@ type measured struct {
 // readLoop moves records into the sampler and closes periods on time, with or without traffic.
 func (m *measured) readLoop(ctx context.Context) error {
 	var rec attach.Record
-	var seen attach.Counters // the kernel's counts already given to a period
+	var seen attach.Counters                                  // the kernel's counts already given to a period
 	offset := time.Now().UnixNano() - attach.MonotonicNanos() // CLOCK_MONOTONIC → epoch, re-read every period
 	nextClose := time.Now()
 	for ctx.Err() == nil {
@@ -275,7 +275,7 @@ func (m *measured) countKernelLosses(nowMs int64, seen attach.Counters) attach.C
 	}
 	m.sampler.AddKernelLosses(nowMs, period.Losses{Dropped: int64(c.Lost() - seen.Lost()),
 		OrphanWrites: int64(c.OrphanWrites - seen.OrphanWrites), Abandoned: int64(c.Abandoned - seen.Abandoned),
-		NeverRead: int64(c.NeverRead - seen.NeverRead), AfterPeerClosed: int64(c.AfterPeerClosed - seen.AfterPeerClosed)})
+		NeverRead: int64(c.NeverRead - seen.NeverRead), ReadAfterPeerClosed: int64(c.ReadAfterPeerClosed - seen.ReadAfterPeerClosed)})
 	return c
 }
 
@@ -300,28 +300,28 @@ func (m *measured) Log(series string) (string, bool) {
 // info is /pacer/v1/info (contract AgentInfo, golden agent-info-probe.json): the measured server's process when
 // known, the kernel, and what the probe lost.
 type info struct {
-	Role             string   `json:"role"`
-	Version          string   `json:"version"`
-	MeasuredBy       string   `json:"measuredBy"`
-	Pid              int      `json:"pid,omitempty"`
-	Hostname         string   `json:"hostname"`
-	UID              *int     `json:"uid,omitempty"`
-	Cpuset           string   `json:"cpuset,omitempty"`
-	CpusetSize       int      `json:"cpusetSize,omitempty"`
-	Kernel           string   `json:"kernel"`
-	StartTimeEpochMs int64    `json:"startTimeEpochMs"`
-	SamplePeriodMs   int64    `json:"samplePeriodMs"`
-	HistogramSeries  []string `json:"histogramSeries"`
-	Listen           string   `json:"listen"`
-	DroppedRecords   uint64   `json:"droppedRecords"`
-	LateRecords      int64    `json:"lateRecords"`
-	OrphanWrites     uint64   `json:"orphanWrites"`
-	Abandoned        uint64   `json:"abandonedRequests"`
-	NeverRead        uint64   `json:"neverReadRequests"`
-	AfterPeerClosed  uint64   `json:"answeredAfterPeerClosed"`
+	Role                string   `json:"role"`
+	Version             string   `json:"version"`
+	MeasuredBy          string   `json:"measuredBy"`
+	Pid                 int      `json:"pid,omitempty"`
+	Hostname            string   `json:"hostname"`
+	UID                 *int     `json:"uid,omitempty"`
+	Cpuset              string   `json:"cpuset,omitempty"`
+	CpusetSize          int      `json:"cpusetSize,omitempty"`
+	Kernel              string   `json:"kernel"`
+	StartTimeEpochMs    int64    `json:"startTimeEpochMs"`
+	SamplePeriodMs      int64    `json:"samplePeriodMs"`
+	HistogramSeries     []string `json:"histogramSeries"`
+	Listen              string   `json:"listen"`
+	DroppedRecords      uint64   `json:"droppedRecords"`
+	LateRecords         int64    `json:"lateRecords"`
+	OrphanWrites        uint64   `json:"orphanWrites"`
+	Abandoned           uint64   `json:"abandonedRequests"`
+	NeverRead           uint64   `json:"neverReadRequests"`
+	ReadAfterPeerClosed uint64   `json:"readAfterPeerClosed"`
 	// LossesByPeriod: the periods that had any of the counts above, for the engine to judge the measured window alone.
 	LossesByPeriod []period.Losses `json:"lossesByPeriod"`
-	ProbePid         int      `json:"probePid"`
+	ProbePid       int             `json:"probePid"`
 	// Host: the machine's CPU model, online CPUs and frequency governor, for the result's manifest.
 	Host map[string]any `json:"host,omitempty"`
 }
@@ -353,7 +353,7 @@ func (m *measured) Info() any {
 	i := info{Role: "server", Version: Version, MeasuredBy: "probe", Hostname: host, Kernel: m.kernel,
 		StartTimeEpochMs: m.start.UnixMilli(), SamplePeriodMs: m.periodMs, HistogramSeries: m.SeriesNames(),
 		Listen: m.target.String(), DroppedRecords: c.Lost(), LateRecords: late, OrphanWrites: c.OrphanWrites,
-		Abandoned: c.Abandoned, NeverRead: c.NeverRead, AfterPeerClosed: c.AfterPeerClosed, LossesByPeriod: m.sampler.LossesByPeriod(),
+		Abandoned: c.Abandoned, NeverRead: c.NeverRead, ReadAfterPeerClosed: c.ReadAfterPeerClosed, LossesByPeriod: m.sampler.LossesByPeriod(),
 		ProbePid: os.Getpid(), Host: hostFacts()}
 	if m.server != nil {
 		i.Pid, i.UID, i.Cpuset, i.CpusetSize = m.server.Pid, &m.server.UID, m.server.Cpuset, m.server.CpusetSize
@@ -386,9 +386,9 @@ func (m *measured) register(r *prometheus.Registry) {
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "pacer_probe_never_read_requests_total",
 			Help: "Requests whose bytes arrived and were never read before the connection closed or was reset."},
 			func() float64 { return float64(counters().NeverRead) }),
-		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "pacer_probe_answered_after_peer_closed_total",
-			Help: "Responses begun after the client had closed its side of the connection (it had given up on them)."},
-			func() float64 { return float64(counters().AfterPeerClosed) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "pacer_probe_read_after_peer_closed_total",
+			Help: "Requests read after their client had closed its side of the connection (it had given up on them)."},
+			func() float64 { return float64(counters().ReadAfterPeerClosed) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "pacer_probe_bpf_run_seconds_total",
 			Help: "Time the kernel spent in the probe's BPF programs (with --bpf-run-time, or when kernel.bpf_stats_enabled is on)."},
 			func() float64 { d, _ := m.probe.RunTime(); return d.Seconds() }),

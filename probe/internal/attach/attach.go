@@ -99,8 +99,8 @@ type Counters struct {
 	Emitted, Dropped, NoStorage, OrphanWrites, Abandoned uint64
 	// NeverRead: requests whose bytes arrived and were never read before the connection closed or was reset.
 	NeverRead uint64
-	// AfterPeerClosed: responses begun after the client had closed its side; it had given up on them.
-	AfterPeerClosed uint64
+	// ReadAfterPeerClosed: requests read after the client had closed its side; it had given up on them.
+	ReadAfterPeerClosed uint64
 	// RecursionMisses: program runs the kernel skipped because one of them was already running on that CPU.
 	RecursionMisses uint64
 }
@@ -228,7 +228,7 @@ func le64(b []byte) uint64 {
 // Counters sums the per-CPU counters and the programs' recursion misses.
 func (p *Probe) Counters() (Counters, error) {
 	var c Counters
-	fields := []*uint64{&c.Emitted, &c.Dropped, &c.NoStorage, &c.OrphanWrites, &c.Abandoned, &c.NeverRead, &c.AfterPeerClosed}
+	fields := []*uint64{&c.Emitted, &c.Dropped, &c.NoStorage, &c.OrphanWrites, &c.Abandoned, &c.NeverRead, &c.ReadAfterPeerClosed}
 	for i, f := range fields {
 		var perCPU []uint64
 		if err := p.objects.Counters.Lookup(uint32(i), &perCPU); err != nil {

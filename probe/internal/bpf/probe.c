@@ -15,6 +15,7 @@ char LICENSE[] SEC("license") = "GPL";
 #define AF_INET6 10
 #define IPPROTO_TCP 6
 #define TCP_ESTABLISHED 1
+#define TCP_CLOSE 7
 #define TCP_CLOSE_WAIT 8
 #define TCP_LISTEN 10
 #define MSG_PEEK 2
@@ -38,6 +39,8 @@ struct conn {
 	__u64 last_write;     // the server's last write of its response so far
 	__u32 state;
 	__u32 writes;
+	__u32 peer_left;      // a request was taken up after the client's FIN: the client had given up on it
+	__u32 pad;
 };
 
 struct record {
@@ -56,7 +59,7 @@ enum counter {
 	ORPHAN_WRITE,     // a write on an idle connection (opened before the probe, or a 100-continue)
 	ABANDONED,        // a request read and never answered (connection closed or reset first)
 	NEVER_READ,       // a request whose bytes arrived and were never read (connection closed or reset first)
-	AFTER_PEER_CLOSED, // a response begun after the client had closed its side (it had given up: a timeout)
+	READ_AFTER_PEER_CLOSED, // a request read after its client had closed its side (it had given up: a timeout)
 	COUNTERS,
 };
 
@@ -115,11 +118,13 @@ static __always_inline int ours(const struct sock *sk)
 	return 0;
 }
 
-// The target connection's state, created on its first event; NULL for every other socket.
+// The target connection's state, created on its first event; NULL for every other socket. Once a connection is reset
+// or closed with unread bytes, the kernel releases its port before the last events (skc_num reads 0): its storage
+// alone still says it is ours.
 static __always_inline struct conn *conn_of(const struct sock *sk)
 {
 	if (!ours(sk))
-		return 0;
+		return bpf_sk_storage_get(&conns, (void *)sk, 0, 0);
 	struct conn *c = bpf_sk_storage_get(&conns, (void *)sk, 0, BPF_SK_STORAGE_GET_F_CREATE);
 	if (!c)
 		count(NO_STORAGE);
@@ -149,13 +154,14 @@ static __always_inline void finish(struct conn *c)
 
 static __always_inline void reset(struct conn *c)
 {
-	if (c->state == READING)
-		count(ABANDONED);
+	if (c->state == READING && !c->peer_left)
+		count(ABANDONED); // one read after the client left is counted as such already
 	else if (c->state == IDLE && c->pending_arrive)
 		count(NEVER_READ);
 	c->state = IDLE;
 	c->writes = 0;
 	c->pending_arrive = 0;
+	c->peer_left = 0;
 }
 
 // Bytes arrived (softirq, on whichever CPU took the packet). Only the first arrival of a request counts: later
@@ -200,6 +206,10 @@ int BPF_PROG(on_recv, struct sock *sk, int ret, int flags)
 			c->arrive = arrived && arrived <= now ? arrived : now;
 			c->first_read = now;
 			c->state = READING;
+			if (sk->__sk_common.skc_state == TCP_CLOSE_WAIT) {
+				c->peer_left = 1;
+				count(READ_AFTER_PEER_CLOSED);
+			}
 		}
 	} else if (ret == 0 || (ret != -11 /* EAGAIN */ && ret != -4 /* EINTR */)) {
 		reset(c); // end of stream or a hard error
@@ -217,11 +227,12 @@ int BPF_PROG(on_send, struct sock *sk, int ret, int flags)
 	if (!c)
 		return 0;
 	if (c->state == IDLE) {
-		count(ORPHAN_WRITE);
+		// on a connection already reset (a response to a client that left: on loopback its reset arrives within
+		// the write, before this hook) the write is that request's, counted when it was read
+		if (sk->__sk_common.skc_state != TCP_CLOSE)
+			count(ORPHAN_WRITE);
 		return 0;
 	}
-	if (c->state == READING && sk->__sk_common.skc_state == TCP_CLOSE_WAIT)
-		count(AFTER_PEER_CLOSED);
 	c->last_write = bpf_ktime_get_ns();
 	c->writes += 1;
 	c->state = WRITING;
@@ -236,8 +247,9 @@ int BPF_PROG(on_state, const struct sock *sk, const int oldstate, const int news
 {
 	if (oldstate != TCP_ESTABLISHED && oldstate != TCP_CLOSE_WAIT)
 		return 0;
-	if (newstate == TCP_ESTABLISHED || (oldstate == TCP_ESTABLISHED && newstate == TCP_CLOSE_WAIT) || !ours(sk))
+	if (newstate == TCP_ESTABLISHED || (oldstate == TCP_ESTABLISHED && newstate == TCP_CLOSE_WAIT))
 		return 0;
+	// by its storage, not its port: a move to CLOSE releases the port first
 	struct conn *c = bpf_sk_storage_get(&conns, (void *)sk, 0, 0);
 	if (!c)
 		return 0;

@@ -21,6 +21,8 @@ type ProbeConn struct {
 	LastWrite     uint64
 	State         uint32
 	Writes        uint32
+	PeerLeft      uint32
+	Pad           uint32
 }
 
 type ProbeRecord struct {

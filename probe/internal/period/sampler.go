@@ -30,17 +30,17 @@ type Summary struct {
 // were never answered or answered to a client that had left. Kernel counts belong to the period in which the reader
 // saw them (within one drain interval of the event); late records to the period of their end.
 type Losses struct {
-	StartEpochMs    int64 `json:"startEpochMs"`
-	Dropped         int64 `json:"droppedRecords"`
-	Late            int64 `json:"lateRecords"`
-	OrphanWrites    int64 `json:"orphanWrites"`
-	Abandoned       int64 `json:"abandonedRequests"`
-	NeverRead       int64 `json:"neverReadRequests"`
-	AfterPeerClosed int64 `json:"answeredAfterPeerClosed"`
+	StartEpochMs        int64 `json:"startEpochMs"`
+	Dropped             int64 `json:"droppedRecords"`
+	Late                int64 `json:"lateRecords"`
+	OrphanWrites        int64 `json:"orphanWrites"`
+	Abandoned           int64 `json:"abandonedRequests"`
+	NeverRead           int64 `json:"neverReadRequests"`
+	ReadAfterPeerClosed int64 `json:"readAfterPeerClosed"`
 }
 
 func (l Losses) any() bool {
-	return l.Dropped+l.Late+l.OrphanWrites+l.Abandoned+l.NeverRead+l.AfterPeerClosed > 0
+	return l.Dropped+l.Late+l.OrphanWrites+l.Abandoned+l.NeverRead+l.ReadAfterPeerClosed > 0
 }
 
 type series struct {
@@ -143,7 +143,7 @@ func (s *Sampler) AddKernelLosses(nowMs int64, kernel Losses) {
 	l.OrphanWrites += kernel.OrphanWrites
 	l.Abandoned += kernel.Abandoned
 	l.NeverRead += kernel.NeverRead
-	l.AfterPeerClosed += kernel.AfterPeerClosed
+	l.ReadAfterPeerClosed += kernel.ReadAfterPeerClosed
 }
 
 // LossesByPeriod lists the periods that had losses, oldest first.

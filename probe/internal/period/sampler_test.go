@@ -113,7 +113,7 @@ func TestLossesAreCountedPerPeriod(t *testing.T) {
 	start := int64(1_795_473_600_000)
 	s := New([]string{"service"}, 1000, 200, start)
 	s.AddKernelLosses(start+2500, Losses{Dropped: 3, NeverRead: 2, StartEpochMs: 42})
-	s.AddKernelLosses(start+2900, Losses{AfterPeerClosed: 1})
+	s.AddKernelLosses(start+2900, Losses{ReadAfterPeerClosed: 1})
 	s.AddKernelLosses(start+3100, Losses{})
 	s.CloseDue(start + 1300)
 	s.Record((start+900)*ms, 1000) // its period [00, 01) closed at 01.200
@@ -121,7 +121,7 @@ func TestLossesAreCountedPerPeriod(t *testing.T) {
 	got := s.LossesByPeriod()
 	want := []Losses{
 		{StartEpochMs: start, Late: 1, Abandoned: 4, OrphanWrites: 5},
-		{StartEpochMs: start + 2000, Dropped: 3, NeverRead: 2, AfterPeerClosed: 1},
+		{StartEpochMs: start + 2000, Dropped: 3, NeverRead: 2, ReadAfterPeerClosed: 1},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("losses by period: %+v, want %+v", got, want)

@@ -84,9 +84,9 @@ public class RunResult {
         public Long orphanWrites;
         @JsonPropertyDescription("Requests whose bytes arrived and were never read before their connection closed or was reset.")
         public Long neverReadRequests;
-        @JsonPropertyDescription("Responses the server began after the client had closed its side of the connection: the client had "
-                + "given up on them (its timeouts). They are timed; the client counts them as errors.")
-        public Long answeredAfterPeerClosed;
+        @JsonPropertyDescription("Requests the server read after their client had closed its side of the connection: the client had "
+                + "given up on them (its timeouts), and counts them as errors; those the server answered are timed.")
+        public Long readAfterPeerClosed;
         @JsonPropertyDescription("Requests the probe timed in the measured window, the base of the shares above.")
         public Long timedRequests;
         @JsonPropertyDescription("window: the counts are the measured window's; run: the probe gave only counts over its whole run.")
@@ -111,8 +111,8 @@ public class RunResult {
         public Long orphanWrites;
         @JsonPropertyDescription("Requests that arrived and were never read before their connection closed or was reset.")
         public Long neverReadRequests;
-        @JsonPropertyDescription("Responses begun after the client had closed its side of the connection.")
-        public Long answeredAfterPeerClosed;
+        @JsonPropertyDescription("Requests read after their client had closed its side of the connection.")
+        public Long readAfterPeerClosed;
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)

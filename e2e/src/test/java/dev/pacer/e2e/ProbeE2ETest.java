@@ -268,10 +268,10 @@ class ProbeE2ETest {
         ResultDocument doc = outcome.document();
         AgentInfo probe = doc.agents().get("server");
         long timeouts = doc.clientRuns().values().stream().mapToLong(r -> r.errorsByKind().getOrDefault("timeout", 0L)).sum();
-        long afterPeerClosed = ((Number) probe.extra("answeredAfterPeerClosed")).longValue();
+        long afterPeerClosed = ((Number) probe.extra("readAfterPeerClosed")).longValue();
         long unanswered = ((Number) probe.extra("neverReadRequests")).longValue() + ((Number) probe.extra("abandonedRequests")).longValue();
         assertThat(timeouts).as("the client gave up").isPositive();
-        assertThat(afterPeerClosed + unanswered).as("answered after the client left (%d) and never answered (%d)", afterPeerClosed, unanswered)
+        assertThat(afterPeerClosed + unanswered).as("read after the client left (%d) and never answered (%d)", afterPeerClosed, unanswered)
                 .isBetween(timeouts - connections, timeouts + connections);
         assertThat(doc.result().warnings).anySatisfy(w -> assertThat(w).contains("after their client had closed the connection"));
     }

@@ -153,11 +153,11 @@ public final class RunCollector {
         if (info.extra("lossesByPeriod") instanceof List<?> periods) {
             byPeriod = periods.stream().filter(Map.class::isInstance).map(p -> (Map<?, ?>) p)
                     .map(p -> new AnalysisInput.ProbeLosses.Period(count(p, "startEpochMs"), count(p, "droppedRecords"), count(p, "lateRecords"),
-                            count(p, "abandonedRequests"), count(p, "orphanWrites"), count(p, "neverReadRequests"), count(p, "answeredAfterPeerClosed")))
+                            count(p, "abandonedRequests"), count(p, "orphanWrites"), count(p, "neverReadRequests"), count(p, "readAfterPeerClosed")))
                     .toList();
         }
         return new AnalysisInput.ProbeLosses(count(info, "droppedRecords"), count(info, "lateRecords"), count(info, "abandonedRequests"),
-                count(info, "orphanWrites"), count(info, "neverReadRequests"), count(info, "answeredAfterPeerClosed"), byPeriod);
+                count(info, "orphanWrites"), count(info, "neverReadRequests"), count(info, "readAfterPeerClosed"), byPeriod);
     }
 
     private static long count(AgentInfo info, String field) {

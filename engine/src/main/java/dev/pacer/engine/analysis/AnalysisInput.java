@@ -49,12 +49,12 @@ public record AnalysisInput(long windowStartEpochMs, long windowEndEpochMs, long
      * @param abandonedRequests       requests read and never answered
      * @param orphanWrites            writes with no request being read
      * @param neverReadRequests       requests that arrived and were never read before their connection closed
-     * @param answeredAfterPeerClosed responses begun after the client had closed its side
+     * @param readAfterPeerClosed requests read after the client had closed its side
      * @param byPeriod                the periods that had any of these, by their start; {@code null} from a probe that
      *                                counts only over its whole run
      */
     public record ProbeLosses(long droppedRecords, long lateRecords, long abandonedRequests, long orphanWrites,
-                              long neverReadRequests, long answeredAfterPeerClosed, List<ProbeLosses.Period> byPeriod) {
+                              long neverReadRequests, long readAfterPeerClosed, List<ProbeLosses.Period> byPeriod) {
         /** Counts over the whole run alone. */
         public ProbeLosses(long droppedRecords, long lateRecords, long abandonedRequests, long orphanWrites) {
             this(droppedRecords, lateRecords, abandonedRequests, orphanWrites, 0, 0, null);
@@ -62,7 +62,7 @@ public record AnalysisInput(long windowStartEpochMs, long windowEndEpochMs, long
 
         /** One period's counts, the period named by its start. */
         public record Period(long startEpochMs, long droppedRecords, long lateRecords, long abandonedRequests, long orphanWrites,
-                             long neverReadRequests, long answeredAfterPeerClosed) {
+                             long neverReadRequests, long readAfterPeerClosed) {
         }
 
         /** Requests missing from the probe's histograms. */
@@ -78,7 +78,7 @@ public record AnalysisInput(long windowStartEpochMs, long windowEndEpochMs, long
             List<Period> in = byPeriod.stream().filter(p -> p.startEpochMs() >= fromEpochMs && p.startEpochMs() < toEpochMs).toList();
             return new ProbeLosses(in.stream().mapToLong(Period::droppedRecords).sum(), in.stream().mapToLong(Period::lateRecords).sum(),
                     in.stream().mapToLong(Period::abandonedRequests).sum(), in.stream().mapToLong(Period::orphanWrites).sum(),
-                    in.stream().mapToLong(Period::neverReadRequests).sum(), in.stream().mapToLong(Period::answeredAfterPeerClosed).sum(), in);
+                    in.stream().mapToLong(Period::neverReadRequests).sum(), in.stream().mapToLong(Period::readAfterPeerClosed).sum(), in);
         }
     }
 

@@ -199,7 +199,7 @@ final class ServerAnalysis {
     /**
      * What the kernel probe could not time in the measured window judges its figures: requests missing from its
      * histograms (dropped or late) beyond {@value #MISSING_LIMIT} of those it timed make the run Invalid, fewer are a
-     * warning; requests never answered (read or not) and answered to a client that had left, and orphan writes beyond
+     * warning; requests never answered (read or not) and read after their client had left, and orphan writes beyond
      * {@value #ORPHAN_WRITE_LIMIT}, are warnings. Each names the periods it happened in. A probe that counts only over
      * its whole run is judged on that (warm-up included), and says so.
      */
@@ -220,7 +220,7 @@ final class ServerAnalysis {
         figures.abandonedRequests = losses.abandonedRequests();
         figures.orphanWrites = losses.orphanWrites();
         figures.neverReadRequests = windowed ? losses.neverReadRequests() : null;
-        figures.answeredAfterPeerClosed = windowed ? losses.answeredAfterPeerClosed() : null;
+        figures.readAfterPeerClosed = windowed ? losses.readAfterPeerClosed() : null;
         figures.timedRequests = timedRequests;
         figures.scope = windowed ? "window" : "run";
         figures.periods = windowed ? losses.byPeriod().stream().map(p -> periodLosses(input, p)).toList() : null;
@@ -246,10 +246,10 @@ final class ServerAnalysis {
                     over, periodsWith(input, losses, p -> p.abandonedRequests() + p.neverReadRequests()), losses.abandonedRequests(),
                     losses.neverReadRequests()));
         }
-        if (losses.answeredAfterPeerClosed() > 0) {
-            findings.warnings.add(String.format(Locale.ROOT, "the server began %,d responses after their client had closed the connection %s%s: "
-                    + "the client had given up on them (its timeouts); they are in the server's figures, and in the client's errors",
-                    losses.answeredAfterPeerClosed(), over, periodsWith(input, losses, AnalysisInput.ProbeLosses.Period::answeredAfterPeerClosed)));
+        if (losses.readAfterPeerClosed() > 0) {
+            findings.warnings.add(String.format(Locale.ROOT, "the server read %,d requests after their client had closed the connection %s%s: "
+                    + "the client had given up on them (its timeouts), and counts them as errors; those answered are in the server's figures",
+                    losses.readAfterPeerClosed(), over, periodsWith(input, losses, AnalysisInput.ProbeLosses.Period::readAfterPeerClosed)));
         }
         if ((double) losses.orphanWrites() / base > ORPHAN_WRITE_LIMIT) {
             findings.warnings.add(String.format(Locale.ROOT, "the kernel probe saw %,d writes on connections with no request being read %s%s "
@@ -267,7 +267,7 @@ final class ServerAnalysis {
         figures.abandonedRequests = p.abandonedRequests();
         figures.orphanWrites = p.orphanWrites();
         figures.neverReadRequests = p.neverReadRequests();
-        figures.answeredAfterPeerClosed = p.answeredAfterPeerClosed();
+        figures.readAfterPeerClosed = p.readAfterPeerClosed();
         return figures;
     }
 

@@ -236,17 +236,17 @@ public final class HtmlReport {
             return "";
         }
         StringBuilder html = new StringBuilder("<h2>What the kernel probe could not time</h2>\n<table id=\"probe-losses\"><tr><th>period</th>")
-                .append("<th>dropped</th><th>late</th><th>never read</th><th>read, never answered</th><th>answered after the client left</th>")
+                .append("<th>dropped</th><th>late</th><th>never read</th><th>read, never answered</th><th>read after the client left</th>")
                 .append("<th>orphan writes</th></tr>\n");
         if (l.periods != null) {
             for (RunResult.PeriodLosses p : l.periods) {
                 html.append("<tr><td>").append(p.period).append("</td>").append(td(p.droppedRecords)).append(td(p.lateRecords))
-                        .append(td(p.neverReadRequests)).append(td(p.abandonedRequests)).append(td(p.answeredAfterPeerClosed))
+                        .append(td(p.neverReadRequests)).append(td(p.abandonedRequests)).append(td(p.readAfterPeerClosed))
                         .append(td(p.orphanWrites)).append("</tr>\n");
             }
         }
         html.append("<tr><th>").append("window".equals(l.scope) ? "window" : "whole run").append("</th>").append(td(l.droppedRecords))
-                .append(td(l.lateRecords)).append(td(l.neverReadRequests)).append(td(l.abandonedRequests)).append(td(l.answeredAfterPeerClosed))
+                .append(td(l.lateRecords)).append(td(l.neverReadRequests)).append(td(l.abandonedRequests)).append(td(l.readAfterPeerClosed))
                 .append(td(l.orphanWrites)).append("</tr>\n</table>\n<p><small>Of ").append(l.timedRequests)
                 .append(" requests timed. Dropped and late requests are missing from the figures (above 0.1 % the run is Invalid); the others are "
                         + "requests no histogram holds, or that the client gave up on (docs/probe.md).</small></p>\n");

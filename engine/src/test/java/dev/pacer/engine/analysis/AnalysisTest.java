@@ -335,12 +335,12 @@ class AnalysisTest {
                 .contains("missed 5 of 1,005 requests in the window", "in period 2 of 10", "3 dropped", "2 late"));
         assertThat(result.warnings)
                 .anySatisfy(w -> assertThat(w).contains("7 requests were never answered", "in periods 2, 6 of 10", "1 read", "6 never read"))
-                .anySatisfy(w -> assertThat(w).contains("began 6 responses after their client had closed", "in period 2 of 10"));
+                .anySatisfy(w -> assertThat(w).contains("read 6 requests after their client had closed", "in period 2 of 10"));
         RunResult.ProbeLosses figures = result.server.probeLosses;
         assertThat(figures.scope).isEqualTo("window");
         assertThat(figures.droppedRecords).isEqualTo(3);
         assertThat(figures.neverReadRequests).isEqualTo(6);
-        assertThat(figures.answeredAfterPeerClosed).isEqualTo(6);
+        assertThat(figures.readAfterPeerClosed).isEqualTo(6);
         assertThat(figures.periods).extracting(p -> p.period).containsExactly(2, 6);
         assertThat(figures.periods.get(1).neverReadRequests).isEqualTo(2);
     }
