@@ -86,6 +86,7 @@ pacer_images() {
   done
   probe_image
   gohttp_image
+  nginx_image
   local sock=$CLUSTER/node/containerd/containerd.sock
   if [[ -S $sock ]]; then
     for tar in "$IMAGES"/pacer-*.tar; do innet ctr -a "$sock" -n k8s.io images import "$tar" >/dev/null; done
@@ -109,9 +110,59 @@ gohttp_image() {
   PACER_VERSION=$version "$REPO/server-images/gohttp/image.sh" "docker-archive:$IMAGES/pacer-server-gohttp.tar:pacer/server-gohttp:$version" >/dev/null
 }
 
+# A stand-in for nginx's upstream unprivileged image (nginxinc/nginx-unprivileged), which this machine cannot pull: the
+# host's Debian nginx and the libraries it links, laid out as that image is (its nginx.conf includes conf.d/*.conf, pid
+# and temp files in /tmp, logs to the container's output, entrypoint nginx in the foreground), so that
+# examples/probe/nginx-cluster.yaml runs on the test node unchanged but for its image name. Its own default server
+# answers 404, so that a run whose ConfigMap was not mounted counts errors. Built once.
+nginx_image() {
+  local tar=$IMAGES/pacer-nginx-unprivileged-test.tar
+  [[ -f $tar ]] && return 0
+  local r=$PACER_K8S/rootfs-nginx nginx
+  nginx=$(command -v nginx || echo /usr/sbin/nginx)
+  rm -rf "$r"; mkdir -p "$r/usr/sbin" "$r/etc/nginx/conf.d" "$r/tmp" "$r/var/log/nginx" "$r/lib64"
+  chmod 1777 "$r/tmp"
+  cp -L "$nginx" "$r/usr/sbin/nginx"
+  for so in $(ldd "$nginx" | awk '/=> \//{print $3}'); do mkdir -p "$r$(dirname "$so")"; cp -L "$so" "$r$so"; done
+  cp -L /lib64/ld-linux-x86-64.so.2 "$r/lib64/"
+  cp /etc/nginx/mime.types "$r/etc/nginx/mime.types"
+  ln -s /dev/stderr "$r/var/log/nginx/error.log"   # opened at start-up, before nginx.conf is read
+  ln -s /dev/stdout "$r/var/log/nginx/access.log"
+  cat >"$r/etc/nginx/nginx.conf" <<'CONF'
+worker_processes auto;
+error_log /var/log/nginx/error.log notice;
+pid /tmp/nginx.pid;
+events { worker_connections 1024; }
+http {
+  client_body_temp_path /tmp/client_temp;
+  proxy_temp_path /tmp/proxy_temp_path;
+  fastcgi_temp_path /tmp/fastcgi_temp;
+  uwsgi_temp_path /tmp/uwsgi_temp;
+  scgi_temp_path /tmp/scgi_temp;
+  include /etc/nginx/mime.types;
+  default_type application/octet-stream;
+  access_log /var/log/nginx/access.log;
+  sendfile on;
+  keepalive_timeout 65;
+  include /etc/nginx/conf.d/*.conf;
+}
+CONF
+  cat >"$r/etc/nginx/conf.d/default.conf" <<'CONF'
+server { listen 8080; location / { return 404; } }
+CONF
+  printf 'root:x:0:0:root:/root:/bin/false\nnginx:x:101:101:nginx:/nonexistent:/bin/false\n' >"$r/etc/passwd"
+  printf 'root:x:0:\nnginx:x:101:\n' >"$r/etc/group"
+  mkimage nginx-unprivileged "$r" --config.entrypoint /usr/sbin/nginx --config.cmd -g --config.cmd "daemon off;" \
+    --config.env PATH=/usr/sbin:/usr/bin --config.user 101:101 --config.exposedports 8080/tcp \
+    --config.label "org.opencontainers.image.version=$(nginx -v 2>&1 | sed 's|.*nginx/||')"
+  skopeo copy -q "oci:$OCI:nginx-unprivileged" "docker-archive:$tar:localhost/pacer/nginx-unprivileged:test"
+  rm -rf "$r"
+}
+
 case $WHAT in
   base) base_images ;;
   pacer) pacer_images ;;
+  nginx) nginx_image ;;
   all) base_images; pacer_images ;;
-  *) echo "usage: images.sh [base|pacer|all]" >&2; exit 2 ;;
+  *) echo "usage: images.sh [base|pacer|nginx|all]" >&2; exit 2 ;;
 esac

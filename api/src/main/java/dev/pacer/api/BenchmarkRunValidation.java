@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
@@ -50,6 +51,7 @@ public final class BenchmarkRunValidation {
         atMost(problems, field + ".imagePullSecrets", sizeOf(pod.imagePullSecrets), 16, "secrets");
         atMost(problems, field + ".annotations", sizeOf(pod.annotations), 64, "annotations");
         atMost(problems, field + ".env", sizeOf(pod.env), BenchmarkRunSpec.MAX_LIST_ITEMS, "variables");
+        volumes(problems, field, pod);
         if (pod.env == null) {
             return;
         }
@@ -60,6 +62,48 @@ public final class BenchmarkRunValidation {
             } else if (PodSettings.RESERVED_ENV_PREFIXES.stream().anyMatch(text::startsWith)) {
                 problems.add(new FieldProblem(field + ".env[" + i + "].name", "'" + name
                         + "' is pacer's own (PACER_*, JAVA_TOOL_OPTIONS): JVM options go in jvmOptions"));
+            }
+        }
+    }
+
+    /** Volumes and their mounts: named once, mounted by name, never over pacer's /tmp, never from the host. */
+    private static void volumes(List<FieldProblem> problems, String field, PodSettings pod) {
+        atMost(problems, field + ".volumes", sizeOf(pod.volumes), 16, "volumes");
+        atMost(problems, field + ".volumeMounts", sizeOf(pod.volumeMounts), 16, "mounts");
+        Set<String> names = new TreeSet<>();
+        for (int i = 0; pod.volumes != null && i < pod.volumes.size(); i++) {
+            String at = field + ".volumes[" + i + "]";
+            Object name = pod.volumes.get(i).get("name");
+            if (!(name instanceof String text) || text.isBlank()) {
+                problems.add(new FieldProblem(at + ".name", "is required"));
+                continue;
+            }
+            if (PodSettings.RESERVED_VOLUME.equals(text)) {
+                problems.add(new FieldProblem(at + ".name", "'tmp' is pacer's own volume (an emptyDir on /tmp): name yours otherwise"));
+            } else if (!names.add(text)) {
+                problems.add(new FieldProblem(at + ".name", "'" + text + "' names two volumes: names must differ"));
+            }
+            for (String refused : PodSettings.REFUSED_VOLUME_SOURCES) {
+                if (pod.volumes.get(i).containsKey(refused)) {
+                    problems.add(new FieldProblem(at + "." + refused, "is refused: pacer's pods keep the restricted Pod Security Standard, "
+                            + "which forbids host paths; use a configMap, secret or emptyDir"));
+                }
+            }
+        }
+        for (int i = 0; pod.volumeMounts != null && i < pod.volumeMounts.size(); i++) {
+            String at = field + ".volumeMounts[" + i + "]";
+            Object name = pod.volumeMounts.get(i).get("name");
+            Object path = pod.volumeMounts.get(i).get("mountPath");
+            if (!(name instanceof String text) || text.isBlank()) {
+                problems.add(new FieldProblem(at + ".name", "is required: the name of one of " + field + ".volumes"));
+            } else if (!names.contains(text)) {
+                problems.add(new FieldProblem(at + ".name", "'" + text + "' is none of " + field + ".volumes: add the volume, or mount one of "
+                        + names));
+            }
+            if (!(path instanceof String text) || !text.startsWith("/")) {
+                problems.add(new FieldProblem(at + ".mountPath", "is required, an absolute path, e.g. /etc/nginx/conf.d"));
+            } else if (text.replaceAll("/+$", "").equals(PodSettings.RESERVED_MOUNT_PATH)) {
+                problems.add(new FieldProblem(at + ".mountPath", "/tmp is pacer's (an emptyDir of every pod): mount elsewhere"));
             }
         }
     }

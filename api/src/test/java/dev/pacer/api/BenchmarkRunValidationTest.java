@@ -123,4 +123,20 @@ class BenchmarkRunValidationTest {
                 "spec.request.body: must hold at most 65536 characters, held 65537",
                 "spec.server.labels: must hold at most 16 labels, held 17");
     }
+
+    @Test
+    void aPodsVolumesAreNamedOnceMountedByNameNeverOverTmpAndNeverFromTheHost() throws IOException {
+        BenchmarkRun run = read(VALID.replace("labels: {server: jetty12, variant: core}}", """
+                labels: {server: jetty12, variant: core}, pod: {
+                    volumes: [{name: conf, configMap: {name: c}}, {name: conf, emptyDir: {}}, {name: tmp, emptyDir: {}}, {name: host, hostPath: {path: /etc}}, {emptyDir: {}}],
+                    volumeMounts: [{name: conf, mountPath: /etc/conf}, {name: cnf, mountPath: /etc/x}, {name: host, mountPath: /tmp/}, {name: host, mountPath: relative}]}}"""));
+        assertThat(BenchmarkRunValidation.validate(run.getSpec())).extracting(FieldProblem::toString).containsExactlyInAnyOrder(
+                "spec.server.pod.volumes[1].name: 'conf' names two volumes: names must differ",
+                "spec.server.pod.volumes[2].name: 'tmp' is pacer's own volume (an emptyDir on /tmp): name yours otherwise",
+                "spec.server.pod.volumes[3].hostPath: is refused: pacer's pods keep the restricted Pod Security Standard, which forbids host paths; use a configMap, secret or emptyDir",
+                "spec.server.pod.volumes[4].name: is required",
+                "spec.server.pod.volumeMounts[1].name: 'cnf' is none of spec.server.pod.volumes: add the volume, or mount one of [conf, host]",
+                "spec.server.pod.volumeMounts[2].mountPath: /tmp is pacer's (an emptyDir of every pod): mount elsewhere",
+                "spec.server.pod.volumeMounts[3].mountPath: is required, an absolute path, e.g. /etc/nginx/conf.d");
+    }
 }

@@ -105,11 +105,18 @@ class AdmissionAgreesWithPlannerTest {
         return yaml.lines().findFirst().orElseThrow().replace("# expect:", "").strip();
     }
 
+    /** Each document of the file (an example may bring the ConfigMap its server reads), as the API server takes it. */
     private static void dryRunCreate(String yaml) {
-        GenericKubernetesResource resource = Serialization.unmarshal(yaml, GenericKubernetesResource.class);
-        resource.getMetadata().setNamespace("default");
-        client.genericKubernetesResources("pacer.dev/v1alpha1", resource.getKind()).inNamespace("default").resource(resource)
-                .dryRun().create();
+        for (String document : yaml.split("(?m)^---\\s*$")) {
+            if (document.lines().allMatch(line -> line.isBlank() || line.startsWith("#"))) {
+                continue;
+            }
+            GenericKubernetesResource resource = Serialization.unmarshal(document, GenericKubernetesResource.class);
+            resource.getMetadata().setNamespace("default");
+            String apiVersion = resource.getApiVersion() == null ? "pacer.dev/v1alpha1" : resource.getApiVersion();
+            client.genericKubernetesResources(apiVersion, resource.getKind()).inNamespace("default").resource(resource)
+                    .dryRun().create();
+        }
     }
 
     /** What {@code ./pacer run} would say before starting anything, or empty when it would plan the file. */

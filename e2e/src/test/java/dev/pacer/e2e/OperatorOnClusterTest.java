@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.BenchmarkRunStatus;
+import dev.pacer.api.BenchmarkRunYaml;
 import dev.pacer.api.BenchmarkSuite;
 import dev.pacer.api.BenchmarkSuiteSpec;
 import dev.pacer.api.Phase;
@@ -35,7 +36,9 @@ import dev.pacer.operator.PacerOperator;
 import dev.pacer.operator.ProbeSettings;
 import dev.pacer.operator.access.AgentAccess;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.Config;
@@ -306,6 +309,40 @@ class OperatorOnClusterTest {
         run.getSpec().warmup = "3s";
         run.getSpec().duration = "6s";
         client.resource(run).create();
+        measuredByTheProbe(name, 6);
+    }
+
+    /**
+     * examples/probe/nginx-cluster.yaml as a user applies it, its ConfigMap too, but for the image: the node cannot pull
+     * nginx's upstream unprivileged image, so it runs a stand-in of the same layout built from Debian's nginx
+     * (test/cluster/images.sh). nginx writes only /tmp under the read-only root, reads its server block from the
+     * mounted ConfigMap (the stand-in's own default.conf answers 404: a run that missed it counts errors), and the
+     * probe times it.
+     */
+    @Test
+    @Order(5)
+    void nginxFromItsUnprivilegedImageWithItsServerBlockFromAConfigMapIsMeasuredByTheKernelProbe() throws Exception {
+        Path example = Processes.HOME.resolve("examples/probe/nginx-cluster.yaml");
+        List<HasMetadata> documents;
+        try (var in = Files.newInputStream(example)) {
+            documents = client.load(in).items();
+        }
+        var configMap = documents.stream().filter(ConfigMap.class::isInstance).map(ConfigMap.class::cast).findFirst().orElseThrow();
+        configMap.getMetadata().setNamespace(NAMESPACE);
+        client.resource(configMap).serverSideApply();
+        BenchmarkRun run = BenchmarkRunYaml.read(example);
+        run.getMetadata().setNamespace(NAMESPACE);
+        run.getSpec().server.image = "localhost/pacer/nginx-unprivileged:test";
+        run.getSpec().warmup = "3s";
+        run.getSpec().duration = "6s";
+        client.resource(run).create();
+        String name = run.getMetadata().getName();
+        BenchmarkRunStatus status = measuredByTheProbe(name, 6);
+        assertThat(status.result.clients.errors).as("every answer the ConfigMap's 200, none the image's 404").isZero();
+    }
+
+    /** The run carried out, its server timed by the kernel probe in every period, as many requests as the clients counted. */
+    static BenchmarkRunStatus measuredByTheProbe(String name, int periods) {
         await().atMost(RUN_LIMIT).pollInterval(Duration.ofSeconds(1)).until(() -> {
             BenchmarkRunStatus status = status(name);
             return status != null && status.phase != null && status.phase.isFinal();
@@ -314,7 +351,7 @@ class OperatorOnClusterTest {
         assertThat(status.phase).as("conditions: %s", status.conditions).isEqualTo(Phase.Succeeded);
         RunResult.ServerFigures server = status.result.server;
         assertThat(server.measuredBy).isEqualTo("probe");
-        assertThat(server.samples).isEqualTo(6);
+        assertThat(server.samples).isEqualTo(periods);
         assertThat(server.requests).as("requests the probe timed").isPositive();
         assertThat(server.p50Micros).isPositive();
         if (status.result.verdict == Verdict.Passed) {
@@ -322,6 +359,7 @@ class OperatorOnClusterTest {
         } else {
             assertThat(status.result.verdict).as("%s", status.result.reasons).isEqualTo(Verdict.Invalid);
         }
+        return status;
     }
 
     /** Two servers twice each: one run at a time, aggregated, and an operator restart mid-suite loses nothing. */

@@ -27,6 +27,8 @@ import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.TolerationBuilder;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.client.utils.Serialization;
 
 /**
@@ -37,7 +39,8 @@ import io.fabric8.kubernetes.client.utils.Serialization;
  *   <li>an owner reference to the BenchmarkRun (controller), so deleting the run deletes its pods;</li>
  *   <li>the {@code restricted} Pod Security Standard: non-root (uid 65532), no privilege escalation, every capability
  *       dropped, seccomp {@code RuntimeDefault}, read-only root filesystem with an {@code emptyDir} on {@code /tmp},
- *       no service-account token;</li>
+ *       no service-account token; the role's own volumes and mounts ({@code pod.volumes}, e.g. a server's
+ *       configuration) beside it;</li>
  *   <li>when the role is pinned ({@code placement.pinCpus}, or the role's own {@code pinCpus}): requests = limits with whole CPUs, so the pod is Guaranteed and the static CPU
  *       manager gives it exclusive cores; {@code -XX:ActiveProcessorCount} matches them;</li>
  *   <li>with {@code placement.separateNodes}: required anti-affinity between the server and the clients;</li>
@@ -202,7 +205,13 @@ public final class PodFactory {
                 .withAllowPrivilegeEscalation(false).withReadOnlyRootFilesystem(true).withRunAsNonRoot(true)
                 .withNewCapabilities().withDrop("ALL").endCapabilities()
                 .endSecurityContext()
-                .addNewVolumeMount().withName("tmp").withMountPath("/tmp").endVolumeMount();
+                .addNewVolumeMount().withName(PodSettings.RESERVED_VOLUME).withMountPath(PodSettings.RESERVED_MOUNT_PATH).endVolumeMount()
+                .addAllToVolumeMounts(converted(settings.volumeMounts, VolumeMount.class));
+    }
+
+    /** The user's items of a pod spec (volumes, mounts), as the API server's types; it checks them when the pod is created. */
+    private static <T> List<T> converted(List<Map<String, Object>> items, Class<T> type) {
+        return items == null ? List.of() : items.stream().map(item -> Serialization.jsonMapper().convertValue(item, type)).toList();
     }
 
     /** A server without the agent is ready when its port accepts connections, or its readiness path answers 2xx. */
@@ -295,7 +304,8 @@ public final class PodFactory {
                 .withImagePullSecrets(settings.imagePullSecrets == null ? List.of()
                         : settings.imagePullSecrets.stream().map(LocalObjectReference::new).toList())
                 .withContainers(container)
-                .addNewVolume().withName("tmp").withNewEmptyDir().withMedium("Memory").withSizeLimit(new Quantity("64Mi")).endEmptyDir().endVolume()
+                .addNewVolume().withName(PodSettings.RESERVED_VOLUME).withNewEmptyDir().withMedium("Memory").withSizeLimit(new Quantity("64Mi")).endEmptyDir().endVolume()
+                .addAllToVolumes(converted(settings.volumes, Volume.class))
                 .endSpec()
                 .build();
     }

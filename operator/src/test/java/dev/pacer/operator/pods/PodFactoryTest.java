@@ -18,6 +18,7 @@ import dev.pacer.engine.plan.RunPlanner;
 import dev.pacer.operator.ProbeSettings;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.Test;
 
@@ -124,6 +125,47 @@ class PodFactoryTest {
         assertThat(server.getSpec().getPriorityClassName()).isNull();
         assertThat(server.getMetadata().getAnnotations()).isNullOrEmpty();
         assertThat(BenchmarkRunValidation.validate(run.getSpec())).isEmpty();
+    }
+
+    /** A server's own configuration and writable paths (nginx's) beside pacer's /tmp, in its pod alone, read-only root kept. */
+    @Test
+    void aServersVolumesAreMountedBesidePacersTmpAndTheRootStaysReadOnly() throws IOException {
+        BenchmarkRun run = BenchmarkRunYaml.read(new ByteArrayInputStream("""
+                apiVersion: pacer.dev/v1alpha1
+                kind: BenchmarkRun
+                metadata: {name: nginx, namespace: bench, uid: 5e77c0de-0000-4000-8000-000000000002}
+                spec:
+                  server:
+                    image: nginxinc/nginx-unprivileged:1.27
+                    port: 8080
+                    measure: probe
+                    cpus: 1
+                    pod:
+                      volumes:
+                        - {name: conf, configMap: {name: nginx-ok}}
+                        - {name: cache, emptyDir: {sizeLimit: 16Mi}}
+                      volumeMounts:
+                        - {name: conf, mountPath: /etc/nginx/conf.d, readOnly: true}
+                        - {name: cache, mountPath: /var/cache/nginx}
+                  clients: {count: 1, rate: 500, cpus: 1}
+                  duration: 10s
+                  warmup: 2s
+                """.getBytes(java.nio.charset.StandardCharsets.UTF_8)), "nginx.yaml");
+        assertThat(BenchmarkRunValidation.validate(run.getSpec())).isEmpty();
+        RunPlan plan = RunPlanner.plan(run);
+        Pod server = PodFactory.serverPod(run, plan);
+        assertThat(server.getSpec().getVolumes()).extracting(v -> v.getName()).containsExactly("tmp", "conf", "cache");
+        assertThat(server.getSpec().getVolumes().get(1).getConfigMap().getName()).isEqualTo("nginx-ok");
+        assertThat(server.getSpec().getVolumes().get(2).getEmptyDir().getSizeLimit()).isEqualTo(new Quantity("16Mi"));
+        var container = server.getSpec().getContainers().getFirst();
+        assertThat(container.getVolumeMounts()).extracting(m -> m.getMountPath())
+                .containsExactly("/tmp", "/etc/nginx/conf.d", "/var/cache/nginx");
+        assertThat(container.getVolumeMounts().get(1).getReadOnly()).isTrue();
+        assertThat(container.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+        assertThat(server.getSpec().getSecurityContext().getRunAsNonRoot()).isTrue();
+        Pod client = PodFactory.clientPod(run, plan, plan.clients().getFirst());
+        assertThat(client.getSpec().getVolumes()).extracting(v -> v.getName()).containsExactly("tmp");
+        assertThat(client.getSpec().getContainers().getFirst().getVolumeMounts()).extracting(m -> m.getMountPath()).containsExactly("/tmp");
     }
 
     /** The kubelet's checks never reach the probe as requests: the readiness path once at startup, then TCP connects. */
