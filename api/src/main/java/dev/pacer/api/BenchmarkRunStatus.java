@@ -36,8 +36,12 @@ public class BenchmarkRunStatus {
     @JsonPropertyDescription("startAtEpochMs as RFC 3339.")
     public String startAt;
 
-    @JsonPropertyDescription("The measured window (epoch ms): from startAtEpochMs + warmup, for the duration.")
+    @JsonPropertyDescription("The measured window (epoch ms): from startAtEpochMs + warmup, for the duration; later when the warm-up was extended.")
     public RunResult.Window window;
+
+    @JsonPropertyDescription("How much longer than spec.warmup the warm-up lasted, seconds: a client was still behind its schedule as "
+            + "the warm-up was to end, so the window started later (at most spec.warmup later, within spec.timeout); absent when it was not extended.")
+    public Double warmupExtendedSeconds;
 
     @JsonPropertyDescription("Live figures while the load runs, refreshed every few seconds.")
     public Progress progress;

@@ -16,6 +16,9 @@ public class RunResult {
     public ClientFigures clients;
     @JsonPropertyDescription("The measured window: warm-up and the partial periods at its edges excluded.")
     public Window window;
+    @JsonPropertyDescription("How much longer than spec.warmup the warm-up lasted, seconds: a client was still behind its schedule "
+            + "as it was to end, so the window began later, once every client was on schedule; absent when it was not extended.")
+    public Double warmupExtendedSeconds;
     @JsonPropertyDescription("Passed, Failed (a criterion not met) or Invalid (the measurement cannot be trusted).")
     public Verdict verdict;
     @JsonPropertyDescription("Why the verdict is not Passed, one sentence each.")

@@ -146,6 +146,11 @@ final class LocalEffects implements RunDriver.Effects {
     }
 
     @Override
+    public AgentAnswer<LoadRunStatus> moveWindow(Action.MoveWindow move) {
+        return AgentAnswer.ask(() -> table.processAgent(move.client()).postWindow(move.windowStartEpochMs()));
+    }
+
+    @Override
     public Outcomes.Collection collect(Action.Collect collect) {
         println(Phase.Collecting + ": collecting histograms from " + table.size() + " agents");
         try {

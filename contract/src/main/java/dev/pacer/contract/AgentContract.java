@@ -24,6 +24,12 @@ public final class AgentContract {
      * once the load has begun, another start is refused ({@link #RUN_ALREADY_TAKEN}).
      */
     public static final String RUN_START = "/pacer/v1/run/start";
+    /**
+     * Load generators: POST a {@link RunWindow} to a client under way (202 with a {@link LoadRunStatus}): its measured
+     * window starts later, and its schedule runs on to the window's new end. Only later, only a start still to come, and
+     * only before the window in force has ended; otherwise refused ({@link #RUN_WINDOW_REFUSED}).
+     */
+    public static final String RUN_WINDOW = "/pacer/v1/run/window";
 
     /** Environment: the admin port (0 picks a free one). */
     public static final String ADMIN_PORT_ENV = "PACER_ADMIN_PORT";
@@ -55,6 +61,8 @@ public final class AgentContract {
     public static final int RUN_ACCEPTED = 202;
     /** HTTP status of a start whose instant had passed when it arrived: nothing starts late with a backlog. */
     public static final int RUN_START_PASSED = 422;
+    /** HTTP status of a window move the client cannot make (an earlier start, one passed, a run ended). */
+    public static final int RUN_WINDOW_REFUSED = 409;
 
     private AgentContract() {
     }

@@ -31,26 +31,30 @@ import com.fasterxml.jackson.annotation.JsonValue;
  * @param statusClasses         responses by status class, {@code 1xx} … {@code 5xx}
  * @param inFlight              requests sent and not answered
  * @param maxInFlight           the most requests in flight at once
+ * @param lateRequests          requests whose intended time has come that have not gone to the wire yet: the client's
+ *                              backlog now (0 before the load and once it ended)
  * @param sendLagClampedValues  send lags above the histogram's range, recorded at its maximum
  * @param window                the measured window
  * @param startAtEpochMs        the start every client shares (absent until it is given)
  * @param failure               why the load could not be generated, when state is {@code failed}
+ * @param windowMovedMs         how much later than planned the window starts ({@code POST /pacer/v1/run/window}); 0 when it did not move
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({"state", "targetUrl", "requestedRate", "offeredRate", "achievedRate", "senderThreads", "connections",
         "scheduled", "sent", "unsent", "stoppedBehindSchedule", "completed", "completedInWindow", "errors", "errorsByKind",
-        "statusClasses", "inFlight", "maxInFlight", "sendLagClampedValues", "window", "startAtEpochMs", "failure"})
+        "statusClasses", "inFlight", "maxInFlight", "lateRequests", "sendLagClampedValues", "window", "windowMovedMs", "startAtEpochMs", "failure"})
 public record LoadRunStatus(State state, String targetUrl, Integer requestedRate, Double offeredRate, Double achievedRate,
                         Integer senderThreads, Integer connections, Long scheduled, Long sent, Long unsent,
                         Boolean stoppedBehindSchedule, Long completed, Long completedInWindow, Long errors,
                         Map<String, Long> errorsByKind, Map<String, Long> statusClasses, Long inFlight, Long maxInFlight,
-                        Long sendLagClampedValues, Window window, Long startAtEpochMs, String failure) {
+                        Long sendLagClampedValues, Window window, Long startAtEpochMs, String failure, Long lateRequests,
+                        Long windowMovedMs) {
 
     /** The status of an agent that has no run yet. */
     public static LoadRunStatus idle() {
         return new LoadRunStatus(State.IDLE, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null, null);
     }
 
     /** The state of a client's one run. */
@@ -98,6 +102,10 @@ public record LoadRunStatus(State state, String targetUrl, Integer requestedRate
 
     public long errorsOrZero() {
         return errors == null ? 0 : errors;
+    }
+
+    public long lateRequestsOrZero() {
+        return lateRequests == null ? 0 : lateRequests;
     }
 
     public long unsentOrZero() {

@@ -38,7 +38,7 @@ class ContractGoldenTest {
         classes.put("5xx", 2L);
         return new LoadRunStatus(LoadRunStatus.State.MEASURING, "http://10.1.2.3:8080", 60_000, 60_000.0, 59_998.5, 3, 16,
                 14_400_000L, 4_200_000L, 0L, false, 4_199_990L, 599_970L, 3L, errorsByKind, classes, 10L, 48L, 0L,
-                new LoadRunStatus.Window(1_795_355_536_000L, 1_795_355_716_000L), 1_795_355_476_000L, null);
+                new LoadRunStatus.Window(1_795_355_537_000L, 1_795_355_717_000L), 1_795_355_476_000L, null, 2L, 1_000L);
     }
 
     static AgentInfo serverInfo() {
@@ -82,6 +82,11 @@ class ContractGoldenTest {
     @Test
     void runStart() throws IOException {
         assertRoundTrip(new RunStart(1_795_355_476_000L), RunStart.class, "run-start.json");
+    }
+
+    @Test
+    void runWindow() throws IOException {
+        assertRoundTrip(new RunWindow(1_795_355_537_000L), RunWindow.class, "run-window.json");
     }
 
     @Test

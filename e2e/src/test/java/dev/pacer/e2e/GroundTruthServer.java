@@ -10,6 +10,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -20,7 +21,8 @@ import java.util.concurrent.locks.LockSupport;
  * the last). With {@code --slow-after-seconds} and {@code --slow-burn-micros}, the CPU per request becomes that once the
  * server has run that long: a capacity that drops after a while. With {@code --close-unread-every=N}, after N requests
  * on a connection the server waits for the next one's bytes and closes the connection without reading them: a request
- * that arrived and was never read. One thread per connection; keep-alive; GET without a body, answered "ok".
+ * that arrived and was never read. With {@code --stall-first-millis=N}, the first request the server ever reads waits N ms
+ * before its answer: a client with one connection builds a backlog behind it, as at a slow start. One thread per connection; keep-alive; GET without a body, answered "ok".
  * <pre>java -cp e2e/target/test-classes dev.pacer.e2e.GroundTruthServer --port=8080 --wait-before-read-micros=3000 --burn-micros=1000</pre>
  */
 public final class GroundTruthServer {
@@ -34,6 +36,20 @@ public final class GroundTruthServer {
     private final long slowFromNanos;
     private final long slowBurnNanos;
     private final long closeUnreadEvery;
+
+    /** The spec's {@code server.command} (YAML flow sequence) that starts this server on the run's port, with these arguments. */
+    static String commandYaml(String... args) {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        StringBuilder command = new StringBuilder("[\"" + java + "\", -cp, \"" + Processes.HOME.resolve("e2e/target/test-classes")
+                + "\", " + GroundTruthServer.class.getName() + ", \"--port=${PORT}\"");
+        for (String arg : args) {
+            command.append(", \"").append(arg).append('"');
+        }
+        return command.append(']').toString();
+    }
+
+    private long stallFirstNanos;
+    private final AtomicBoolean firstStalled = new AtomicBoolean();
 
     private GroundTruthServer(long waitBeforeReadMicros, long burnMicros, long splitWriteGapMicros, long slowAfterSeconds, long slowBurnMicros,
                               long closeUnreadEvery) {
@@ -54,6 +70,7 @@ public final class GroundTruthServer {
         long slowAfter = -1;
         long slowBurn = 0;
         long closeUnreadEvery = 0;
+        long stallFirst = 0;
         for (String arg : args) {
             String value = arg.substring(arg.indexOf('=') + 1);
             if (arg.startsWith("--port=")) {
@@ -70,12 +87,16 @@ public final class GroundTruthServer {
                 slowBurn = Long.parseLong(value);
             } else if (arg.startsWith("--close-unread-every=")) {
                 closeUnreadEvery = Long.parseLong(value);
+            } else if (arg.startsWith("--stall-first-millis=")) {
+                stallFirst = Long.parseLong(value);
             } else {
                 throw new IllegalArgumentException("unknown argument " + arg + " (--port=, --wait-before-read-micros=, --burn-micros=, "
-                        + "--split-write-gap-micros=, --slow-after-seconds=, --slow-burn-micros=, --close-unread-every=)");
+                        + "--split-write-gap-micros=, --slow-after-seconds=, --slow-burn-micros=, --close-unread-every=, --stall-first-millis=)");
             }
         }
-        new GroundTruthServer(wait, burn, gap, slowAfter, slowBurn, closeUnreadEvery).serve(port);
+        GroundTruthServer server = new GroundTruthServer(wait, burn, gap, slowAfter, slowBurn, closeUnreadEvery);
+        server.stallFirstNanos = TimeUnit.MILLISECONDS.toNanos(stallFirst);
+        server.serve(port);
     }
 
     private void serve(int port) throws IOException {
@@ -119,6 +140,9 @@ public final class GroundTruthServer {
                     in.flip();
                     in.position(end);
                     in.compact();
+                    if (stallFirstNanos > 0 && firstStalled.compareAndSet(false, true)) {
+                        pause(stallFirstNanos);
+                    }
                     burn(slows && System.nanoTime() - slowFromNanos >= 0 ? slowBurnNanos : burnNanos);
                     if (splitWriteGapNanos < 0) {
                         write(connection, ByteBuffer.allocate(HEAD.length + BODY.length).put(HEAD).put(BODY).flip());

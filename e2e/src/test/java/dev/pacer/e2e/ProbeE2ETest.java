@@ -283,13 +283,7 @@ class ProbeE2ETest {
 
     /** {@link GroundTruthServer} with these arguments, measured by the probe, at this rate over these connections. */
     private static String groundTruthSpec(String name, int rate, int connections, String... args) throws IOException {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        StringBuilder command = new StringBuilder("[\"" + java + "\", -cp, \"" + Processes.HOME.resolve("e2e/target/test-classes")
-                + "\", " + GroundTruthServer.class.getName() + ", \"--port=${PORT}\"");
-        for (String arg : args) {
-            command.append(", \"").append(arg).append('"');
-        }
-        command.append(']');
+        String command = GroundTruthServer.commandYaml(args);
         return """
                 apiVersion: pacer.dev/v1alpha1
                 kind: BenchmarkRun

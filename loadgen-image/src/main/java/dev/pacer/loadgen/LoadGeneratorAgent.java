@@ -21,6 +21,7 @@ import dev.pacer.contract.AgentContract;
 import dev.pacer.contract.LoadRunStatus;
 import dev.pacer.contract.RunRequest;
 import dev.pacer.contract.RunStart;
+import dev.pacer.contract.RunWindow;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -75,6 +76,7 @@ public final class LoadGeneratorAgent implements Closeable {
                         List.of(RESPONSE_TIME_SERIES, SEND_LAG_SERIES, AgentContract.SERIES_RESPONSE_TIME_UNCORRECTED), Map.of()))
                 .route(AgentContract.RUN, this::handleRun)
                 .route(AgentContract.RUN_START, this::handleStart)
+                .route(AgentContract.RUN_WINDOW, this::handleWindow)
                 .start();
     }
 
@@ -120,16 +122,23 @@ public final class LoadGeneratorAgent implements Closeable {
         }
     }
 
-    private void handleStart(HttpExchange exchange) throws IOException {
+    /** The body of a POST, or null once the exchange was answered: 405 for another method, 400 for a body that does not read. */
+    private static <T> T postedBody(HttpExchange exchange, Class<T> type, String what) throws IOException {
         if (!"POST".equals(exchange.getRequestMethod())) {
             AdminServer.respondJson(exchange, 405, Map.of("error", "POST"));
-            return;
+            return null;
         }
-        RunStart start;
         try (InputStream body = exchange.getRequestBody()) {
-            start = AdminServer.JSON.readValue(body, RunStart.class);
+            return AdminServer.JSON.readValue(body, type);
         } catch (IOException e) {
-            AdminServer.respondJson(exchange, 400, Map.of("error", "the body is not a start: " + e.getMessage()));
+            AdminServer.respondJson(exchange, 400, Map.of("error", "the body is not " + what + ": " + e.getMessage()));
+            return null;
+        }
+    }
+
+    private void handleStart(HttpExchange exchange) throws IOException {
+        RunStart start = postedBody(exchange, RunStart.class, "a start");
+        if (start == null) {
             return;
         }
         if (start.startAtEpochMs() <= 0) {
@@ -148,6 +157,24 @@ public final class LoadGeneratorAgent implements Closeable {
                             + (clock.millis() - start.startAtEpochMs()) + " ms when it arrived; choose a later one"));
             case ALREADY_STARTED -> AdminServer.respondJson(exchange, AgentContract.RUN_ALREADY_TAKEN, Map.of("error",
                     "the load began already, at " + Instant.ofEpochMilli(current.status().startAtEpochMs() == null ? 0 : current.status().startAtEpochMs())));
+        }
+    }
+
+    private void handleWindow(HttpExchange exchange) throws IOException {
+        RunWindow window = postedBody(exchange, RunWindow.class, "a window");
+        if (window == null) {
+            return;
+        }
+        LoadRun current = run;
+        if (current == null) {
+            AdminServer.respondJson(exchange, AgentContract.RUN_WINDOW_REFUSED, Map.of("error", "no run: POST " + AgentContract.RUN + " first"));
+            return;
+        }
+        LoadRun.WindowAnswer answer = current.moveWindow(window.startEpochMs());
+        if (answer.moved()) {
+            AdminServer.respondJson(exchange, AgentContract.RUN_ACCEPTED, current.status());
+        } else {
+            AdminServer.respondJson(exchange, AgentContract.RUN_WINDOW_REFUSED, Map.of("error", answer.refusal()));
         }
     }
 

@@ -46,10 +46,19 @@ import org.mortbay.jetty.load.generator.Resource;
  * counted as never sent. The samplers
  * run on wall-clock-aligned periods for the whole life of the process; the analysis cuts the measured window out.
  * A client far behind its schedule stops two periods after the window and reports what it never sent.
+ *
+ * <p>The orchestrator may move the window later while the load runs ({@link #moveWindow(long)}): a client still behind
+ * its schedule when the warm-up was to end would carry its backlog into the window. The schedule then runs on to the new
+ * window's end, the requests already scheduled keeping their times; what this client reports as its backlog now
+ * ({@code lateRequests}) is what the orchestrator judges by.
  */
 final class LoadRun {
     /** Answers of {@link #start(long)}. */
     enum StartAnswer { ACCEPTED, PASSED, ALREADY_STARTED }
+
+    /** Answer of {@link #moveWindow(long)}: whether it moved, and why not. */
+    record WindowAnswer(boolean moved, String refusal) {
+    }
     /** One shard paces at most this many requests per second by default. */
     static final int DEFAULT_RATE_PER_SHARD = 50_000;
     /** Requests one wake-up sends at most before it looks at the clock again. */
@@ -81,6 +90,8 @@ final class LoadRun {
     private volatile long startAtEpochMs;   // 0 until given; fixed once the load has begun
     private volatile long windowStartEpochMs;
     private volatile long windowEndEpochMs;
+    private volatile long plannedWindowStartEpochMs;
+    private volatile long stopAtNanos;
     private volatile boolean armed;
     private final int shards;
     private final List<PacingLoop> loops = new CopyOnWriteArrayList<>();   // read by reports while filled
@@ -135,6 +146,51 @@ final class LoadRun {
         startAtEpochMs = epochMs;
         windowStartEpochMs = epochMs + spec.warmupMs();
         windowEndEpochMs = windowStartEpochMs + spec.durationMs();
+        plannedWindowStartEpochMs = windowStartEpochMs;
+    }
+
+    /**
+     * {@code POST /pacer/v1/run/window}: the measured window starts at {@code newStartEpochMs} instead, with the same
+     * duration, and the schedule runs on to its end. Only later than the window in force, only a start still to come, and
+     * only while the load runs and its window has not ended: the responses counted in the window so far all came before
+     * the new start, so the count begins again.
+     */
+    WindowAnswer moveWindow(long newStartEpochMs) {
+        synchronized (startLock) {
+            Schedule current = schedule;
+            long now = clock.millis();
+            if (!loadStarted || done || current == null) {
+                return new WindowAnswer(false, "the load is not under way (" + state().json() + ")");
+            }
+            if (newStartEpochMs <= windowStartEpochMs) {
+                return new WindowAnswer(false, "the window starts at " + Instant.ofEpochMilli(windowStartEpochMs) + " already: it moves only later");
+            }
+            if (newStartEpochMs <= now || now >= windowEndEpochMs) {
+                return new WindowAnswer(false, "the start " + Instant.ofEpochMilli(newStartEpochMs) + " had passed, or the window ended, by "
+                        + Instant.ofEpochMilli(now));
+            }
+            long periodMs = responseTime.period().toMillis();
+            windowStartEpochMs = newStartEpochMs;
+            windowEndEpochMs = newStartEpochMs + spec.durationMs();
+            measuredResponses.reset();
+            Schedule longer = current.extendedTo(TimeUnit.MILLISECONDS.toNanos(windowEndEpochMs + periodMs - startAtEpochMs));
+            long laterStop = current.startNanos() + TimeUnit.MILLISECONDS.toNanos(windowEndEpochMs + 2 * periodMs - startAtEpochMs);
+            schedule = longer;
+            scheduledRequests = longer.total();
+            stopAtNanos = laterStop;
+            loops.forEach(loop -> loop.extend(longer, laterStop));
+            return new WindowAnswer(true, null);
+        }
+    }
+
+    /** Requests due by now that have not gone to the wire: the backlog (those the client's full queue refused are lost, not late). */
+    long lateRequests() {
+        Schedule current = schedule;
+        if (current == null || !loadStarted || done) {
+            return 0;
+        }
+        long due = current.dueBy(System.nanoTime());
+        return Math.max(0, due - begun.sum() - refusedByQueue.sum());
     }
 
     private void runAll() {
@@ -226,23 +282,28 @@ final class LoadRun {
         Instant wall = clock.instant();
         long nano = System.nanoTime();
         long startNanos = nano + TimeUnit.MILLISECONDS.toNanos(startAtEpochMs) - (wall.getEpochSecond() * 1_000_000_000L + wall.getNano());
-        Schedule schedule = Schedule.covering(startNanos, spec.ratePerSecond(),
-                TimeUnit.MILLISECONDS.toNanos(spec.warmupMs() + spec.durationMs() + periodMs), TimeUnit.MILLISECONDS.toNanos(spec.rampUpMs()));
-        this.schedule = schedule;
-        scheduledRequests = schedule.total();
-        long stopAtNanos = startNanos + TimeUnit.MILLISECONDS.toNanos(windowEndEpochMs + 2 * periodMs - startAtEpochMs);
+        synchronized (startLock) {
+            Schedule schedule = Schedule.covering(startNanos, spec.ratePerSecond(),
+                    TimeUnit.MILLISECONDS.toNanos(spec.warmupMs() + spec.durationMs() + periodMs), TimeUnit.MILLISECONDS.toNanos(spec.rampUpMs()));
+            this.schedule = schedule;
+            scheduledRequests = schedule.total();
+            stopAtNanos = startNanos + TimeUnit.MILLISECONDS.toNanos(windowEndEpochMs + 2 * periodMs - startAtEpochMs);
+        }
         List<Thread> threads = new ArrayList<>();
         List<PacingLoop.Result> results = Collections.synchronizedList(new ArrayList<>());
         for (int k = 0; k < shards; k++) {
             JettyShard shard = clients.get(k);
-            PacingLoop loop = new PacingLoop(schedule, k, shards, MAX_BATCH, MIN_WAKEUP_INTERVAL_NANOS, stopAtNanos, Ticker.SYSTEM, (n, intended, sentAt) -> {
+            PacingLoop loop = new PacingLoop(this.schedule, k, shards, MAX_BATCH, MIN_WAKEUP_INTERVAL_NANOS, stopAtNanos, Ticker.SYSTEM, (n, intended, sentAt) -> {
                 // a request taken records its lag as it goes to the wire (JettyShard.Completions#sendLag)
                 if (!shard.trySend(intended, sentAt)) {
                     sendLag.recordNanos(sentAt - intended);
                     refusedByQueue.increment();   // the client's queue is full: never sent, counted in unsent
                 }
             });
-            loops.add(loop);
+            synchronized (startLock) {   // a window moved meanwhile extends every loop, this one too
+                loops.add(loop);
+                loop.extend(this.schedule, stopAtNanos);
+            }
             threads.add(Thread.ofPlatform().name("pacer-pacing-" + k).unstarted(() -> results.add(loop.run())));
         }
         long waitNanos = startNanos - System.nanoTime();
@@ -368,7 +429,7 @@ final class LoadRun {
                 stoppedBehindSchedule, responses.sum(), measuredResponses.sum(), errors(), errorsByKind, classes,
                 Math.max(0, handedOff() - finished()), maxInFlight.get(),
                 sendLag.clampedValues(), startAt == 0 ? null : new LoadRunStatus.Window(windowStartEpochMs, windowEndEpochMs),
-                startAt == 0 ? null : startAt, failure);
+                startAt == 0 ? null : startAt, failure, lateRequests(), startAt == 0 ? null : windowStartEpochMs - plannedWindowStartEpochMs);
     }
 
     /** The request's shards ({@code senderThreads}), or one per {@value #DEFAULT_RATE_PER_SHARD} req/s, at most one per CPU. */

@@ -11,6 +11,7 @@ import dev.pacer.contract.ContractJson;
 import dev.pacer.contract.LoadRunStatus;
 import dev.pacer.contract.RunRequest;
 import dev.pacer.contract.RunStart;
+import dev.pacer.contract.RunWindow;
 
 /**
  * Speaks the agent contract (docs/design.md; the records of {@code dev.pacer.contract}) to one agent, over HTTP only: the engine shares no class with the images, so
@@ -81,11 +82,23 @@ public final class AgentClient {
      * the instant had passed on arrival, 409 when the load began already at another instant.
      */
     public LoadRunStatus postStart(long startAtEpochMs) throws IOException {
-        AgentTransport.Response response = transport.postJson(AgentContract.RUN_START,
-                ContractJson.MAPPER.writeValueAsBytes(new RunStart(startAtEpochMs)));
+        return postAccepted(AgentContract.RUN_START, new RunStart(startAtEpochMs));
+    }
+
+    /**
+     * {@code POST /pacer/v1/run/window}: answered 202 with the run's status; {@link AgentContract#RUN_WINDOW_REFUSED}
+     * when the client cannot move its window there (an earlier start, one passed, a run ended).
+     */
+    public LoadRunStatus postWindow(long windowStartEpochMs) throws IOException {
+        return postAccepted(AgentContract.RUN_WINDOW, new RunWindow(windowStartEpochMs));
+    }
+
+    /** A POST to a client's run, answered 202 with its status; any other answer is an {@link AgentException} with its code. */
+    private LoadRunStatus postAccepted(String path, Object body) throws IOException {
+        AgentTransport.Response response = transport.postJson(path, ContractJson.MAPPER.writeValueAsBytes(body));
         if (response.statusCode() != AgentContract.RUN_ACCEPTED) {
-            throw new AgentException("POST " + where() + " " + AgentContract.RUN_START + " answered " + response.statusCode() + ": "
-                    + response.body(), response.statusCode());
+            throw new AgentException("POST " + where() + " " + path + " answered " + response.statusCode() + ": " + response.body(),
+                    response.statusCode());
         }
         return ContractJson.MAPPER.readValue(response.body(), LoadRunStatus.class);
     }

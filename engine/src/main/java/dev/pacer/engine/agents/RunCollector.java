@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 import dev.pacer.api.Measure;
@@ -133,7 +134,10 @@ public final class RunCollector {
                     HistogramLogs.parse(responseLog, periodMs), HistogramLogs.parse(lagLog, periodMs),
                     runStatus.errorsOrZero(), runStatus.failure(), runStatus.unsentOrZero(), uncorrected, clientUse));
         }
-        AnalysisInput.ServerResources resources = resources(server, windowStartEpochMs - plan.warmup().toMillis(), rawLogs);
+        // the load began at the clients' start, a warm-up before the window (longer, when the window moved later)
+        long loadStartEpochMs = runStatuses.values().stream().map(LoadRunStatus::startAtEpochMs).filter(Objects::nonNull)
+                .mapToLong(Long::longValue).min().orElse(windowStartEpochMs - plan.warmup().toMillis());
+        AnalysisInput.ServerResources resources = resources(server, loadStartEpochMs, rawLogs);
         String mainSeries = measure.serverAnswerer() == Measure.ServerAnswerer.PROBE ? AgentContract.SERIES_SERVICE : AgentContract.SERIES_PROCESSING;
         AnalysisInput input = new AnalysisInput(windowStartEpochMs, windowEndEpochMs, periodMs, serverPeriods, unavailable,
                 inputs, plan.criteria(), new AnalysisInput.ServerMeasure(measure, mainSeries, otherSeries,

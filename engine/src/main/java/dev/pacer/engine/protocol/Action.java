@@ -32,6 +32,13 @@ public sealed interface Action {
     record PostStart(String client, long startAtEpochMs) implements Action {
     }
 
+    /**
+     * {@code POST /pacer/v1/run/window} to a client under way: the measured window starts later, a client having been
+     * behind its schedule as the warm-up ended; its answer comes back as an outcome.
+     */
+    record MoveWindow(String client, long windowStartEpochMs) implements Action {
+    }
+
     /** Fetch every histogram log, info and final client run status; what was collected, or why not, comes back as an outcome. */
     record Collect(long windowStartEpochMs, long windowEndEpochMs) implements Action {
     }

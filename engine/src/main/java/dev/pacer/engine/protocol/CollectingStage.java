@@ -49,6 +49,7 @@ final class CollectingStage extends ProtocolStep {
             pinning.forEach(p -> result.reasons.add("placement asked for pinned CPUs, but " + p));
         }
         result.warnings.addAll(Pinning.unverified(status.pods, plan.server().measure()));
+        result.warmupExtendedSeconds = status.warmupExtendedSeconds;
         // what ran, by digest, where a status can keep it: each pod's image as the node ran it
         for (BenchmarkRunStatus.PodStatus pod : status.pods) {
             RunCollector.Placed placed = collection.collected().placed().get(pod.role);

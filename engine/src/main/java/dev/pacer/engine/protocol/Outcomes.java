@@ -18,22 +18,24 @@ import dev.pacer.engine.agents.RunCollector;
  * @param collection what {@link Action.Collect} gave, if it ran
  * @param refused    why the platform refused to create a pod or process the run asked for (the API server's answer
  *                   to an invalid pod), if it did: the run cannot start
+ * @param windowMoves client name → its answer to {@code POST /pacer/v1/run/window}
  */
 public record Outcomes(Map<String, AgentAnswer<LoadRunStatus>> posts, Map<String, AgentAnswer<LoadRunStatus>> starts,
-                       Optional<Collection> collection, Optional<String> refused) {
-    public static final Outcomes NONE = new Outcomes(Map.of(), Map.of(), Optional.empty(), Optional.empty());
+                       Optional<Collection> collection, Optional<String> refused, Map<String, AgentAnswer<LoadRunStatus>> windowMoves) {
+    public static final Outcomes NONE = new Outcomes(Map.of(), Map.of(), Optional.empty(), Optional.empty(), Map.of());
 
     public Outcomes {
         posts = Map.copyOf(posts);
         starts = Map.copyOf(starts);
+        windowMoves = Map.copyOf(windowMoves);
     }
 
     public Outcomes(Map<String, AgentAnswer<LoadRunStatus>> posts, Optional<Collection> collection) {
-        this(posts, Map.of(), collection, Optional.empty());
+        this(posts, Map.of(), collection, Optional.empty(), Map.of());
     }
 
     public boolean isEmpty() {
-        return posts.isEmpty() && starts.isEmpty() && collection.isEmpty() && refused.isEmpty();
+        return posts.isEmpty() && starts.isEmpty() && collection.isEmpty() && refused.isEmpty() && windowMoves.isEmpty();
     }
 
     /**
@@ -61,6 +63,7 @@ public record Outcomes(Map<String, AgentAnswer<LoadRunStatus>> posts, Map<String
     public static final class Builder {
         private final Map<String, AgentAnswer<LoadRunStatus>> posts = new LinkedHashMap<>();
         private final Map<String, AgentAnswer<LoadRunStatus>> starts = new LinkedHashMap<>();
+        private final Map<String, AgentAnswer<LoadRunStatus>> windowMoves = new LinkedHashMap<>();
         private Collection collection;
         private String refused;
 
@@ -72,6 +75,10 @@ public record Outcomes(Map<String, AgentAnswer<LoadRunStatus>> posts, Map<String
             starts.put(client, answer);
         }
 
+        public void windowMoved(String client, AgentAnswer<LoadRunStatus> answer) {
+            windowMoves.put(client, answer);
+        }
+
         public void collected(Collection result) {
             collection = result;
         }
@@ -81,7 +88,7 @@ public record Outcomes(Map<String, AgentAnswer<LoadRunStatus>> posts, Map<String
         }
 
         public Outcomes build() {
-            return new Outcomes(posts, starts, Optional.ofNullable(collection), Optional.ofNullable(refused));
+            return new Outcomes(posts, starts, Optional.ofNullable(collection), Optional.ofNullable(refused), windowMoves);
         }
     }
 }

@@ -35,6 +35,8 @@ public final class RunDriver {
 
         AgentAnswer<LoadRunStatus> postStart(Action.PostStart start);
 
+        AgentAnswer<LoadRunStatus> moveWindow(Action.MoveWindow move);
+
         Outcomes.Collection collect(Action.Collect collect);
 
         /** Keeps the results; @return where they are kept beyond the run's pods, when the platform keeps them */
@@ -82,6 +84,10 @@ public final class RunDriver {
                     }
                     case Action.PostStart start -> {
                         produced.started(start.client(), effects.postStart(start));
+                        answered = true;
+                    }
+                    case Action.MoveWindow move -> {
+                        produced.windowMoved(move.client(), effects.moveWindow(move));
                         answered = true;
                     }
                     case Action.Collect collect -> {

@@ -113,7 +113,7 @@ public final class RunProtocol {
         return switch (phase) {
             case Pending, Queued -> new PendingStage(step).pending(plan);
             case Starting -> new StartingStage(step).starting(plan, seen, outcomes, started);
-            case WarmingUp, Measuring -> new RunningStage(step).running(plan, seen);
+            case WarmingUp, Measuring -> new RunningStage(step).running(plan, seen, outcomes, started);
             case Collecting -> new CollectingStage(step).collecting(plan, seen, outcomes);
             default -> throw new IllegalStateException("phase " + phase);
         };

@@ -7,25 +7,49 @@ import static dev.pacer.engine.protocol.RunProtocol.POLL;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 import dev.pacer.api.BenchmarkRunStatus;
 import dev.pacer.api.Phase;
+import dev.pacer.api.RunResult;
 import dev.pacer.contract.LoadRunStatus;
 import dev.pacer.engine.plan.RunPlan;
 
-/** WarmingUp and Measuring: the clients' progress, a failed or lost role, then Collecting once every client is done. */
+/**
+ * WarmingUp and Measuring: the clients' progress, a failed or lost role, then Collecting once every client is done.
+ * Just before the window starts (the protocol looks again {@link #LOOK_BEFORE_WINDOW} before it), a client still behind
+ * its schedule (a backlog of more than {@code criteria.maxSendLagP99} of its requests) moves the window later, one sample
+ * period at a time, each new start looked at again just before it: a warm-up backlog never spills into the window. The
+ * warm-up is extended so by at most {@code spec.warmup}, and only while the window still ends within {@code spec.timeout};
+ * beyond, the window starts anyway and the analysis judges the client (saturated: Invalid).
+ */
 final class RunningStage extends ProtocolStep {
+    /** What collecting the histograms may take after the window, at most, when a moved window must still fit the timeout. */
+    static final Duration COLLECT_ALLOWANCE = Duration.ofSeconds(60);
+    /** How long before the window's start the clients are looked at, to judge whether they are on schedule. */
+    static final Duration LOOK_BEFORE_WINDOW = Duration.ofMillis(300);
+
     RunningStage(ProtocolStep shared) {
         super(shared);
     }
 
-    Decision running(RunPlan plan, Observations seen) {
+    Decision running(RunPlan plan, Observations seen, Outcomes outcomes, Instant started) {
         Optional<Decision> gone = failOnLostRoles(plan, seen);
         if (gone.isPresent()) {
             return gone.get();
         }
+        for (var move : outcomes.windowMoves().entrySet()) {
+            if (!move.getValue().answered() || move.getValue().refused()) {
+                // the clients may now disagree on the window: no figure of this run could be trusted
+                return fail(RunConditions.READY, "WindowNotMoved", move.getKey() + " did not take the window's new start "
+                        + Instant.ofEpochMilli(status.window.startEpochMs) + ": " + move.getValue().error());
+            }
+        }
+        Map<String, Long> lateMs = new LinkedHashMap<>();
         boolean allDone = true;
         double offered = 0;
         double achieved = 0;
@@ -46,6 +70,7 @@ final class RunningStage extends ProtocolStep {
                         + Instant.ofEpochMilli(status.startAtEpochMs));
             }
             allDone &= runStatus.state() == LoadRunStatus.State.DONE;
+            lateMs.put(role.name(), runStatus.lateRequestsOrZero() * 1000 / Math.max(1, role.ratePerSecond()));
             offered += runStatus.offeredRateOrZero();
             achieved += runStatus.achievedRateOrZero();
             errors += runStatus.errorsOrZero();
@@ -67,6 +92,10 @@ final class RunningStage extends ProtocolStep {
             actions.add(new Action.Collect(status.window.startEpochMs, status.window.endEpochMs));
             return decide(Duration.ZERO);
         }
+        Optional<Decision> later = windowLater(plan, lateMs, nowMs, started);
+        if (later.isPresent()) {
+            return later.get();
+        }
         Phase next = nowMs < status.window.startEpochMs ? Phase.WarmingUp : Phase.Measuring;
         if (next != status.phase) {
             notices.add(Notice.normal("Measuring", "warm-up over; measuring until " + Instant.ofEpochMilli(status.window.endEpochMs)));
@@ -74,7 +103,53 @@ final class RunningStage extends ProtocolStep {
         status.phase = next;
         condition(RunConditions.READY, UNKNOWN, next.name(), String.format(Locale.ROOT,
                 "%.0f of %.0f s; achieved %.0f of %.0f req/s", progress.elapsedSeconds, progress.totalSeconds, achieved, offered));
-        return decide(POLL);
+        return decide(untilTheLookBeforeTheWindow(nowMs));
+    }
+
+    /** The next look: every POLL, and one just before the window starts, where the clients' schedule is judged. */
+    private Duration untilTheLookBeforeTheWindow(long nowMs) {
+        long untilLookMs = status.window.startEpochMs - LOOK_BEFORE_WINDOW.toMillis() - nowMs;
+        return untilLookMs > 0 && untilLookMs < POLL.toMillis() ? Duration.ofMillis(untilLookMs) : POLL;
+    }
+
+    /**
+     * At the warm-up's end (the look just before the window starts, or a late one within its first period), a client
+     * behind its schedule moves the window to the first period boundary at least a period away, if the warm-up may
+     * still grow.
+     */
+    private Optional<Decision> windowLater(RunPlan plan, Map<String, Long> lateMs, long nowMs, Instant started) {
+        long periodMs = plan.samplePeriod().toMillis();
+        long startMs = status.window.startEpochMs;
+        if (nowMs < startMs - 2 * LOOK_BEFORE_WINDOW.toMillis() || nowMs >= startMs + periodMs) {
+            return Optional.empty();
+        }
+        long allowedMs = plan.criteria().maxSendLagP99().toMillis();
+        List<String> behind = lateMs.entrySet().stream().filter(e -> e.getValue() > allowedMs)
+                .map(e -> e.getKey() + " " + e.getValue() + " ms").toList();
+        if (behind.isEmpty()) {
+            return Optional.empty();
+        }
+        long newStartMs = startMs + Math.max(1, Math.ceilDiv(nowMs + periodMs - startMs, periodMs)) * periodMs;
+        long durationMs = status.window.endEpochMs - startMs;
+        long plannedStartMs = status.startAtEpochMs + plan.warmup().toMillis();
+        long extendedMs = newStartMs - plannedStartMs;
+        boolean withinWarmup = extendedMs <= plan.warmup().toMillis();
+        boolean withinTimeout = newStartMs + durationMs + 2 * periodMs + COLLECT_ALLOWANCE.toMillis()
+                <= started.plus(plan.timeout()).toEpochMilli();
+        if (!withinWarmup || !withinTimeout) {
+            notices.add(Notice.warning("WarmupNotExtended", String.join(", ", behind) + " behind schedule as the window starts; "
+                    + "the warm-up cannot grow further (" + (withinWarmup ? "spec.timeout" : "at most spec.warmup more") + ")"));
+            return Optional.empty();
+        }
+        status.window = new RunResult.Window(newStartMs, newStartMs + durationMs);
+        status.warmupExtendedSeconds = extendedMs / 1000.0;
+        notices.add(Notice.normal("WarmupExtended", String.join(", ", behind) + " behind schedule as the warm-up ended: the window "
+                + "starts at " + Instant.ofEpochMilli(newStartMs) + ", the warm-up extended by " + extendedMs / 1000.0 + " s"));
+        plan.clients().forEach(client -> actions.add(new Action.MoveWindow(client.name(), newStartMs)));
+        condition(RunConditions.READY, UNKNOWN, Phase.WarmingUp.name(), "warm-up extended by " + extendedMs / 1000.0 + " s: "
+                + String.join(", ", behind) + " behind schedule");
+        status.phase = Phase.WarmingUp;
+        return Optional.of(decide(untilTheLookBeforeTheWindow(nowMs)));
     }
 
     /** How long after {@code startAt} a client may still be waiting to start: 5 s, or two periods. */

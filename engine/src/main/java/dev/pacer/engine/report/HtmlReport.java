@@ -41,7 +41,10 @@ public final class HtmlReport {
         html.append("<h1>").append(Html.escape(doc.run())).append(" <small>").append(Html.escape(doc.load())).append("</small></h1>\n");
         Object image = doc.server() == null ? null : doc.server().get("image");
         html.append("<p>Server <code>").append(Html.escape(String.valueOf(image))).append("</code>, measured window ")
-                .append(seconds(r.window)).append(" s, sample period ").append(doc.samplePeriodMs()).append(" ms.</p>\n");
+                .append(seconds(r.window)).append(" s, sample period ").append(doc.samplePeriodMs()).append(" ms")
+                .append(r.warmupExtendedSeconds == null ? "" : ", after a warm-up " + r.warmupExtendedSeconds
+                        + " s longer than asked (a client was behind its schedule as it was to end)")
+                .append(".</p>\n");
         html.append("<p><span class=\"verdict ").append(r.verdict).append("\" id=\"verdict\">").append(r.verdict).append("</span></p>\n");
         if (!r.reasons.isEmpty()) {
             html.append("<ul id=\"reasons\">");

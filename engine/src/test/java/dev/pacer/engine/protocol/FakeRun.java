@@ -122,12 +122,12 @@ final class FakeRun implements Observations {
     /** A report of a client that took this start ({@code null}: none yet). */
     static LoadRunStatus status(LoadRunStatus.State state, double offered, double achieved, long errors, Long startAtEpochMs) {
         return new LoadRunStatus(state, null, 500, offered, achieved, 1, 4, null, null, null, null, null, null, errors,
-                null, null, null, null, null, null, startAtEpochMs, null);
+                null, null, null, null, null, null, startAtEpochMs, null, null, null);
     }
 
     static LoadRunStatus failedStatus(String failure) {
         return new LoadRunStatus(LoadRunStatus.State.FAILED, null, 500, 0.0, 0.0, 1, 4, null, null, null, null, null, null, 0L,
-                null, null, null, null, null, null, null, failure);
+                null, null, null, null, null, null, null, failure, null, null);
     }
 
     /** Every role ready, every agent answering with its info and an idle run. */
@@ -147,6 +147,12 @@ final class FakeRun implements Observations {
     void clientsAre(LoadRunStatus.State state, double achievedEach) {
         Long startAt = state.compareTo(LoadRunStatus.State.WAITING) >= 0 ? status.startAtEpochMs : null;
         clients.keySet().forEach(c -> statuses.put(c, AgentAnswer.of(status(state, 500, achievedEach, 0, startAt))));
+    }
+
+    /** One client under way with this backlog: requests due that have not gone to the wire. */
+    void clientLate(String client, LoadRunStatus.State state, long lateRequests) {
+        statuses.put(client, AgentAnswer.of(new LoadRunStatus(state, null, 500, 500.0, 0.0, 1, 4, null, null, null, null, null, null, 0L,
+                null, null, null, null, null, null, status.startAtEpochMs, null, lateRequests, null)));
     }
 
     /** Every role ready, the pods recorded and the clients told to arm, none armed yet. */

@@ -395,6 +395,94 @@ class RunProtocolTest {
         assertThat(run.step().notices()).isEmpty();
     }
 
+    /** 500 req/s per client, maxSendLagP99 10 ms: more than 5 requests due and not sent is behind schedule. */
+    @Test
+    void aClientBehindItsScheduleAsTheWarmUpEndsMovesTheWindowOfEveryClientLater() {
+        FakeRun run = new FakeRun().toWarmingUp();
+        long plannedStart = run.status.window.startEpochMs;
+        long plannedEnd = run.status.window.endEpochMs;
+        run.at(plannedStart - 2_000);
+        run.clientsAre(LoadRunStatus.State.WARMUP, 0);
+        assertThat(run.step().recheckAfter()).as("the next look just before the window").isEqualTo(Duration.ofMillis(1_700));
+        run.at(plannedStart - 300);
+        run.clientLate("client-1", LoadRunStatus.State.WARMUP, 600);   // 1.2 s of its requests
+        Decision moved = run.step();
+        assertThat(moved.status().window.startEpochMs).isEqualTo(plannedStart + 1_000);
+        assertThat(moved.status().window.endEpochMs).as("the same duration").isEqualTo(plannedEnd + 1_000);
+        assertThat(moved.status().warmupExtendedSeconds).isEqualTo(1.0);
+        assertThat(moved.status().phase).isEqualTo(Phase.WarmingUp);
+        assertThat(moved.actions()).containsExactly(new Action.MoveWindow("client-0", plannedStart + 1_000),
+                new Action.MoveWindow("client-1", plannedStart + 1_000));
+        assertThat(moved.notices()).singleElement().satisfies(n -> {
+            assertThat(n.reason()).isEqualTo("WarmupExtended");
+            assertThat(n.message()).contains("client-1 1200 ms behind schedule");
+        });
+        assertThat(moved.recheckAfter()).as("looked at again just before the new start").isEqualTo(Duration.ofMillis(1_000));
+
+        run.at(plannedStart + 700);   // still behind at the next look: one more period
+        run.clientLate("client-1", LoadRunStatus.State.WARMUP, 100);
+        Decision again = run.step();
+        assertThat(again.status().window.startEpochMs).isEqualTo(plannedStart + 2_000);
+        assertThat(again.status().warmupExtendedSeconds).isEqualTo(2.0);
+
+        run.at(plannedStart + 1_700);   // caught up
+        run.clientsAre(LoadRunStatus.State.WARMUP, 0);
+        Decision onSchedule = run.step();
+        assertThat(onSchedule.actions()).isEmpty();
+        assertThat(onSchedule.status().window.startEpochMs).isEqualTo(plannedStart + 2_000);
+    }
+
+    @Test
+    void aBacklogEarlyInTheWarmUpOrOnceTheWindowIsUnderWayMovesNothing() {
+        FakeRun run = new FakeRun().toWarmingUp();
+        long plannedStart = run.status.window.startEpochMs;
+        run.at(plannedStart - 1_000);   // a second before the window: time to catch up
+        run.clientsAre(LoadRunStatus.State.WARMUP, 0);
+        run.clientLate("client-0", LoadRunStatus.State.WARMUP, 1_000);
+        assertThat(run.step().actions()).isEmpty();
+        run.at(plannedStart + 1_000);   // a period into the window: the analysis judges the client
+        run.clientLate("client-0", LoadRunStatus.State.MEASURING, 1_000);
+        Decision late = run.step();
+        assertThat(late.actions()).isEmpty();
+        assertThat(late.status().window.startEpochMs).isEqualTo(plannedStart);
+        assertThat(late.status().warmupExtendedSeconds).isNull();
+    }
+
+    @Test
+    void theWarmUpGrowsByAtMostSpecWarmupThenTheWindowStartsAndSaysWhy() {
+        FakeRun run = new FakeRun().toWarmingUp();
+        long plannedStart = run.status.window.startEpochMs;
+        run.clientsAre(LoadRunStatus.State.WARMUP, 0);
+        for (int i = 1; i <= 5; i++) {   // spec.warmup 5 s: five periods more
+            run.at(run.status.window.startEpochMs - 300);
+            run.clientLate("client-0", LoadRunStatus.State.WARMUP, 10_000);
+            assertThat(run.step().status().window.startEpochMs).isEqualTo(plannedStart + i * 1_000L);
+        }
+        run.at(run.status.window.startEpochMs - 300);
+        Decision capped = run.step();
+        assertThat(capped.actions()).isEmpty();
+        assertThat(capped.status().window.startEpochMs).isEqualTo(plannedStart + 5_000);
+        assertThat(capped.status().warmupExtendedSeconds).isEqualTo(5.0);
+        assertThat(capped.notices()).singleElement().satisfies(n -> {
+            assertThat(n.reason()).isEqualTo("WarmupNotExtended");
+            assertThat(n.warning()).isTrue();
+        });
+    }
+
+    @Test
+    void aClientThatDidNotTakeTheMovedWindowFailsTheRun() {
+        FakeRun run = new FakeRun().toWarmingUp();
+        run.at(run.status.window.startEpochMs - 300);
+        run.clientsAre(LoadRunStatus.State.WARMUP, 0);
+        run.clientLate("client-0", LoadRunStatus.State.WARMUP, 600);
+        run.step();
+        Outcomes.Builder answers = new Outcomes.Builder();
+        answers.windowMoved("client-0", AgentAnswer.of(FakeRun.status(LoadRunStatus.State.WARMUP, 500, 0, 0)));
+        answers.windowMoved("client-1", AgentAnswer.refused(409, "the window ended"));
+        run.outcomes = answers.build();
+        assertFailed(run.step(), RunConditions.READY, "WindowNotMoved", "client-1", "the window ended");
+    }
+
     @Test
     void collectionWaitsForEveryClientAndAQuarterPeriodAfterTheWindow() {
         FakeRun run = new FakeRun().toWarmingUp();
@@ -886,6 +974,12 @@ class RunProtocolTest {
         public AgentAnswer<LoadRunStatus> postStart(Action.PostStart start) {
             done.add("start " + start.client());
             return AgentAnswer.of(FakeRun.status(LoadRunStatus.State.WAITING, 0, 0, 0, start.startAtEpochMs()));
+        }
+
+        @Override
+        public AgentAnswer<LoadRunStatus> moveWindow(Action.MoveWindow move) {
+            done.add("moveWindow " + move.client());
+            return AgentAnswer.of(FakeRun.status(LoadRunStatus.State.WARMUP, 500, 0, 0));
         }
 
         @Override

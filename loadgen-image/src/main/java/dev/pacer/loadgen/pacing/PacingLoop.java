@@ -11,7 +11,8 @@ package dev.pacer.loadgen.pacing;
  * context switches), as much as a request's own sending at 40k req/s; the lag this adds is recorded as every lag is,
  * and counted in the response time, which runs from the intended time.
  * <p>The loop ends when the schedule is done, at {@code stopAtNanos} (a client far behind does not go on sending a
- * backlog after the run), or when {@link #stop()} is called; what it never sent is counted.
+ * backlog after the run), or when {@link #stop()} is called; what it never sent is counted. Until then the schedule may
+ * be extended ({@link #extend}), when the run's measured window moved later.
  */
 public final class PacingLoop {
     /** Told of each request as it is sent, on the loop's thread. */
@@ -28,11 +29,11 @@ public final class PacingLoop {
     public record Result(long sent, long unsent, boolean stoppedBehind) {
     }
 
-    private final Schedule schedule;
+    private volatile Schedule schedule;
     private final int shard;
     private final int shards;
     private final int maxBatch;
-    private final long stopAtNanos;
+    private volatile long stopAtNanos;
     private final long minWakeupIntervalNanos;
     private final Ticker ticker;
     private final Sender sender;
@@ -58,10 +59,12 @@ public final class PacingLoop {
     public Result run() {
         long n = shard;
         long sent = 0;
+        Schedule schedule = this.schedule;
         long total = schedule.total();
         long lastIntended = Long.MIN_VALUE / 2;   // of the last request sent; none yet
         while (n < total && !stopRequested) {
             long now = ticker.nanoTime();
+            long stopAtNanos = this.stopAtNanos;
             if (now >= stopAtNanos) {
                 break;
             }
@@ -76,6 +79,11 @@ public final class PacingLoop {
                 intended = n < total ? schedule.intendedNanos(n) : Long.MAX_VALUE;
             }
             sentSoFar = sent;
+            if (this.schedule != schedule) {   // extended: the requests so far keep their times, more follow
+                schedule = this.schedule;
+                total = schedule.total();
+                intended = n < total ? schedule.intendedNanos(n) : Long.MAX_VALUE;
+            }
             if (batch == maxBatch || n >= total) {
                 continue;   // a backlog: look at the clock and send on, without waiting
             }
@@ -87,8 +95,22 @@ public final class PacingLoop {
                 ticker.parkNanos(Math.min(wait, Math.max(1, stopAtNanos - now)));
             }
         }
-        long unsent = schedule.countOf(shard, shards) - sent;
+        long unsent = this.schedule.countOf(shard, shards) - sent;
         return new Result(sent, unsent, unsent > 0);
+    }
+
+    /**
+     * Runs on to a longer schedule, the same one with more requests after its end, and stops at a later instant; a loop
+     * that has ended already does not begin again (the caller extends only before the schedule's end).
+     */
+    public void extend(Schedule longer, long laterStopAtNanos) {
+        Schedule current = schedule;
+        if (longer.startNanos() != current.startNanos() || longer.ratePerSecond() != current.ratePerSecond()
+                || longer.rampNanos() != current.rampNanos() || longer.total() < current.total()) {
+            throw new IllegalArgumentException("not the same schedule made longer: " + longer + " after " + current);
+        }
+        schedule = longer;
+        stopAtNanos = Math.max(stopAtNanos, laterStopAtNanos);
     }
 
     /** Ends the loop at its next wake-up. */

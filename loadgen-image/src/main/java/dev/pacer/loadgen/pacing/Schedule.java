@@ -75,6 +75,27 @@ public record Schedule(long startNanos, long ratePerSecond, long total, long ram
         return sinceStartNanos >= rampNanos ? ratePerSecond : (double) ratePerSecond * sinceStartNanos / rampNanos;
     }
 
+    /** How many of its requests are intended at or before {@code atNanos}: those due by then (intended times only grow). */
+    public long dueBy(long atNanos) {
+        long low = 0;
+        long high = total;   // intendedNanos(low - 1) <= atNanos < intendedNanos(high), with the bounds as sentinels
+        while (low < high) {
+            long middle = (low + high) >>> 1;
+            if (intendedNanos(middle) <= atNanos) {
+                low = middle + 1;
+            } else {
+                high = middle;
+            }
+        }
+        return low;
+    }
+
+    /** The same schedule running on to {@code lengthNanos} from its start: the requests it holds keep their times. */
+    public Schedule extendedTo(long lengthNanos) {
+        Schedule longer = covering(startNanos, ratePerSecond, lengthNanos, rampNanos);
+        return longer.total >= total ? longer : this;
+    }
+
     /** How many of the requests {@code shard, shard + shards, …} the schedule holds. */
     public long countOf(int shard, int shards) {
         return shard >= total ? 0 : (total - shard + shards - 1) / shards;

@@ -1,6 +1,7 @@
 package dev.pacer.loadgen.pacing;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -159,6 +160,30 @@ class PacingLoopTest {
         assertThat(result.sent()).isEqualTo(sent.size()).isBetween(4_900L, 5_100L);
         assertThat(result.unsent()).isEqualTo(10_000 - result.sent());
         assertThat(result.stoppedBehind()).isTrue();
+    }
+
+    /** The window moved later while the loop ran: it sends on to the longer schedule's end, every request at its own time. */
+    @Test
+    void anExtendedScheduleIsSentToItsNewEndWithTheSameTimesAndALaterStop() {
+        FakeTicker ticker = new FakeTicker();
+        Schedule first = Schedule.covering(0, 1_000, 1_000 * MS);
+        Schedule longer = first.extendedTo(3_000 * MS);
+        assertThat(longer.total()).isEqualTo(3_000);
+        List<Sent> sent = new ArrayList<>();
+        PacingLoop[] loop = new PacingLoop[1];
+        loop[0] = new PacingLoop(first, 0, 1, 16, 0, 1_200 * MS, ticker, (i, intended, at) -> {
+            sent.add(new Sent(i, intended, at));
+            if (i == 500) {
+                loop[0].extend(longer, 3_200 * MS);   // as POST /pacer/v1/run/window does, mid-run
+            }
+        });
+        PacingLoop.Result result = loop[0].run();
+        assertThat(result).isEqualTo(new PacingLoop.Result(3_000, 0, false));
+        assertThat(sent).extracting(Sent::index).containsExactlyElementsOf(LongStream.range(0, 3_000).boxed().toList());
+        assertThat(sent).allSatisfy(s -> assertThat(s.intended()).isEqualTo(longer.intendedNanos(s.index())));
+        assertThat(sent).allSatisfy(s -> assertThat(s.sent()).isGreaterThanOrEqualTo(s.intended()));
+        assertThatThrownBy(() -> loop[0].extend(Schedule.covering(1, 1_000, 4_000 * MS), 0))
+                .as("another schedule is no extension").isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

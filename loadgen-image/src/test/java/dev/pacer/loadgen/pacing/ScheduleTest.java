@@ -50,4 +50,18 @@ class ScheduleTest {
         assertThat(ramped).isEqualTo(constant);
         assertThat(Schedule.covering(0, 100, S, 5 * S).rampNanos()).as("a ramp longer than the schedule is cut to it").isEqualTo(S);
     }
+
+    @Test
+    void theRequestsDueByAnInstantAreThoseIntendedAtOrBeforeIt() {
+        Schedule ramped = Schedule.covering(0, 10_000, 2_000_000_000L, 500_000_000L);
+        for (long n : new long[] {0, 1, 7, ramped.total() / 3, ramped.total() - 1}) {
+            long at = ramped.intendedNanos(n);
+            assertThat(ramped.dueBy(at)).as("at request %d's time", n).isGreaterThan(n);
+            assertThat(ramped.dueBy(at - 1)).as("just before it").isLessThanOrEqualTo(n);
+        }
+        assertThat(ramped.dueBy(-1)).isZero();
+        assertThat(ramped.dueBy(Long.MAX_VALUE)).isEqualTo(ramped.total());
+        assertThat(ramped.extendedTo(3_000_000_000L).total()).isEqualTo(ramped.total() + 10_000);
+        assertThat(ramped.extendedTo(1_000_000_000L)).as("never shorter").isSameAs(ramped);
+    }
 }

@@ -93,6 +93,11 @@ public final class PodEffects implements RunDriver.Effects {
     }
 
     @Override
+    public AgentAnswer<LoadRunStatus> moveWindow(Action.MoveWindow move) {
+        return AgentAnswer.ask(() -> seen.agent(move.client()).postWindow(move.windowStartEpochMs()));
+    }
+
+    @Override
     public Outcomes.Collection collect(Action.Collect collect) {
         try {
             return Outcomes.Collection.of(seen.collect(collect.windowStartEpochMs(), collect.windowEndEpochMs()).placedAt(seen.placed()));
