@@ -34,8 +34,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.mortbay.jetty.load.generator.Resource;
 
 /**
- * One shard of a client: a Jetty {@link HttpClient} of its own (one selector) with its connections, sending the
- * requests its pacing loop hands it. What costs per request is kept to what Jetty must do:
+ * A {@link Shard} on a Jetty {@link HttpClient} of its own (one selector), for h2c. What costs per request is kept to
+ * what Jetty must do:
  * <ul>
  *   <li>the target URI, the Host header and the request's own headers are built once (pre-encoded);</li>
  *   <li>HTTP/1.1: the connections are opened before the load starts, outside Jetty's pool ({@link Destination#newConnection}),
@@ -49,22 +49,7 @@ import org.mortbay.jetty.load.generator.Resource;
  * </ul>
  * The request itself is described by the load generator library's {@link Resource} (method, path, headers).
  */
-final class JettyShard implements AutoCloseable {
-    /** Told of every request as it goes to the wire and as it ends, on a selector thread or the pacing thread. */
-    interface Completions {
-        void begun();
-
-        /**
-         * How late the client itself was with a request it took: from its intended time to its hand-off by the pacing
-         * loop, and on to the wire when it waited for a connection that was opened only after it was due (a
-         * reconnect). A wait for a connection busy with an earlier response is the server's, not counted here.
-         */
-        void sendLag(long lagNanos);
-
-        /** @param begunNanos when it went to the wire; 0 when it never did */
-        void completed(Result result, long intendedNanos, long begunNanos);
-    }
-
+final class JettyShard implements Shard, AutoCloseable {
     private final HttpClient client;
     private final URI target;
     private final String method;
@@ -125,8 +110,8 @@ final class JettyShard implements AutoCloseable {
         client.setMaxRequestsQueuedPerDestination(maxQueued);
     }
 
-    /** Stops the client on a thread of its own: a long queue of requests left by an overloaded run takes a while. */
-    void closeInBackground() {
+    @Override
+    public void closeInBackground() {
         Thread.ofPlatform().daemon().name("pacer-shard-stop").start(() -> {
             try {
                 client.stop();
@@ -136,8 +121,8 @@ final class JettyShard implements AutoCloseable {
         });
     }
 
-    /** Starts the client and opens its connections; fails when they cannot all be opened in time. */
-    void connect(long timeoutMs) throws Exception {
+    @Override
+    public void connect(long timeoutMs) throws Exception {
         client.start();
         client.getContentDecoderFactories().clear();
         client.getProtocolHandlers().clear();
@@ -180,14 +165,9 @@ final class JettyShard implements AutoCloseable {
     /** Waits between attempts to reopen a connection the server refuses. */
     static final long REOPEN_DELAY_MS = 100;
 
-    /**
-     * Hands a request to Jetty, unless this client already holds {@code maxQueued} requests not yet answered: then it
-     * refuses it at once (it is never sent, and counted so). Jetty would refuse it too, but at the cost of a scan of
-     * its whole queue, which an overloaded client cannot afford.
-     *
-     * @return whether the request was handed over
-     */
-    boolean trySend(long intendedNanos, long handedNanos) {
+    /** Jetty would refuse a request beyond its queue too, but at the cost of a scan of it, which an overloaded client cannot afford. */
+    @Override
+    public boolean trySend(long intendedNanos, long handedNanos) {
         if (handedOff - finished.get() >= maxOutstanding) {
             return false;
         }
@@ -211,19 +191,8 @@ final class JettyShard implements AutoCloseable {
         completion.connection = connection;
         completion.begin();
         Long reopenedAt = reopenedAtNanos.isEmpty() ? null : reopenedAtNanos.remove(connection);
-        completions.sendLag(sendLagNanos(completion.intendedNanos, completion.handedNanos, completion.begunNanos, reopenedAt));
+        completions.sendLag(Shard.sendLagNanos(completion.intendedNanos, completion.handedNanos, completion.begunNanos, reopenedAt));
         connection.send(newRequest(), completion);
-    }
-
-    /**
-     * A request's send lag as it goes to the wire: late until its hand-off, and until it went out when the connection
-     * it went out on was opened only after the hand-off (it waited for the client to reconnect).
-     *
-     * @param reopenedAtNanos when that connection was opened in place of a closed one, if it was
-     */
-    static long sendLagNanos(long intendedNanos, long handedNanos, long begunNanos, Long reopenedAtNanos) {
-        boolean waitedForReconnect = reopenedAtNanos != null && reopenedAtNanos > handedNanos;
-        return (waitedForReconnect ? begunNanos : handedNanos) - intendedNanos;
     }
 
     private Request newRequest() {
@@ -272,7 +241,7 @@ final class JettyShard implements AutoCloseable {
         void failed(Throwable failure) {
             completions.sendLag(handedNanos - intendedNanos);
             finished.incrementAndGet();
-            completions.completed(new Result(null, failure, null), intendedNanos, 0);
+            completions.completed(0, failure, intendedNanos, 0);
         }
 
         @Override
@@ -283,7 +252,8 @@ final class JettyShard implements AutoCloseable {
                 ring.release(connection);
             }
             finished.incrementAndGet();
-            completions.completed(result, intendedNanos, begunNanos);
+            boolean answered = result.getResponse() != null && result.getResponse().getStatus() > 0 && result.getResponseFailure() == null;
+            completions.completed(answered ? result.getResponse().getStatus() : 0, answered ? null : result.getFailure(), intendedNanos, begunNanos);
         }
     }
 

@@ -23,7 +23,6 @@ import dev.pacer.contract.RunRequest;
 import dev.pacer.loadgen.pacing.PacingLoop;
 import dev.pacer.loadgen.pacing.Schedule;
 import dev.pacer.loadgen.pacing.Ticker;
-import org.eclipse.jetty.client.Result;
 import org.mortbay.jetty.load.generator.Resource;
 
 /**
@@ -194,7 +193,7 @@ final class LoadRun {
     }
 
     private void runAll() {
-        List<JettyShard> clients = new ArrayList<>();
+        List<Shard> clients = new ArrayList<>();
         try {
             Resource resource = JettyShard.resource(spec);
             // the client's queue holds 2 s of load (a server stalled that long still gets every request, late); beyond, an
@@ -202,7 +201,7 @@ final class LoadRun {
             int maxQueued = (int) Math.min(1_000_000, Math.max(1024, 2L * spec.ratePerSecond()));
             for (int k = 0; k < shards; k++) {
                 int connections = spec.connections() / shards + (k < spec.connections() % shards ? 1 : 0);
-                JettyShard shard = new JettyShard(k, spec, resource, Math.max(1, connections), maxQueued, new JettyShard.Completions() {
+                Shard shard = Shard.of(k, spec, resource, Math.max(1, connections), maxQueued, new Shard.Completions() {
                     @Override
                     public void begun() {
                         begun.increment();
@@ -214,8 +213,8 @@ final class LoadRun {
                     }
 
                     @Override
-                    public void completed(Result result, long intendedNanos, long begunNanos) {
-                        LoadRun.this.completed(result, intendedNanos, begunNanos);
+                    public void completed(int status, Throwable failure, long intendedNanos, long begunNanos) {
+                        LoadRun.this.completed(status, failure, intendedNanos, begunNanos);
                     }
                 });
                 clients.add(shard);
@@ -276,7 +275,7 @@ final class LoadRun {
         }
     }
 
-    private void sendAndDrain(List<JettyShard> clients) throws InterruptedException {
+    private void sendAndDrain(List<Shard> clients) throws InterruptedException {
         long periodMs = responseTime.period().toMillis();
         // the schedule's origin on the monotonic clock: startAt read against the wall clock once, back to back
         Instant wall = clock.instant();
@@ -292,9 +291,9 @@ final class LoadRun {
         List<Thread> threads = new ArrayList<>();
         List<PacingLoop.Result> results = Collections.synchronizedList(new ArrayList<>());
         for (int k = 0; k < shards; k++) {
-            JettyShard shard = clients.get(k);
+            Shard shard = clients.get(k);
             PacingLoop loop = new PacingLoop(this.schedule, k, shards, MAX_BATCH, MIN_WAKEUP_INTERVAL_NANOS, stopAtNanos, Ticker.SYSTEM, (n, intended, sentAt) -> {
-                // a request taken records its lag as it goes to the wire (JettyShard.Completions#sendLag)
+                // a request taken records its lag as it goes to the wire (Shard.Completions#sendLag)
                 if (!shard.trySend(intended, sentAt)) {
                     sendLag.recordNanos(sentAt - intended);
                     refusedByQueue.increment();   // the client's queue is full: never sent, counted in unsent
@@ -336,13 +335,12 @@ final class LoadRun {
         stoppedBehindSchedule = unsent > 0;
     }
 
-    private void completed(Result result, long intendedNanos, long begunNanos) {
+    private void completed(int status, Throwable failure, long intendedNanos, long begunNanos) {
         long nowNanos = System.nanoTime();
         if (begunNanos != 0) {
             finishedOnTheWire.increment();
         }
-        if (result.getResponse() != null && result.getResponse().getStatus() > 0 && result.getResponseFailure() == null) {
-            int status = result.getResponse().getStatus();
+        if (status > 0 && failure == null) {
             statusClasses[Math.min(5, Math.max(0, status / 100))].increment();
             responses.increment();
             responseTime.recordNanos(nowNanos - intendedNanos);
@@ -351,9 +349,9 @@ final class LoadRun {
             if (nowMs >= windowStartEpochMs && nowMs < windowEndEpochMs) {
                 measuredResponses.increment();
             }
-        } else if (begunNanos == 0 && result.getFailure() instanceof RejectedExecutionException) {
+        } else if (begunNanos == 0 && failure instanceof RejectedExecutionException) {
             refusedByQueue.increment();   // the client's queue was full: never sent, counted in unsent
-        } else if (result.getFailure() instanceof TimeoutException) {
+        } else if (failure instanceof TimeoutException) {
             timeouts.increment();
         } else {
             ioFailures.increment();
@@ -379,8 +377,8 @@ final class LoadRun {
         done = true;
     }
 
-    private static void closeAll(List<JettyShard> clients) {
-        clients.forEach(JettyShard::closeInBackground);
+    private static void closeAll(List<Shard> clients) {
+        clients.forEach(Shard::closeInBackground);
     }
 
     private static String describe(Throwable e) {

@@ -12,16 +12,16 @@ class SendLagTest {
 
     @Test
     void aRequestThatWaitedForABusyConnectionIsLateOnlyByItsHandOff() {
-        assertThat(JettyShard.sendLagNanos(INTENDED, HANDED, BEGUN, null)).isEqualTo(20_000);
+        assertThat(Shard.sendLagNanos(INTENDED, HANDED, BEGUN, null)).isEqualTo(20_000);
     }
 
     @Test
     void aRequestThatWentOutOnAConnectionReopenedAfterItsHandOffIsLateUntilTheWire() {
-        assertThat(JettyShard.sendLagNanos(INTENDED, HANDED, BEGUN, HANDED + 4_000_000)).isEqualTo(5_020_000);
+        assertThat(Shard.sendLagNanos(INTENDED, HANDED, BEGUN, HANDED + 4_000_000)).isEqualTo(5_020_000);
     }
 
     @Test
     void aConnectionReopenedBeforeTheHandOffWasThereInTime() {
-        assertThat(JettyShard.sendLagNanos(INTENDED, HANDED, BEGUN, HANDED - 1)).isEqualTo(20_000);
+        assertThat(Shard.sendLagNanos(INTENDED, HANDED, BEGUN, HANDED - 1)).isEqualTo(20_000);
     }
 }

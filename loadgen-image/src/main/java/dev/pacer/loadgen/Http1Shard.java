@@ -1,0 +1,453 @@
+package dev.pacer.loadgen;
+
+import java.io.EOFException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.channels.ClosedChannelException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import dev.pacer.contract.RunRequest;
+import org.eclipse.jetty.http.HttpException;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpHeaderValue;
+import org.eclipse.jetty.http.HttpParser;
+import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.io.AbstractConnection;
+import org.eclipse.jetty.io.ClientConnectionFactory;
+import org.eclipse.jetty.io.ClientConnector;
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.io.Transport;
+import org.eclipse.jetty.util.BufferUtil;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Promise;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.mortbay.jetty.load.generator.Resource;
+
+/**
+ * A {@link Shard} for HTTP/1.1 on Jetty's I/O layer: a {@link ClientConnector} of its own (one selector), its
+ * connections opened before the load, every request the same pre-encoded bytes written on an idle connection, every
+ * response read by Jetty's {@link HttpParser} on the selector thread that received it. No request or response object,
+ * no header fields kept, no listeners: a request costs a write, and its response a read and a parse.
+ * <ul>
+ *   <li>idle connections and requests that are due are paired by a {@link ConnectionRing}: a request finding every
+ *       connection busy goes out on the thread that completes the next response;</li>
+ *   <li>a connection the server closes ({@code Connection: close}, its idle timeout, a reset) is replaced in the
+ *       background when a request needs it; a request that waited for that reconnect counts the wait as send lag;</li>
+ *   <li>a request unanswered {@code timeoutMs} after it went to the wire fails as a timeout and its connection is
+ *       closed (its answer, should it come, would belong to nobody) and replaced.</li>
+ * </ul>
+ */
+final class Http1Shard implements Shard {
+    /** Waits between attempts to reopen a connection the server refuses. */
+    static final long REOPEN_DELAY_MS = 100;
+    static final int READ_BUFFER_BYTES = 16 * 1024;
+
+    private final QueuedThreadPool threads;
+    private final ClientConnector connector;
+    private final InetSocketAddress address;
+    private final ByteBuffer request;
+    private final boolean headRequest;
+    private final long timeoutNanos;
+    private final Completions completions;
+    private final int connections;
+    private final int maxOutstanding;
+    private final AtomicLong finished = new AtomicLong();
+    private final Set<Http1Connection> live = ConcurrentHashMap.newKeySet();
+    /** Connections reopened in place of closed ones, until their first request: when each was opened. */
+    private final Map<Http1Connection, Long> reopenedAtNanos = new ConcurrentHashMap<>();
+    private ConnectionRing<Http1Connection, Pending> ring;
+    private volatile boolean running;
+    private long handedOff;   // the pacing thread's alone
+
+    Http1Shard(int index, RunRequest spec, Resource resource, int connections, int maxQueued, Completions completions) {
+        URI base = URI.create(spec.targetUrl());
+        int port = base.getPort() < 0 ? 80 : base.getPort();
+        this.address = new InetSocketAddress(base.getHost(), port);
+        String body = spec.request() == null || spec.request().body() == null || spec.request().body().isEmpty() ? null : spec.request().body();
+        this.request = encode(resource, base.resolve(resource.getPath()), base.getHost() + ":" + port, body).asReadOnlyBuffer();
+        this.headRequest = "HEAD".equalsIgnoreCase(resource.getMethod());
+        this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(spec.effectiveRequestTimeoutMs());
+        this.completions = completions;
+        this.connections = connections;
+        this.maxOutstanding = maxQueued;
+        threads = new QueuedThreadPool(8, 2);
+        threads.setName("pacer-shard-" + index);
+        threads.setReservedThreads(0);
+        connector = new ClientConnector();
+        connector.setSelectors(1);
+        connector.setExecutor(threads);
+        connector.setConnectTimeout(Duration.ofMillis(LoadRun.CONNECT_TIMEOUT_MS));
+        connector.setIdleTimeout(Duration.ZERO);   // a connection idle at a low rate is not closed by the client
+    }
+
+    /** The request as it goes on the wire, every time: request line, Host, the spec's headers, the body's length and type. */
+    static ByteBuffer encode(Resource resource, URI target, String host, String body) {
+        String path = target.getRawPath() == null || target.getRawPath().isEmpty() ? "/" : target.getRawPath();
+        StringBuilder head = new StringBuilder(resource.getMethod()).append(' ').append(path);
+        if (target.getRawQuery() != null) {
+            head.append('?').append(target.getRawQuery());
+        }
+        head.append(" HTTP/1.1\r\nHost: ").append(host).append("\r\n");
+        boolean typed = false;
+        for (HttpField field : resource.getRequestHeaders()) {
+            head.append(field.getName()).append(": ").append(field.getValue()).append("\r\n");
+            typed |= field.getHeader() == HttpHeader.CONTENT_TYPE;
+        }
+        byte[] content = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
+        if (body != null) {
+            if (!typed) {
+                head.append("Content-Type: text/plain;charset=UTF-8\r\n");
+            }
+            head.append("Content-Length: ").append(content.length).append("\r\n");
+        }
+        byte[] headBytes = head.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
+        // direct: each write hands the kernel these bytes as they are, without a copy into a direct buffer first
+        return ByteBuffer.allocateDirect(headBytes.length + content.length).put(headBytes).put(content).flip();
+    }
+
+    @Override
+    public void connect(long timeoutMs) throws Exception {
+        connector.start();
+        running = true;
+        ring = new ConnectionRing<>(Http1Connection::usable, closed -> reopen(), this::dispatch);
+        List<CompletableFuture<Http1Connection>> opening = new ArrayList<>();
+        for (int i = 0; i < connections; i++) {
+            opening.add(open());
+        }
+        CompletableFuture.allOf(opening.toArray(CompletableFuture[]::new)).get(timeoutMs, TimeUnit.MILLISECONDS);
+        opening.forEach(opened -> ring.release(opened.join()));
+        scheduleTimeoutSweep();
+    }
+
+    private CompletableFuture<Http1Connection> open() {
+        Promise.Completable<Connection> opened = new Promise.Completable<>();
+        Map<String, Object> context = new HashMap<>();
+        context.put(ClientConnector.CONTEXT_KEY, connector);
+        context.put(Transport.CONTEXT_KEY, Transport.TCP_IP);
+        context.put(ClientConnectionFactory.CONTEXT_KEY, (ClientConnectionFactory) (endPoint, ignored) -> new Http1Connection(endPoint));
+        context.put(ClientConnector.CONNECTION_PROMISE_CONTEXT_KEY, opened);
+        connector.connect(address, context);
+        return opened.thenApply(Http1Connection.class::cast);
+    }
+
+    /**
+     * Opens a connection in place of one found closed, in the background. When it cannot be opened, the requests waiting
+     * for one fail with the reason, as each would on a connect of its own (a server gone shows as errors, not as a
+     * client behind its schedule), and it is tried again shortly.
+     */
+    private void reopen() {
+        if (!running) {
+            return;
+        }
+        open().whenComplete((opened, failure) -> {
+            if (failure == null) {
+                reopenedAtNanos.put(opened, System.nanoTime());
+                ring.release(opened);
+                return;
+            }
+            ring.failWaiting(waiting -> waiting.neverSent(failure));
+            if (running) {
+                connector.getScheduler().schedule(this::reopen, REOPEN_DELAY_MS, TimeUnit.MILLISECONDS);
+            }
+        });
+    }
+
+    /** Every quarter of the request timeout (10 ms to 1 s), requests on the wire longer than the timeout fail. */
+    private void scheduleTimeoutSweep() {
+        long everyMs = Math.clamp(TimeUnit.NANOSECONDS.toMillis(timeoutNanos) / 4, 10, 1_000);
+        connector.getScheduler().schedule(() -> {
+            if (!running) {
+                return;
+            }
+            long now = System.nanoTime();
+            live.forEach(connection -> connection.timeOutIfLate(now));
+            scheduleTimeoutSweep();
+        }, everyMs, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public boolean trySend(long intendedNanos, long handedNanos) {
+        if (handedOff - finished.get() >= maxOutstanding) {
+            return false;
+        }
+        handedOff++;
+        ring.offer(new Pending(intendedNanos, handedNanos));
+        return true;
+    }
+
+    /** On the pacing thread, or on the thread that completed the previous response on that connection. */
+    private void dispatch(Http1Connection connection, Pending pending) {
+        pending.begunNanos = System.nanoTime();
+        completions.begun();
+        Long reopenedAt = reopenedAtNanos.isEmpty() ? null : reopenedAtNanos.remove(connection);
+        completions.sendLag(Shard.sendLagNanos(pending.intendedNanos, pending.handedNanos, pending.begunNanos, reopenedAt));
+        connection.send(pending);
+    }
+
+    private void finish(Pending pending, int status, Throwable failure) {
+        finished.incrementAndGet();
+        completions.completed(status, failure, pending.intendedNanos, pending.begunNanos);
+    }
+
+    @Override
+    public void closeInBackground() {
+        running = false;
+        Thread.ofPlatform().daemon().name("pacer-shard-stop").start(() -> {
+            try {
+                connector.stop();
+                threads.stop();
+            } catch (Exception e) {
+                // the run is over; nothing waits for this
+            }
+        });
+    }
+
+    /**
+     * A request taken: its intended time, its hand-off by the pacing loop, and when it went to the wire. Its connection
+     * goes back to the ring once both its write has completed and its response has (a fast server answers before the
+     * writing thread is out of the write: the next write must not start before).
+     */
+    private final class Pending implements Callback {
+        final long intendedNanos;
+        final long handedNanos;
+        long begunNanos;
+        Http1Connection connection;
+        private final AtomicInteger untilReleased = new AtomicInteger(2);
+
+        Pending(long intendedNanos, long handedNanos) {
+            this.intendedNanos = intendedNanos;
+            this.handedNanos = handedNanos;
+        }
+
+        /** No connection could be opened for it: it never went to the wire. */
+        void neverSent(Throwable failure) {
+            completions.sendLag(handedNanos - intendedNanos);
+            finish(this, 0, failure);
+        }
+
+        /** The write completed. */
+        @Override
+        public void succeeded() {
+            if (untilReleased.decrementAndGet() == 0) {
+                ring.release(connection);
+            }
+        }
+
+        /** The response completed: recorded at once, then the connection goes back (a request waiting goes out on it). */
+        void answered(int status) {
+            finish(this, status, null);
+            if (untilReleased.decrementAndGet() == 0) {
+                ring.release(connection);
+            }
+        }
+
+        /** It failed: the connection (closed) goes back at once, to be replaced when needed; only once. */
+        void failedOn(Http1Connection on, Throwable failure) {
+            if (untilReleased.getAndSet(0) > 0) {
+                ring.release(on);
+            }
+            finish(this, 0, failure);
+        }
+
+        /** The write failed: this request fails so, and the connection closes (replaced when needed). */
+        @Override
+        public void failed(Throwable failure) {
+            connection.fail(this, failure);
+            connection.getEndPoint().close(failure);
+        }
+
+        @Override
+        public InvocationType getInvocationType() {
+            return InvocationType.NON_BLOCKING;
+        }
+    }
+
+    /** One connection: at most one request on the wire, its response parsed on the selector thread as it arrives. */
+    private final class Http1Connection extends AbstractConnection.NonBlocking implements HttpParser.ResponseHandler {
+        final AtomicReference<Pending> current = new AtomicReference<>();
+        private final HttpParser parser = new HttpParser(this);
+        private final ByteBuffer in = BufferUtil.allocate(READ_BUFFER_BYTES);
+        private int status;
+        private boolean closeAfter;
+        private boolean complete;
+        private Throwable badResponse;
+        private volatile boolean closed;
+
+        Http1Connection(EndPoint endPoint) {
+            super(endPoint, threads);
+            parser.setHeadResponse(headRequest);
+            live.add(this);
+        }
+
+        @Override
+        public void onOpen() {
+            super.onOpen();
+            fillInterested();
+        }
+
+        boolean usable() {
+            return !closed && getEndPoint().isOpen();
+        }
+
+        void send(Pending pending) {
+            pending.connection = this;
+            current.set(pending);
+            if (closed) {   // closed after the ring found it open: the request never went out
+                fail(pending, new ClosedChannelException());
+                return;
+            }
+            getEndPoint().write(pending, request.duplicate());
+        }
+
+        /** The request on this connection fails, once, and the connection goes back to the ring to be replaced. */
+        void fail(Pending pending, Throwable failure) {
+            if (current.compareAndSet(pending, null)) {
+                closed = true;
+                pending.failedOn(this, failure);
+            }
+        }
+
+        @Override
+        public void onFillable() {
+            try {
+                while (true) {
+                    if (BufferUtil.isEmpty(in)) {
+                        BufferUtil.clear(in);
+                        int read = getEndPoint().fill(in);
+                        if (read == 0) {
+                            fillInterested();
+                            return;
+                        }
+                        if (read < 0) {   // a response delimited by the close completes now; the connection is gone
+                            closed = true;
+                            parser.atEOF();
+                            parser.parseNext(in);
+                            if (complete) {
+                                responded();
+                            }
+                            getEndPoint().close(new EOFException("the server closed the connection"));
+                            return;
+                        }
+                    }
+                    parser.parseNext(in);
+                    if (badResponse != null) {
+                        getEndPoint().close(badResponse);
+                        return;
+                    }
+                    if (complete && !responded()) {
+                        return;
+                    }
+                }
+            } catch (Throwable failure) {
+                getEndPoint().close(failure);
+            }
+        }
+
+        /**
+         * The response is complete: it is recorded, then the connection goes back (once its write completed too), and a
+         * request waiting goes out on it. A response asking to close the connection closes it; the ring replaces it
+         * when needed.
+         *
+         * @return whether the connection stays open to read on
+         */
+        private boolean responded() {
+            complete = false;
+            int answered = status;
+            boolean close = closeAfter;
+            status = 0;
+            closeAfter = false;
+            parser.reset();
+            parser.setHeadResponse(headRequest);
+            Pending pending = current.getAndSet(null);
+            if (close) {
+                closed = true;
+                getEndPoint().close();
+            }
+            if (pending != null) {
+                pending.answered(answered);
+            }
+            return !close;
+        }
+
+        /** A request on the wire longer than the timeout fails so, and its connection is closed: it is replaced when needed. */
+        void timeOutIfLate(long nowNanos) {
+            Pending pending = current.get();
+            if (pending != null && nowNanos - pending.begunNanos > timeoutNanos) {
+                closed = true;   // its answer, should it come, belongs to nobody
+                fail(pending, new TimeoutException("no response within " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms"));
+                getEndPoint().close();
+            }
+        }
+
+        @Override
+        public void onClose(Throwable cause) {
+            closed = true;
+            super.onClose(cause);
+            live.remove(this);
+            Pending pending = current.get();
+            if (pending != null) {   // it was on the wire: its failure, and the connection back to be replaced
+                fail(pending, cause != null ? cause : new EOFException("the connection closed before the response"));
+            }
+        }
+
+        @Override
+        public void startResponse(HttpVersion version, int code, String reason) {
+            status = code;
+            closeAfter = version != HttpVersion.HTTP_1_1;
+        }
+
+        @Override
+        public void parsedHeader(HttpField field) {
+            if (field.getHeader() == HttpHeader.CONNECTION && field.contains(HttpHeaderValue.CLOSE.asString())) {
+                closeAfter = true;
+            }
+        }
+
+        @Override
+        public boolean headerComplete() {
+            return false;
+        }
+
+        @Override
+        public boolean content(ByteBuffer content) {
+            return false;   // the body is read and dropped
+        }
+
+        @Override
+        public boolean contentComplete() {
+            return false;
+        }
+
+        @Override
+        public boolean messageComplete() {
+            complete = true;
+            return true;
+        }
+
+        @Override
+        public void earlyEOF() {
+            badResponse = new EOFException("the server closed the connection within a response");
+        }
+
+        @Override
+        public void badMessage(HttpException failure) {
+            badResponse = failure instanceof Throwable t ? t : new IllegalStateException(String.valueOf(failure));
+        }
+    }
+}

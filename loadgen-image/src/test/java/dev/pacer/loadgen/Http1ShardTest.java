@@ -1,0 +1,168 @@
+package dev.pacer.loadgen;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.pacer.contract.RunRequest;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The HTTP/1.1 shard against a real Jetty server: every request answered once, closed connections replaced, timeouts told. */
+class Http1ShardTest {
+    record Done(int status, Throwable failure, long intendedNanos, long begunNanos) {
+    }
+
+    final ConcurrentLinkedQueue<Done> done = new ConcurrentLinkedQueue<>();
+    final AtomicInteger begun = new AtomicInteger();
+    final AtomicInteger served = new AtomicInteger();
+    final AtomicInteger connectionsSeen = new AtomicInteger();
+    Server server;
+    Shard shard;
+
+    final Shard.Completions completions = new Shard.Completions() {
+        @Override
+        public void begun() {
+            begun.incrementAndGet();
+        }
+
+        @Override
+        public void sendLag(long lagNanos) {
+        }
+
+        @Override
+        public void completed(int status, Throwable failure, long intendedNanos, long begunNanos) {
+            done.add(new Done(status, failure, intendedNanos, begunNanos));
+        }
+    };
+
+    /** A server answering "ok" (201 to a POST, with the body's length), closing every {@code closeEvery}th connection, holding {@code /slow}. */
+    int start(int closeEvery) throws Exception {
+        server = new Server();
+        ServerConnector connector = new ServerConnector(server, 1, 1);
+        connector.addEventListener(new org.eclipse.jetty.io.Connection.Listener() {
+            @Override
+            public void onOpened(org.eclipse.jetty.io.Connection connection) {
+                connectionsSeen.incrementAndGet();
+            }
+        });
+        server.addConnector(connector);
+        server.setHandler(new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) throws Exception {
+                int n = served.incrementAndGet();
+                if (request.getHttpURI().getPath().equals("/slow")) {
+                    Thread.sleep(500);
+                }
+                if (closeEvery > 0 && n % closeEvery == 0) {
+                    response.getHeaders().put(HttpHeader.CONNECTION, "close");
+                }
+                if ("POST".equals(request.getMethod())) {
+                    String body = Content.Source.asString(request, StandardCharsets.UTF_8);
+                    response.setStatus(201);
+                    response.write(true, ByteBuffer.wrap(Integer.toString(body.length()).getBytes(StandardCharsets.UTF_8)), callback);
+                    return true;
+                }
+                response.write(true, ByteBuffer.wrap("ok".getBytes(StandardCharsets.UTF_8)), callback);
+                return true;
+            }
+        });
+        server.start();
+        return connector.getLocalPort();
+    }
+
+    Shard shard(int port, String method, String path, String body, int connections, long timeoutMs) throws Exception {
+        RunRequest spec = new RunRequest("http://127.0.0.1:" + port, 1000, connections, 1, RunRequest.HTTP_1_1,
+                new RunRequest.HttpRequestSpec(method, path, Map.of("X-Bench", "pacer"), body), 0, 1000, 1000, 0, timeoutMs, 0);
+        shard = Shard.of(0, spec, JettyShard.resource(spec), connections, 10_000, completions);
+        shard.connect(5_000);
+        return shard;
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (shard != null) {
+            shard.closeInBackground();
+        }
+        if (server != null) {
+            server.stop();
+        }
+    }
+
+    @Test
+    void everyRequestIsAnsweredOnceOverItsConnectionsWithItsOwnTimes() throws Exception {
+        Shard shard = shard(start(0), "GET", "/plaintext", null, 4, 5_000);
+        assertThat(shard).isInstanceOf(Http1Shard.class);
+        for (int i = 0; i < 2_000; i++) {
+            assertThat(shard.trySend(i, System.nanoTime())).isTrue();
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> done.size() == 2_000);
+        assertThat(done).allSatisfy(d -> {
+            assertThat(d.status()).isEqualTo(200);
+            assertThat(d.failure()).isNull();
+            assertThat(d.begunNanos()).isPositive();
+        });
+        assertThat(done).extracting(Done::intendedNanos).doesNotHaveDuplicates().hasSize(2_000);
+        assertThat(served).hasValue(2_000);
+        assertThat(begun).hasValue(2_000);
+        assertThat(connectionsSeen).as("the connections opened before the load, and no other").hasValue(4);
+    }
+
+    @Test
+    void aConnectionTheServerClosesIsReplacedAndNoRequestIsLost() throws Exception {
+        Shard shard = shard(start(10), "GET", "/", null, 2, 5_000);
+        for (int i = 0; i < 500; i++) {
+            shard.trySend(i, System.nanoTime());
+            Thread.sleep(0, 200_000);
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> done.size() == 500);
+        assertThat(done).allSatisfy(d -> assertThat(d.status()).as("%s", d.failure()).isEqualTo(200));
+        assertThat(served).hasValue(500);
+        assertThat(connectionsSeen.get()).as("the 2 first, and one for each closed one needed again: 49 of the 50").isEqualTo(2 + 49);
+    }
+
+    @Test
+    void aBodyGoesWithItsLengthAndTheStatusIsTold() throws Exception {
+        Shard shard = shard(start(0), "POST", "/echo", "héllo", 1, 5_000);
+        shard.trySend(1, System.nanoTime());
+        await().atMost(Duration.ofSeconds(10)).until(() -> done.size() == 1);
+        assertThat(done.peek().status()).isEqualTo(201);
+        ByteBuffer encoded = Http1Shard.encode(JettyShard.resource(new RunRequest("http://h:1", 1, 1, 1, RunRequest.HTTP_1_1,
+                new RunRequest.HttpRequestSpec("POST", "/echo?a=b", Map.of(), "héllo"), 0, 1, 1, 0, 0, 0)), URI.create("http://h:1/echo?a=b"), "h:1", "héllo");
+        byte[] bytes = new byte[encoded.remaining()];
+        encoded.get(bytes);
+        assertThat(new String(bytes, StandardCharsets.UTF_8)).isEqualTo("POST /echo?a=b HTTP/1.1\r\nHost: h:1\r\n"
+                + "Content-Type: text/plain;charset=UTF-8\r\nContent-Length: 6\r\n\r\nhéllo");
+    }
+
+    @Test
+    void aRequestUnansweredInTimeFailsAsATimeoutAndTheNextGoesOutOnANewConnection() throws Exception {
+        Shard shard = shard(start(0), "GET", "/slow", null, 1, 100);
+        shard.trySend(1, System.nanoTime());
+        await().atMost(Duration.ofSeconds(10)).until(() -> done.size() == 1);
+        assertThat(done.peek().failure()).isInstanceOf(TimeoutException.class);
+        assertThat(done.peek().status()).isZero();
+        assertThat(connectionsSeen).hasValue(1);
+        shard.trySend(2, System.nanoTime());
+        await().atMost(Duration.ofSeconds(10)).until(() -> connectionsSeen.get() == 2);
+        await().atMost(Duration.ofSeconds(10)).until(() -> done.size() == 2);
+        assertThat(List.copyOf(done).get(1).failure()).as("slow again: a timeout again, on the new connection").isInstanceOf(TimeoutException.class);
+    }
+}
