@@ -92,7 +92,8 @@ vegeta_client() {
 wrk2_client() {
   local rate="$1"
   local start; start=$(now_ms)
-  taskset -c 1 "$WRK2" -t1 -c"$CONNECTIONS" -d"$((WARMUP_SECONDS + MEASURED_SECONDS))s" -R"$rate" --latency "$TARGET" >"$work/wrk2.out" 2>&1 &
+  # 3 s beyond the window: still running when its CPU is read at the window's end (a process gone reads nothing)
+  taskset -c 1 "$WRK2" -t1 -c"$CONNECTIONS" -d"$((WARMUP_SECONDS + MEASURED_SECONDS + 3))s" -R"$rate" --latency "$TARGET" >"$work/wrk2.out" 2>&1 &
   local pid=$!; STARTED_PIDS+=("$pid")
   wait_until_ms $(( start + WARMUP_SECONDS * 1000 )); local cpu0 cpu1
   if ! cpu0=$(cpu_seconds "$pid" 2>/dev/null); then   # it gave up before the window: no figure, and why
@@ -101,7 +102,11 @@ wrk2_client() {
     echo "0 0 0 0"; return
   fi
   wait_until_ms $(( start + (WARMUP_SECONDS + MEASURED_SECONDS) * 1000 ))
-  cpu1=$(cpu_seconds "$pid" 2>/dev/null) || cpu1=$cpu0
+  if ! cpu1=$(cpu_seconds "$pid" 2>/dev/null); then   # it ended inside the window: no figure, and why
+    wait "$pid" || true
+    echo "  wrk2 at $rate req/s, $CONNECTIONS connections, ended inside the window: $(tail -1 "$work/wrk2.out")" >>"$work/details"
+    echo "0 0 0 0"; return
+  fi
   wait "$pid" || true
   # wrk2 prints its rate over the whole run and its percentiles from the end of its calibration (10 s + 5 ms per
   # connection), corrected from the intended send time: the window's responses are taken as that rate × the window
