@@ -37,18 +37,33 @@ public final class Agent implements Closeable {
     private final PrometheusRegistry registry;
     private final AdminServer admin;
     private final Map<String, Object> infoExtra = new LinkedHashMap<>();
+    /** TLS handshakes, when the server serves https; else null. */
+    private final PeriodSampler handshakes;
 
-    private Agent(String role, PeriodSampler sampler, PrometheusRegistry registry, AdminServer.Builder adminBuilder,
-                  int adminPort) throws IOException {
+    private Agent(String role, PeriodSampler sampler, PeriodSampler handshakes, PrometheusRegistry registry,
+                  AdminServer.Builder adminBuilder, int adminPort) throws IOException {
         this.role = role;
         this.sampler = sampler;
+        this.handshakes = handshakes;
         this.registry = registry;
-        this.admin = adminBuilder.port(adminPort).registry(registry).sampler(sampler)
-                .info(() -> ProcessInfo.describe(role, sampler.period().toMillis(), List.of(sampler.name()), infoSnapshot())).start();
+        List<String> series = handshakes == null ? List.of(sampler.name()) : List.of(sampler.name(), handshakes.name());
+        adminBuilder.port(adminPort).registry(registry).sampler(sampler);
+        if (handshakes != null) {
+            adminBuilder.sampler(handshakes);
+        }
+        this.admin = adminBuilder.info(() -> ProcessInfo.describe(role, sampler.period().toMillis(), series, infoSnapshot())).start();
     }
 
     /** A server agent: processing-time sampler named {@code processing}, its metrics and the JVM's. */
     public static Agent startServerAgent(int adminPort) throws IOException {
+        return startServerAgent(adminPort, false);
+    }
+
+    /**
+     * @param https whether the server serves https: then a second series, {@value AgentContract#SERIES_HANDSHAKE}, times
+     *              each TLS handshake the server completes ({@link #recordHandshakeNanos})
+     */
+    public static Agent startServerAgent(int adminPort, boolean https) throws IOException {
         PrometheusRegistry registry = new PrometheusRegistry();
         PeriodSampler sampler = PeriodSampler.builder(AgentContract.SERIES_PROCESSING).period(samplePeriodFromEnvironment()).start();
         AgentMetrics.register(registry, ROLE_SERVER, sampler, true);
@@ -57,12 +72,27 @@ public final class Agent implements Closeable {
         sampler.addPeriodListener(period -> resources.periodClosed(period.startEpochMillis(), period.endEpochMillis()));
         AdminServer.Builder admin = AdminServer.builder()
                 .route(AgentContract.RESOURCES, exchange -> AdminServer.respondJson(exchange, 200, resources.snapshot()));
-        return new Agent(ROLE_SERVER, sampler, registry, admin, adminPort);
+        PeriodSampler handshakes = https
+                ? PeriodSampler.builder(AgentContract.SERIES_HANDSHAKE).period(sampler.period()).start()
+                : null;
+        return new Agent(ROLE_SERVER, sampler, handshakes, registry, admin, adminPort);
     }
 
     /** Server agent on the port of {@value AdminServer#PORT_ENV}. */
     public static Agent startServerAgent() throws IOException {
         return startServerAgent(AdminServer.portFromEnvironment());
+    }
+
+    /** Server agent on the port of {@value AdminServer#PORT_ENV}, with the handshake series when the server serves https. */
+    public static Agent startServerAgent(ServerArgs options) throws IOException {
+        return startServerAgent(AdminServer.portFromEnvironment(), options.tls() != null);
+    }
+
+    /** A TLS handshake the server completed: from its connection's open to the handshake's end. */
+    public void recordHandshakeNanos(long nanos) {
+        if (handshakes != null) {
+            handshakes.recordNanos(nanos);
+        }
     }
 
     public static Duration samplePeriodFromEnvironment() {
@@ -157,5 +187,8 @@ public final class Agent implements Closeable {
     public void close() {
         admin.close();
         sampler.close();
+        if (handshakes != null) {
+            handshakes.close();
+        }
     }
 }

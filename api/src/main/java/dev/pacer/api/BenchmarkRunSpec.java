@@ -36,6 +36,9 @@ import io.fabric8.kubernetes.api.model.IntOrString;
 @ValidationRule(value = "!has(self.server.measure) || !(self.server.measure in ['probe', 'both']) || !has(self.request)"
         + " || !has(self.request.headers) || " + BenchmarkRunSpec.CEL_NO_EXPECT, message = BenchmarkRunSpec.PROBE_EXPECT_MESSAGE,
         fieldPath = ".request.headers", reason = "FieldValueInvalid")
+@ValidationRule(value = "!has(self.server.measure) || !(self.server.measure in ['probe', 'both']) || !has(self.request)"
+        + " || !has(self.request.scheme) || self.request.scheme != 'https'", message = BenchmarkRunSpec.PROBE_TLS_MESSAGE,
+        fieldPath = ".request.scheme", reason = "FieldValueInvalid")
 @ValidationRule(value = "self == oldSelf", message = "spec is immutable once created: delete the BenchmarkRun and create a new one",
         reason = "FieldValueForbidden")
 // the server's quantities are checked here rather than on its fields: a suite lists servers, and rules on the fields of
@@ -82,6 +85,19 @@ public class BenchmarkRunSpec extends RunTemplate {
     static final String PROBE_H2C_MESSAGE = "must not be h2c when spec.server.measure is probe or both: the kernel probe times "
             + "one request read then its response written per connection, and h2c multiplexes streams on one connection; "
             + "measure with the agent (measure: agent) or use http/1.1";
+    /**
+     * Over TLS the probe reads ciphertext: a handshake is read-then-write cycles that are no requests, and TLS records
+     * need not line up with requests.
+     */
+    static final String PROBE_TLS_MESSAGE = "must not be https when spec.server.measure is probe or both: the kernel probe "
+            + "times one request read then its response written at the socket, where TLS is ciphertext, and a handshake is "
+            + "read-then-write cycles that are no requests; measure with the agent (measure: agent) or with none (measure: none)";
+    /** h2 is HTTP/2 chosen by ALPN inside TLS; h2c is HTTP/2 in cleartext. */
+    static final String H2_NEEDS_HTTPS_MESSAGE = "h2 is HTTP/2 over TLS (chosen by ALPN): set spec.request.scheme to https, "
+            + "or use h2c for HTTP/2 in cleartext";
+    static final String H2C_NOT_HTTPS_MESSAGE = "h2c is HTTP/2 in cleartext: over https use h2 (or http/1.1), or set "
+            + "spec.request.scheme to http";
+    static final String TLS_NEEDS_HTTPS_MESSAGE = "applies to https only: set spec.request.scheme to https, or remove spec.tls";
     /**
      * An {@code Expect} header (100-continue) makes the server answer twice per request, an interim response before it
      * reads the body: two read-then-write cycles the kernel probe would count as two requests.
@@ -219,8 +235,9 @@ public class BenchmarkRunSpec extends RunTemplate {
         @Max(MAX_SENDER_THREADS)
         public Integer senderThreads = SpecDefaults.SENDER_THREADS;
 
-        @Pattern("^(http/1\\.1|h2c)$")
-        @JsonPropertyDescription("http/1.1 or h2c.")
+        @Pattern("^(http/1\\.1|h2c|h2)$")
+        @JsonPropertyDescription("http/1.1 (over http or https), h2c (HTTP/2 in cleartext, prior knowledge) or h2 (HTTP/2 over TLS, "
+                + "chosen by ALPN; needs request.scheme https).")
         public String httpVersion = SpecDefaults.HTTP_VERSION;
 
         @JsonPropertyDescription("Image of the load generator; unset: the operator's default, the chart's load generator from the chart's registry (locally: ignored).")
@@ -246,6 +263,11 @@ public class BenchmarkRunSpec extends RunTemplate {
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public static class HttpRequest {
+        @Pattern("^(http|https)$")
+        @Default(SpecDefaults.SCHEME)
+        @JsonPropertyDescription("http, or https: TLS to the server's port, set up by spec.tls.")
+        public String scheme = SpecDefaults.SCHEME;
+
         @Pattern("^[A-Z]+$")
         @JsonPropertyDescription("HTTP method.")
         public String method = SpecDefaults.METHOD;

@@ -14,7 +14,9 @@ import java.util.function.Function;
  * The local orchestrator adds its own (known server names, CPUs of this machine) on top.
  */
 public final class BenchmarkRunValidation {
-    public static final Set<String> HTTP_VERSIONS = Set.of("http/1.1", "h2c");
+    public static final Set<String> HTTP_VERSIONS = Set.of("http/1.1", "h2c", "h2");
+    public static final Set<String> SCHEMES = Set.of("http", "https");
+    public static final Set<String> TLS_PROTOCOLS = Set.of("TLSv1.2", "TLSv1.3");
     public static final Set<String> CLEANUP_POLICIES = Set.of("Always", "OnSuccess", "Never");
     static final Duration MIN_SAMPLE_PERIOD = Duration.ofMillis(100);
     /** The admin port of every pod's agent (the contract's default). */
@@ -217,6 +219,7 @@ public final class BenchmarkRunValidation {
                 problems.add(new FieldProblem("spec.request.method", "must be an HTTP method in capitals such as GET or POST, was '" + spec.request.method + "'"));
             }
         }
+        tls(problems, spec);
         requestTimeout = parse(problems, "spec.request.timeout", orDefault(spec.request == null ? null : spec.request.timeout,
                 SpecDefaults.REQUEST_TIMEOUT), Quantities::parseDuration);
         Duration warmup = parse(problems, "spec.warmup", orDefault(spec.warmup, SpecDefaults.WARMUP), Quantities::parseDuration);
@@ -277,6 +280,58 @@ public final class BenchmarkRunValidation {
         }
         return new Checked(problems, new Parsed(cpuMillis, clientCpus, rate, requestTimeout, warmup, duration, samplePeriod,
                 timeout, rampUp, rateTolerance, maxP99, maxSendLagP99, maxClientStall));
+    }
+
+    /** Whether the clients speak TLS to the server. */
+    public static boolean https(RunTemplate spec) {
+        return spec.request != null && "https".equals(spec.request.scheme);
+    }
+
+    /** The scheme, the HTTP version, the probe and spec.tls agree; the TLS settings are sound. */
+    private static void tls(List<FieldProblem> problems, BenchmarkRunSpec spec) {
+        String scheme = spec.request == null ? null : spec.request.scheme;
+        if (scheme != null && !SCHEMES.contains(scheme)) {
+            problems.add(new FieldProblem("spec.request.scheme", "must be http or https, was '" + scheme + "'"));
+            return;
+        }
+        boolean https = https(spec);
+        String version = spec.clients == null ? null : spec.clients.httpVersion;
+        if ("h2".equals(version) && !https) {
+            problems.add(new FieldProblem("spec.clients.httpVersion", BenchmarkRunSpec.H2_NEEDS_HTTPS_MESSAGE));
+        } else if ("h2c".equals(version) && https) {
+            problems.add(new FieldProblem("spec.clients.httpVersion", BenchmarkRunSpec.H2C_NOT_HTTPS_MESSAGE));
+        }
+        if (https && spec.server != null && Measure.parse(spec.server.measure).map(Measure::probe).orElse(false)) {
+            problems.add(new FieldProblem("spec.request.scheme", BenchmarkRunSpec.PROBE_TLS_MESSAGE + " (spec.server.measure is "
+                    + spec.server.measure + ")"));
+        }
+        if (spec.tls == null) {
+            return;
+        }
+        if (!https) {
+            problems.add(new FieldProblem("spec.tls", BenchmarkRunSpec.TLS_NEEDS_HTTPS_MESSAGE));
+        }
+        List<String> protocols = spec.tls.protocols;
+        if (protocols != null) {
+            if (protocols.isEmpty() || protocols.size() > 2) {
+                problems.add(new FieldProblem("spec.tls.protocols", "must list TLSv1.3, TLSv1.2 or both, listed " + protocols.size()));
+            }
+            for (String protocol : protocols) {
+                if (!TLS_PROTOCOLS.contains(protocol)) {
+                    problems.add(new FieldProblem("spec.tls.protocols", "must list TLSv1.3 and/or TLSv1.2 (older versions are broken and "
+                            + "refused by current JDKs), listed '" + protocol + "'"));
+                }
+            }
+        }
+        if (spec.tls.requestsPerConnection != null && (spec.tls.requestsPerConnection < 0 || spec.tls.requestsPerConnection > 1_000_000)) {
+            problems.add(new FieldProblem("spec.tls.requestsPerConnection", "must be in [0, 1000000] (0: a connection is kept for the "
+                    + "whole run), was " + spec.tls.requestsPerConnection));
+        }
+        RunTemplate.TlsCertificate certificate = spec.tls.certificate;
+        if (certificate != null && (certificate.secretName == null) == (certificate.directory == null)) {
+            problems.add(new FieldProblem("spec.tls.certificate", "must name either secretName (Kubernetes) or directory (locally), "
+                    + "not " + (certificate.secretName == null ? "neither" : "both") + "; unset, a certificate is generated for the run"));
+        }
     }
 
     private static String orDefault(String given, String byDefault) {

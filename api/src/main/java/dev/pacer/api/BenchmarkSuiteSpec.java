@@ -32,6 +32,10 @@ import io.fabric8.kubernetes.api.model.IntOrString;
         + " || self.servers.all(s, !has(s.measure) || !(s.measure in ['probe', 'both']))",
         message = "spec.template.clients.httpVersion " + BenchmarkRunSpec.PROBE_H2C_MESSAGE, fieldPath = ".template.clients.httpVersion",
         reason = "FieldValueInvalid")
+@ValidationRule(value = "!has(self.template.request) || !has(self.template.request.scheme) || self.template.request.scheme != 'https'"
+        + " || self.servers.all(s, !has(s.measure) || !(s.measure in ['probe', 'both']))",
+        message = "spec.template.request.scheme " + BenchmarkRunSpec.PROBE_TLS_MESSAGE, fieldPath = ".template.request.scheme",
+        reason = "FieldValueInvalid")
 @ValidationRule(value = "!has(self.template.request) || !has(self.template.request.headers) || "
         + BenchmarkRunSpec.CEL_NO_EXPECT_IN_TEMPLATE
         + " || self.servers.all(s, !has(s.measure) || !(s.measure in ['probe', 'both']))",

@@ -1,10 +1,16 @@
 package dev.pacer.api;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 
 import static dev.pacer.api.BenchmarkRunSpec.DURATION_PATTERN;
@@ -28,7 +34,14 @@ import static dev.pacer.api.BenchmarkRunSpec.DURATION_PATTERN;
 @ValidationRule(value = "!(" + BenchmarkRunSpec.CEL_PIN_CLIENTS + ") || !has(self.clients.cpus) || string(self.clients.cpus).matches('^[1-9][0-9]*$')",
         message = "must be a whole number of CPUs when the clients are pinned (spec.placement.pinCpus or spec.placement.clients.pinCpus)",
         fieldPath = ".clients.cpus", reason = "FieldValueInvalid")
+@ValidationRule(value = "!has(self.clients.httpVersion) || self.clients.httpVersion != 'h2' || " + RunTemplate.CEL_HTTPS,
+        message = BenchmarkRunSpec.H2_NEEDS_HTTPS_MESSAGE, fieldPath = ".clients.httpVersion", reason = "FieldValueInvalid")
+@ValidationRule(value = "!has(self.clients.httpVersion) || self.clients.httpVersion != 'h2c' || !(" + RunTemplate.CEL_HTTPS + ")",
+        message = BenchmarkRunSpec.H2C_NOT_HTTPS_MESSAGE, fieldPath = ".clients.httpVersion", reason = "FieldValueInvalid")
+@ValidationRule(value = "!has(self.tls) || " + RunTemplate.CEL_HTTPS, message = BenchmarkRunSpec.TLS_NEEDS_HTTPS_MESSAGE,
+        fieldPath = ".tls", reason = "FieldValueInvalid")
 public class RunTemplate {
+    static final String CEL_HTTPS = "(has(self.request) && has(self.request.scheme) && self.request.scheme == 'https')";
     static final String CEL_PERIOD_MS = "duration(self.samplePeriod).getMilliseconds()";
     /** The sample period's own rule speaks for it; the rules dividing by it stay silent. */
     static final String CEL_PERIOD_TOO_SHORT = "duration(self.samplePeriod) < duration('" + BenchmarkRunSpec.MIN_SAMPLE_PERIOD + "')";
@@ -72,7 +85,49 @@ public class RunTemplate {
     @JsonPropertyDescription("The whole run fails after this, e.g. 30m.")
     public String timeout = SpecDefaults.TIMEOUT;
 
+    @JsonPropertyDescription("TLS of an https run (spec.request.scheme https): protocol versions, session resumption, how often a "
+            + "connection (and its handshake) is new, and the server's certificate. Unset with https: TLS 1.3 and 1.2, resumption "
+            + "on, connections kept, a certificate generated for the run.")
+    public Tls tls;
+
     @JsonPropertyDescription("What happens to pods and to the run after it finishes.")
     public BenchmarkRunSpec.Cleanup cleanup = new BenchmarkRunSpec.Cleanup();
 
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class Tls {
+        @Size(min = 1, max = 2)
+        @ValidationRule(value = "self.all(p, p in ['TLSv1.2', 'TLSv1.3'])", message = "must list TLSv1.3 and/or TLSv1.2")
+        @JsonPropertyDescription("The protocol versions the clients offer and the server accepts: TLSv1.3, TLSv1.2 or both.")
+        public List<String> protocols = new ArrayList<>(SpecDefaults.TLS_PROTOCOLS);
+
+        @Default("" + SpecDefaults.TLS_SESSION_RESUMPTION)
+        @JsonPropertyDescription("Whether a client resumes its earlier TLS session on a new connection (an abbreviated handshake); "
+                + "false: every new connection makes a full handshake.")
+        public Boolean sessionResumption = SpecDefaults.TLS_SESSION_RESUMPTION;
+
+        @Min(0)
+        @Max(1_000_000)
+        @Default("" + SpecDefaults.TLS_REQUESTS_PER_CONNECTION)
+        @JsonPropertyDescription("A connection is closed after this many responses and a new one opened, with its handshake: the "
+                + "cost of handshakes under load. 0: never (each connection is opened and shakes hands once).")
+        public Integer requestsPerConnection = SpecDefaults.TLS_REQUESTS_PER_CONNECTION;
+
+        @JsonPropertyDescription("The server's certificate and key. Unset: generated for the run (a self-signed certificate the "
+                + "clients trust for that run alone).")
+        public TlsCertificate certificate;
+    }
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class TlsCertificate {
+        @Size(min = 1, max = 253)
+        @JsonPropertyDescription("Kubernetes: a Secret of type kubernetes.io/tls in the run's namespace (tls.crt, tls.key; ca.crt, "
+                + "when present, is what the clients trust, else tls.crt).")
+        public String secretName;
+
+        @Size(min = 1, max = 4096)
+        @JsonPropertyDescription("Locally: a directory holding tls.crt and tls.key in PEM (and ca.crt, when the clients are to trust "
+                + "a CA rather than the certificate itself), relative to the spec's directory.")
+        public String directory;
+    }
 }

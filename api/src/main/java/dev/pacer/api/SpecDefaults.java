@@ -13,6 +13,12 @@ public final class SpecDefaults {
     /** 0: the load generator chooses (one shard per 50k req/s, at most the client's CPUs and its connections). */
     public static final int SENDER_THREADS = 0;
     public static final String HTTP_VERSION = "http/1.1";
+    public static final String SCHEME = "http";
+    /** TLS 1.3 first; 1.2 still offered, as most servers and load tools do. */
+    public static final java.util.List<String> TLS_PROTOCOLS = java.util.List.of("TLSv1.3", "TLSv1.2");
+    public static final boolean TLS_SESSION_RESUMPTION = true;
+    /** 0: a connection is kept for the whole run (one handshake per connection). */
+    public static final int TLS_REQUESTS_PER_CONNECTION = 0;
     public static final String METHOD = "GET";
     public static final String PATH = "/";
     public static final String BODY = "";

@@ -32,7 +32,11 @@ import dev.pacer.engine.report.ResultsDirectory;
  * operator's {@code PodEffects}.
  */
 final class LocalEffects implements RunDriver.Effects {
+    /** Environment of a server command over https: its certificate chain and key, PEM files. */
+    static final String TLS_CERT_ENV = "TLS_CERT";
+    static final String TLS_KEY_ENV = "TLS_KEY";
     private final RunPlan plan;
+    private final LocalTls.Material tls;
     private final LocalProcessTable table;
     private final LocalApps.App serverApp;
     private final Integer serverPort;
@@ -48,9 +52,11 @@ final class LocalEffects implements RunDriver.Effects {
      * @param specDirectory the spec's directory, {@code ${SPEC_DIR}} of a server command
      * @param notes         what the result notes of this machine (the CPU layout's warnings)
      */
+    /** @param tls the server's certificate and key of an https run; {@code null} in cleartext */
     LocalEffects(RunPlan plan, LocalProcessTable table, LocalApps.App serverApp, Integer serverPort, Path directory,
-                 Path specDirectory, List<String> notes, Consumer<String> out) {
+                 Path specDirectory, LocalTls.Material tls, List<String> notes, Consumer<String> out) {
         this.plan = plan;
+        this.tls = tls;
         this.table = table;
         this.serverApp = serverApp;
         this.serverPort = serverPort;
@@ -81,6 +87,10 @@ final class LocalEffects implements RunDriver.Effects {
             }
             env.put("PORT", Integer.toString(table.fixedServerPort()));
         }
+        if (tls != null) {   // any server: where its certificate and key are
+            env.put(TLS_CERT_ENV, tls.certificate().toString());
+            env.put(TLS_KEY_ENV, tls.key().toString());
+        }
         List<Integer> cpus = table.layout().cpusByRole().get(AgentContract.ROLE_SERVER);
         Optional<String> refused;
         if (server.command() != null) {
@@ -90,6 +100,9 @@ final class LocalEffects implements RunDriver.Effects {
         } else {
             List<String> args = new ArrayList<>(server.args());
             args.add("--port=" + (portKnownAhead ? table.fixedServerPort() : serverPort == null ? 0 : serverPort));
+            if (tls != null) {
+                args.addAll(plan.tls().serverArgs(tls.certificate().toString(), tls.key().toString()));
+            }
             println(Phase.Starting + ": starting " + serverApp.name() + " on CPUs " + table.cpusText(AgentContract.ROLE_SERVER));
             refused = start(AgentContract.ROLE_SERVER, () -> ManagedProcess.start(AgentContract.ROLE_SERVER, serverApp, cpus,
                     server.jvmOptions(), args, env, directory));

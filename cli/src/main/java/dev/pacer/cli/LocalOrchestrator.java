@@ -52,8 +52,11 @@ public final class LocalOrchestrator {
     }
 
     /** @param specDirectory where the spec is: {@code ${SPEC_DIR}} of a server command */
-    public LocalRun run(BenchmarkRun run, RunPlan plan, Path directory, Integer serverPort, Path specDirectory)
+    public LocalRun run(BenchmarkRun run, RunPlan planned, Path directory, Integer serverPort, Path specDirectory)
             throws IOException, InterruptedException {
+        Files.createDirectories(directory);
+        LocalTls.Material tls = planned.tls() == null ? null : LocalTls.prepare(planned.tls(), directory, specDirectory);
+        RunPlan plan = tls == null ? planned : planned.withTrustedCertificates(tls.trustedPem());
         LocalApps.App serverApp = plan.server().command() != null ? null : LocalApps.serverFor(plan.server().image()).orElseThrow();
         List<String> notes = new ArrayList<>();
         CpuLayout layout = CpuLayout.plan(CpuLayout.availableCpus(), Math.max(1, (int) Math.ceil(plan.server().cpuMillis() / 1000.0)),
@@ -66,9 +69,8 @@ public final class LocalOrchestrator {
             out.println("warning: " + warning);
             notes.add(warning);
         }
-        Files.createDirectories(directory);
         processes = new LocalProcessTable(layout);
-        LocalEffects effects = new LocalEffects(plan, processes, serverApp, serverPort, directory, specDirectory, notes, this::println);
+        LocalEffects effects = new LocalEffects(plan, processes, serverApp, serverPort, directory, specDirectory, tls, notes, this::println);
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         try {
             BenchmarkRunStatus status = new BenchmarkRunStatus();

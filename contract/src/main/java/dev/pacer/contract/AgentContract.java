@@ -45,6 +45,11 @@ public final class AgentContract {
     public static final String SERIES_RESPONSE_TIME_UNCORRECTED = "responseTimeUncorrected";
     /** Series of a client: actual minus intended send time. */
     public static final String SERIES_SEND_LAG = "sendLag";
+    /**
+     * Series of a TLS client and of a TLS server with pacer's agent: each TLS handshake, from its connection's open to the
+     * handshake's end; its count per period is the handshakes of that period.
+     */
+    public static final String SERIES_HANDSHAKE = "handshake";
     /** Series of a server measured by the kernel probe: first request byte read → last response byte written. */
     public static final String SERIES_SERVICE = "service";
     /** Series of a server measured by the kernel probe: request bytes arrived in the socket → last response byte written. */

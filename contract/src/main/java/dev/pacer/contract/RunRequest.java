@@ -7,6 +7,7 @@ import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 /**
@@ -26,13 +27,23 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  * @param requestTimeoutMs  a request not completed after this is a timeout error (0: 30 s)
  * @param rampUpMs          the first part of the warm-up, in which the rate grows linearly from 0 to
  *                          {@code ratePerSecond} (0: the full rate from {@code startAtEpochMs}); at most {@code warmupMs}
+ * @param tls               TLS to an {@code https} target; {@code null} for {@code http}
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
+@JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"targetUrl", "ratePerSecond", "connections", "senderThreads", "httpVersion", "request", "warmupMs",
-        "durationMs", "samplePeriodMs", "startAtEpochMs", "requestTimeoutMs", "rampUpMs"})
+        "durationMs", "samplePeriodMs", "startAtEpochMs", "requestTimeoutMs", "rampUpMs", "tls"})
 public record RunRequest(String targetUrl, int ratePerSecond, int connections, int senderThreads, String httpVersion,
                          HttpRequestSpec request, long warmupMs, long durationMs, long samplePeriodMs,
-                         long startAtEpochMs, long requestTimeoutMs, long rampUpMs) {
+                         long startAtEpochMs, long requestTimeoutMs, long rampUpMs, Tls tls) {
+
+    /** Cleartext, with a ramp. */
+    public RunRequest(String targetUrl, int ratePerSecond, int connections, int senderThreads, String httpVersion,
+                      HttpRequestSpec request, long warmupMs, long durationMs, long samplePeriodMs, long startAtEpochMs,
+                      long requestTimeoutMs, long rampUpMs) {
+        this(targetUrl, ratePerSecond, connections, senderThreads, httpVersion, request, warmupMs, durationMs, samplePeriodMs,
+                startAtEpochMs, requestTimeoutMs, rampUpMs, null);
+    }
 
     /** At the full rate from the start. */
     public RunRequest(String targetUrl, int ratePerSecond, int connections, int senderThreads, String httpVersion,
@@ -45,6 +56,25 @@ public record RunRequest(String targetUrl, int ratePerSecond, int connections, i
     public static final long DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
     public static final String HTTP_1_1 = "http/1.1";
     public static final String H2C = "h2c";
+    public static final String H2 = "h2";
+
+    /**
+     * TLS of an {@code https} run.
+     *
+     * @param protocols             the versions offered, e.g. {@code [TLSv1.3, TLSv1.2]}
+     * @param sessionResumption     whether a new connection resumes the client's earlier session (abbreviated handshake)
+     * @param requestsPerConnection a connection is closed after this many responses and replaced (0: never)
+     * @param trustedCertificatesPem the certificates the client trusts, PEM: the server's own, or its CA
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    @JsonPropertyOrder({"protocols", "sessionResumption", "requestsPerConnection", "trustedCertificatesPem"})
+    public record Tls(List<String> protocols, boolean sessionResumption, int requestsPerConnection, String trustedCertificatesPem) {
+    }
+
+    @JsonIgnore
+    public boolean https() {
+        return targetUrl != null && targetUrl.startsWith("https:");
+    }
 
     /** The request every client sends, the same each time. */
     @JsonIgnoreProperties(ignoreUnknown = true)
@@ -60,8 +90,13 @@ public record RunRequest(String targetUrl, int ratePerSecond, int connections, i
         } else {
             try {
                 URI uri = URI.create(targetUrl);
-                if (!"http".equals(uri.getScheme()) || uri.getHost() == null) {
-                    problems.add("targetUrl must be http://host:port, was '" + targetUrl + "'");
+                if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
+                    problems.add("targetUrl must be http://host:port or https://host:port, was '" + targetUrl + "'");
+                } else if ("https".equals(uri.getScheme()) && (tls == null || tls.trustedCertificatesPem() == null
+                        || tls.trustedCertificatesPem().isBlank())) {
+                    problems.add("tls.trustedCertificatesPem is required with an https targetUrl: the certificate to trust, PEM");
+                } else if ("http".equals(uri.getScheme()) && tls != null) {
+                    problems.add("tls applies to an https targetUrl only, was '" + targetUrl + "'");
                 }
             } catch (IllegalArgumentException e) {
                 problems.add("targetUrl is not a URL: '" + targetUrl + "'");
@@ -76,8 +111,12 @@ public record RunRequest(String targetUrl, int ratePerSecond, int connections, i
         if (senderThreads < 0) {
             problems.add("senderThreads must be >= 0 (0 chooses), was " + senderThreads);
         }
-        if (httpVersion != null && !httpVersion.equals(HTTP_1_1) && !httpVersion.equals(H2C)) {
-            problems.add("httpVersion must be http/1.1 or h2c, was '" + httpVersion + "'");
+        if (httpVersion != null && !httpVersion.equals(HTTP_1_1) && !httpVersion.equals(H2C) && !httpVersion.equals(H2)) {
+            problems.add("httpVersion must be http/1.1, h2c or h2, was '" + httpVersion + "'");
+        } else if (H2.equals(httpVersion) && !https()) {
+            problems.add("httpVersion h2 needs an https targetUrl (HTTP/2 chosen by ALPN inside TLS); h2c is HTTP/2 in cleartext");
+        } else if (H2C.equals(httpVersion) && https()) {
+            problems.add("httpVersion h2c is cleartext HTTP/2: over https use h2");
         }
         if (warmupMs < 0) {
             problems.add("warmupMs must be >= 0, was " + warmupMs);

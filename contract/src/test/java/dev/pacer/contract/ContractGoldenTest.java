@@ -24,6 +24,14 @@ class ContractGoldenTest {
                 60_000, 180_000, 1_000, 1_795_355_476_000L, 30_000, 20_000);
     }
 
+    /** h2 over TLS, resumption off, a new connection every 1,000 responses. */
+    static RunRequest httpsRequest() {
+        return new RunRequest("https://10.1.2.3:8443", 20_000, 100, 0, RunRequest.H2,
+                new RunRequest.HttpRequestSpec("GET", "/", Map.of(), ""), 10_000, 30_000, 1_000, 0L, 30_000, 0,
+                new RunRequest.Tls(List.of("TLSv1.3"), false, 1_000,
+                        "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUZ3Jvd24tZm9yLXRoZS1ydW4wCgYIKoZIzj0EAwIw\n-----END CERTIFICATE-----\n"));
+    }
+
     static LoadRunStatus measuring() {
         Map<String, Long> errorsByKind = new LinkedHashMap<>();
         errorsByKind.put("timeout", 0L);
@@ -77,6 +85,24 @@ class ContractGoldenTest {
     @Test
     void runRequest() throws IOException {
         assertRoundTrip(request(), RunRequest.class, "run-request.json");
+    }
+
+    @Test
+    void runRequestOverTls() throws IOException {
+        assertRoundTrip(httpsRequest(), RunRequest.class, "run-request-https.json");
+        assertThat(httpsRequest().problems()).isEmpty();
+    }
+
+    @Test
+    void anHttpsTargetWithoutACertificateToTrustIsRefusedNamingTheField() {
+        RunRequest https = httpsRequest();
+        RunRequest untrusting = new RunRequest(https.targetUrl(), 100, 1, 0, RunRequest.HTTP_1_1, https.request(), 0, 1_000, 1_000, 0,
+                0, 0, new RunRequest.Tls(List.of("TLSv1.3"), true, 0, null));
+        assertThat(untrusting.problems()).containsExactly(
+                "tls.trustedCertificatesPem is required with an https targetUrl: the certificate to trust, PEM");
+        RunRequest h2OverHttp = new RunRequest("http://10.1.2.3:8080", 100, 1, 0, RunRequest.H2, https.request(), 0, 1_000, 1_000, 0,
+                0, 0);
+        assertThat(h2OverHttp.problems()).singleElement().asString().startsWith("httpVersion h2 needs an https targetUrl");
     }
 
     @Test

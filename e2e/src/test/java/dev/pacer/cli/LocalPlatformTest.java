@@ -60,7 +60,7 @@ class LocalPlatformTest {
     private LocalEffects effects(RunPlan plan, List<String> lines) {
         table = new LocalProcessTable(new CpuLayout(Map.of(), List.of(), List.of()));   // unpinned: any CPU
         LocalApps.App serverApp = plan.server().command() == null ? LocalApps.serverFor(plan.server().image()).orElseThrow() : null;
-        return new LocalEffects(plan, table, serverApp, null, work, work, new ArrayList<>(), lines::add);
+        return new LocalEffects(plan, table, serverApp, null, work, work, null, new ArrayList<>(), lines::add);
     }
 
     private RoleObservation awaitRole(RunPlan plan, String role, RoleObservation.Presence presence) {

@@ -1,6 +1,7 @@
 package dev.pacer.loadgen;
 
 import java.io.EOFException;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.channels.ClosedChannelException;
@@ -14,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -32,10 +34,15 @@ import org.eclipse.jetty.io.ClientConnectionFactory;
 import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.io.Transport;
+import org.eclipse.jetty.io.ssl.SslClientConnectionFactory;
+import org.eclipse.jetty.io.ssl.SslConnection;
+import org.eclipse.jetty.io.ssl.SslHandshakeListener;
 import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Promise;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.mortbay.jetty.load.generator.Resource;
 
@@ -50,13 +57,16 @@ import org.mortbay.jetty.load.generator.Resource;
  *   <li>a connection the server closes ({@code Connection: close}, its idle timeout, a reset) is replaced in the
  *       background when a request needs it; a request that waited for that reconnect counts the wait as send lag;</li>
  *   <li>a request unanswered {@code timeoutMs} after it went to the wire fails as a timeout and its connection is
- *       closed (its answer, should it come, would belong to nobody) and replaced.</li>
+ *       closed (its answer, should it come, would belong to nobody) and replaced;</li>
+ *   <li>over TLS ({@link ClientTls}), a connection joins the ring once its handshake succeeded, each handshake timed; with
+ *       {@code requestsPerConnection}, a connection that served that many is closed and another opened at once.</li>
  * </ul>
  */
 final class Http1Shard implements Shard {
     /** Waits between attempts to reopen a connection the server refuses. */
     static final long REOPEN_DELAY_MS = 100;
     static final int READ_BUFFER_BYTES = 16 * 1024;
+    private static final String OPENED_CONTEXT_KEY = "pacer.opened";
 
     private final QueuedThreadPool threads;
     private final ClientConnector connector;
@@ -72,13 +82,19 @@ final class Http1Shard implements Shard {
     /** Connections reopened in place of closed ones, until their first request: when each was opened. */
     private final Map<Http1Connection, Long> reopenedAtNanos = new ConcurrentHashMap<>();
     private ConnectionRing<Http1Connection, Pending> ring;
+    /** TLS: every connection's, or null in cleartext. */
+    private final ClientTls.Factory sslContext;
+    private SslClientConnectionFactory tls;   // made once the connector started (it needs its buffers)
+    /** A connection is retired after this many responses (0: never), and replaced at once. */
+    private final int requestsPerConnection;
     private volatile boolean running;
     private long handedOff;   // the pacing thread's alone
 
     Http1Shard(int index, RunRequest spec, Resource resource, int connections, int maxQueued, Completions completions) {
         URI base = URI.create(spec.targetUrl());
-        int port = base.getPort() < 0 ? 80 : base.getPort();
+        int port = base.getPort() < 0 ? (spec.https() ? 443 : 80) : base.getPort();
         this.address = new InetSocketAddress(base.getHost(), port);
+        this.requestsPerConnection = spec.tls() == null ? 0 : spec.tls().requestsPerConnection();
         String body = spec.request() == null || spec.request().body() == null || spec.request().body().isEmpty() ? null : spec.request().body();
         this.request = encode(resource, base.resolve(resource.getPath()), base.getHost() + ":" + port, body).asReadOnlyBuffer();
         this.headRequest = "HEAD".equalsIgnoreCase(resource.getMethod());
@@ -94,6 +110,39 @@ final class Http1Shard implements Shard {
         connector.setExecutor(threads);
         connector.setConnectTimeout(Duration.ofMillis(LoadRun.CONNECT_TIMEOUT_MS));
         connector.setIdleTimeout(Duration.ZERO);   // a connection idle at a low rate is not closed by the client
+        sslContext = spec.https() ? ClientTls.contextFactory(spec.tls()) : null;
+        if (sslContext != null) {
+            connector.setSslContextFactory(sslContext);
+        }
+    }
+
+    /** Opens each connection's TLS and times its handshake, from the TCP connection to the handshake's end. */
+    private final class TimedTls extends SslClientConnectionFactory {
+        TimedTls(SslContextFactory.Client ssl, ByteBufferPool buffers, Executor executor, ClientConnectionFactory http1) {
+            super(ssl, buffers, executor, http1);
+        }
+
+        @Override
+        public Connection newConnection(EndPoint endPoint, Map<String, Object> context) throws IOException {
+            long connectedNanos = System.nanoTime();
+            Connection connection = super.newConnection(endPoint, context);
+            @SuppressWarnings("unchecked")
+            CompletableFuture<Http1Connection> opened = (CompletableFuture<Http1Connection>) context.get(OPENED_CONTEXT_KEY);
+            SslConnection ssl = (SslConnection) connection;
+            ssl.addHandshakeListener(new SslHandshakeListener() {
+                @Override
+                public void handshakeSucceeded(Event event) {
+                    completions.handshake(System.nanoTime() - connectedNanos);
+                    opened.complete((Http1Connection) ssl.getSslEndPoint().getConnection());
+                }
+
+                @Override
+                public void handshakeFailed(Event event, Throwable failure) {
+                    opened.completeExceptionally(failure);
+                }
+            });
+            return connection;
+        }
     }
 
     /** The request as it goes on the wire, every time: request line, Host, the spec's headers, the body's length and type. */
@@ -124,8 +173,16 @@ final class Http1Shard implements Shard {
     @Override
     public void connect(long timeoutMs) throws Exception {
         connector.start();
+        if (sslContext != null) {
+            tls = new TimedTls(sslContext, connector.getByteBufferPool(), threads, (endPoint, context) -> new Http1Connection(endPoint));
+        }
         running = true;
-        ring = new ConnectionRing<>(Http1Connection::usable, closed -> reopen(), this::dispatch);
+        // a connection retired after its requests was replaced when it closed
+        ring = new ConnectionRing<>(Http1Connection::usable, closed -> {
+            if (!closed.retired) {
+                reopen();
+            }
+        }, this::dispatch);
         List<CompletableFuture<Http1Connection>> opening = new ArrayList<>();
         for (int i = 0; i < connections; i++) {
             opening.add(open());
@@ -135,15 +192,40 @@ final class Http1Shard implements Shard {
         scheduleTimeoutSweep();
     }
 
+    /** A connection, once open (over TLS: once its handshake succeeded), or why it could not be. */
     private CompletableFuture<Http1Connection> open() {
-        Promise.Completable<Connection> opened = new Promise.Completable<>();
+        CompletableFuture<Http1Connection> opened = new CompletableFuture<>();
         Map<String, Object> context = new HashMap<>();
         context.put(ClientConnector.CONTEXT_KEY, connector);
         context.put(Transport.CONTEXT_KEY, Transport.TCP_IP);
-        context.put(ClientConnectionFactory.CONTEXT_KEY, (ClientConnectionFactory) (endPoint, ignored) -> new Http1Connection(endPoint));
-        context.put(ClientConnector.CONNECTION_PROMISE_CONTEXT_KEY, opened);
+        context.put(OPENED_CONTEXT_KEY, opened);
+        if (tls == null) {
+            context.put(ClientConnectionFactory.CONTEXT_KEY, (ClientConnectionFactory) (endPoint, ignored) -> new Http1Connection(endPoint));
+        } else {
+            context.put(ClientConnectionFactory.CONTEXT_KEY, tls);
+            context.put(ClientConnector.REMOTE_SOCKET_ADDRESS_CONTEXT_KEY, address);   // the name the certificate must hold
+        }
+        context.put(ClientConnector.CONNECTION_PROMISE_CONTEXT_KEY, new Promise<Connection>() {
+            @Override
+            public void succeeded(Connection connection) {
+                if (connection instanceof Http1Connection cleartext) {   // over TLS, the handshake's end completes it
+                    opened.complete(cleartext);
+                }
+            }
+
+            @Override
+            public void failed(Throwable failure) {
+                opened.completeExceptionally(failure);
+            }
+        });
         connector.connect(address, context);
-        return opened.thenApply(Http1Connection.class::cast);
+        return opened;
+    }
+
+    /** A connection that served its {@code requestsPerConnection}: closed, and another opened in its place at once. */
+    private void retire(Http1Connection connection) {
+        connection.retired = true;
+        reopen();
     }
 
     /**
@@ -288,6 +370,9 @@ final class Http1Shard implements Shard {
         private boolean complete;
         private Throwable badResponse;
         private volatile boolean closed;
+        /** Closed after its requestsPerConnection, and already replaced. */
+        volatile boolean retired;
+        private int responses;
 
         Http1Connection(EndPoint endPoint) {
             super(endPoint, threads);
@@ -298,6 +383,14 @@ final class Http1Shard implements Shard {
         @Override
         public void onOpen() {
             super.onOpen();
+            if (tls != null) {
+                try {   // a client speaks first: this starts the handshake, as Jetty's negotiating connections do
+                    getEndPoint().flush(BufferUtil.EMPTY_BUFFER);
+                } catch (IOException e) {
+                    getEndPoint().close(e);
+                    return;
+                }
+            }
             fillInterested();
         }
 
@@ -375,6 +468,10 @@ final class Http1Shard implements Shard {
             parser.reset();
             parser.setHeadResponse(headRequest);
             Pending pending = current.getAndSet(null);
+            if (requestsPerConnection > 0 && ++responses >= requestsPerConnection && !close) {
+                close = true;
+                retire(this);
+            }
             if (close) {
                 closed = true;
                 getEndPoint().close();

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.pacer.contract.RunRequest;
+import org.eclipse.jetty.client.AbstractConnectionPool;
 import org.eclipse.jetty.client.Connection;
 import org.eclipse.jetty.client.Destination;
 import org.eclipse.jetty.client.HttpClient;
@@ -28,13 +29,14 @@ import org.eclipse.jetty.http.PreEncodedHttpField;
 import org.eclipse.jetty.http2.client.HTTP2Client;
 import org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2;
 import org.eclipse.jetty.io.ClientConnector;
+import org.eclipse.jetty.io.ssl.SslHandshakeListener;
 import org.eclipse.jetty.util.Promise;
 import org.eclipse.jetty.util.thread.Invocable;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.mortbay.jetty.load.generator.Resource;
 
 /**
- * A {@link Shard} on a Jetty {@link HttpClient} of its own (one selector), for h2c. What costs per request is kept to
+ * A {@link Shard} on a Jetty {@link HttpClient} of its own (one selector), for h2c and h2 (over TLS, chosen by ALPN). What costs per request is kept to
  * what Jetty must do:
  * <ul>
  *   <li>the target URI, the Host header and the request's own headers are built once (pre-encoded);</li>
@@ -66,6 +68,7 @@ final class JettyShard implements Shard, AutoCloseable {
     /** Connections reopened in place of closed ones, until their first request: when each was opened. */
     private final Map<Connection, Long> reopenedAtNanos = new ConcurrentHashMap<>();
     private long handedOff;   // the pacing thread's alone
+    private final int requestsPerConnection;
 
     JettyShard(int index, RunRequest spec, Resource resource, int connections, int maxQueued, Completions completions) {
         URI base = URI.create(spec.targetUrl());
@@ -75,11 +78,12 @@ final class JettyShard implements Shard, AutoCloseable {
         this.timeoutMs = spec.effectiveRequestTimeoutMs();
         this.completions = completions;
         this.maxOutstanding = maxQueued;
-        this.multiplexed = RunRequest.H2C.equals(spec.httpVersion());
+        this.multiplexed = RunRequest.H2C.equals(spec.httpVersion()) || RunRequest.H2.equals(spec.httpVersion());
         this.connections = connections;
+        this.requestsPerConnection = spec.tls() == null ? 0 : spec.tls().requestsPerConnection();
         HttpFields resourceHeaders = resource.getRequestHeaders();
         this.headers = new HttpField[resourceHeaders.size() + 1];
-        int port = base.getPort() < 0 ? 80 : base.getPort();
+        int port = base.getPort() < 0 ? (spec.https() ? 443 : 80) : base.getPort();
         headers[0] = new PreEncodedHttpField(HttpHeader.HOST, base.getHost() + ":" + port);
         int h = 1;
         for (HttpField field : resourceHeaders) {
@@ -91,9 +95,19 @@ final class JettyShard implements Shard, AutoCloseable {
         ClientConnector connector = new ClientConnector();
         connector.setSelectors(1);
         connector.setExecutor(threads);
+        SslHandshakeListener handshakes = null;
+        if (spec.https()) {
+            ClientTls.Factory ssl = ClientTls.contextFactory(spec.tls());
+            connector.setSslContextFactory(ssl);
+            handshakes = ssl.handshakeTimer(completions::handshake);
+        }
         HttpClientTransport transport;
-        if (RunRequest.H2C.equals(spec.httpVersion())) {
-            transport = new HttpClientTransportOverHTTP2(new HTTP2Client(connector));
+        if (multiplexed) {
+            HTTP2Client http2 = new HTTP2Client(connector);
+            if (handshakes != null) {
+                http2.addBean(handshakes);   // h2's TLS connections take the handshake listeners of the HTTP2Client
+            }
+            transport = new HttpClientTransportOverHTTP2(http2);
         } else {
             HttpClientTransportOverHTTP http1 = new HttpClientTransportOverHTTP(connector);
             http1.setConnectionPoolFactory(d -> new RoundRobinConnectionPool(d, connections));
@@ -101,6 +115,9 @@ final class JettyShard implements Shard, AutoCloseable {
         }
         transport.setInvocationType(Invocable.InvocationType.NON_BLOCKING);
         client = new HttpClient(transport);
+        if (handshakes != null) {
+            client.addBean(handshakes);   // told once per handshake, whichever holder's listeners see it
+        }
         client.setExecutor(threads);
         client.setHttpCookieStore(new HttpCookieStore.Empty());
         client.setUserAgentField(null);
@@ -127,6 +144,9 @@ final class JettyShard implements Shard, AutoCloseable {
         client.getContentDecoderFactories().clear();
         client.getProtocolHandlers().clear();
         destination = client.resolveDestination(client.newRequest(target));
+        if (requestsPerConnection > 0 && destination.getConnectionPool() instanceof AbstractConnectionPool pool) {
+            pool.setMaxUsage(requestsPerConnection);   // a connection retired after that many streams; the pool opens another
+        }
         if (multiplexed) {
             destination.getConnectionPool().preCreateConnections(client.getMaxConnectionsPerDestination()).get(timeoutMs, TimeUnit.MILLISECONDS);
             return;

@@ -40,6 +40,7 @@ public final class LoadGeneratorAgent implements Closeable {
     private final PeriodSampler responseTime;
     private final PeriodSampler responseTimeUncorrected;
     private final PeriodSampler sendLag;
+    private final PeriodSampler handshake;
     private final AdminServer admin;
     private final Clock clock = Clock.systemUTC();
     private volatile LoadRun run;
@@ -49,6 +50,7 @@ public final class LoadGeneratorAgent implements Closeable {
         sendLag = PeriodSampler.builder(SEND_LAG_SERIES).period(Agent.samplePeriodFromEnvironment()).start();
         responseTimeUncorrected = PeriodSampler.builder(AgentContract.SERIES_RESPONSE_TIME_UNCORRECTED)
                 .period(Agent.samplePeriodFromEnvironment()).start();
+        handshake = PeriodSampler.builder(AgentContract.SERIES_HANDSHAKE).period(Agent.samplePeriodFromEnvironment()).start();
         PrometheusRegistry registry = new PrometheusRegistry();
         AgentMetrics.register(registry, Agent.ROLE_CLIENT, responseTime, false);
         AgentMetrics.registerPeriodGauge(registry, AgentMetrics.SEND_LAG_SECONDS,
@@ -71,9 +73,10 @@ public final class LoadGeneratorAgent implements Closeable {
         responseTime.addPeriodListener(period -> resources.periodClosed(period.startEpochMillis(), period.endEpochMillis()));
         admin = AdminServer.builder().port(adminPort).registry(registry)
                 .route(AgentContract.RESOURCES, exchange -> AdminServer.respondJson(exchange, 200, resources.snapshot()))
-                .sampler(responseTime).sampler(sendLag).sampler(responseTimeUncorrected)
+                .sampler(responseTime).sampler(sendLag).sampler(responseTimeUncorrected).sampler(handshake)
                 .info(() -> ProcessInfo.describe(Agent.ROLE_CLIENT, responseTime.period().toMillis(),
-                        List.of(RESPONSE_TIME_SERIES, SEND_LAG_SERIES, AgentContract.SERIES_RESPONSE_TIME_UNCORRECTED), Map.of()))
+                        List.of(RESPONSE_TIME_SERIES, SEND_LAG_SERIES, AgentContract.SERIES_RESPONSE_TIME_UNCORRECTED,
+                                AgentContract.SERIES_HANDSHAKE), Map.of()))
                 .route(AgentContract.RUN, this::handleRun)
                 .route(AgentContract.RUN_START, this::handleStart)
                 .route(AgentContract.RUN_WINDOW, this::handleWindow)
@@ -113,7 +116,7 @@ public final class LoadGeneratorAgent implements Closeable {
                         AdminServer.respondJson(exchange, AgentContract.RUN_ALREADY_TAKEN, Map.of("error", "this load generator already took a run; start a new process for another"));
                         return;
                     }
-                    run = new LoadRun(request, responseTime, responseTimeUncorrected, sendLag, clock);
+                    run = new LoadRun(request, responseTime, responseTimeUncorrected, sendLag, handshake, clock);
                     run.arm();
                 }
                 AdminServer.respondJson(exchange, AgentContract.RUN_ACCEPTED, run.status());

@@ -75,6 +75,7 @@ final class LoadRun {
     private final PeriodSampler responseTime;
     private final PeriodSampler responseTimeUncorrected;
     private final PeriodSampler sendLag;
+    private final PeriodSampler handshake;
     private final Clock clock;
     private final LongAdder begun = new LongAdder();
     private final LongAdder finishedOnTheWire = new LongAdder();
@@ -103,8 +104,11 @@ final class LoadRun {
     private volatile long unsent;
     private volatile Schedule schedule;   // once the load is about to start
 
-    LoadRun(RunRequest spec, PeriodSampler responseTime, PeriodSampler responseTimeUncorrected, PeriodSampler sendLag, Clock clock) {
+    /** @param handshake times each TLS handshake of an https run */
+    LoadRun(RunRequest spec, PeriodSampler responseTime, PeriodSampler responseTimeUncorrected, PeriodSampler sendLag,
+            PeriodSampler handshake, Clock clock) {
         this.spec = spec;
+        this.handshake = handshake;
         this.responseTime = responseTime;
         this.responseTimeUncorrected = responseTimeUncorrected;
         this.sendLag = sendLag;
@@ -216,12 +220,18 @@ final class LoadRun {
                     public void completed(int status, Throwable failure, long intendedNanos, long begunNanos) {
                         LoadRun.this.completed(status, failure, intendedNanos, begunNanos);
                     }
+
+                    @Override
+                    public void handshake(long nanos) {
+                        handshake.recordNanos(nanos);
+                    }
                 });
                 clients.add(shard);
                 shard.connect(CONNECT_TIMEOUT_MS);
             }
         } catch (Exception | LinkageError e) {
-            fail("cannot connect to " + spec.targetUrl() + ": " + describe(e));
+            String tls = spec.https() ? ClientTls.explain(e, spec.targetUrl()) : null;
+            fail("cannot connect to " + spec.targetUrl() + ": " + (tls != null ? tls : describe(e)));
             closeAll(clients);
             return;
         }

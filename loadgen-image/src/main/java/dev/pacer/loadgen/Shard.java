@@ -6,7 +6,7 @@ import org.mortbay.jetty.load.generator.Resource;
 /**
  * One shard of a client: its connections and one selector, sending the requests its pacing loop hands it. HTTP/1.1
  * goes through {@link Http1Shard} (Jetty's I/O layer, parser and pre-encoded requests: what a request costs is a write
- * and a parse); h2c through {@link JettyShard} (Jetty's {@code HttpClient}).
+ * and a parse), in cleartext or over TLS; h2c and h2 through {@link JettyShard} (Jetty's {@code HttpClient}).
  */
 interface Shard {
     /** Told of every request as it goes to the wire and as it ends, on a selector thread or the pacing thread. */
@@ -26,10 +26,13 @@ interface Shard {
          * @param begunNanos when it went to the wire; 0 when it never did
          */
         void completed(int status, Throwable failure, long intendedNanos, long begunNanos);
+
+        /** A TLS handshake succeeded, this long after its TCP connection was made. */
+        void handshake(long nanos);
     }
 
     static Shard of(int index, RunRequest spec, Resource resource, int connections, int maxQueued, Completions completions) {
-        return RunRequest.H2C.equals(spec.httpVersion())
+        return RunRequest.H2C.equals(spec.httpVersion()) || RunRequest.H2.equals(spec.httpVersion())
                 ? new JettyShard(index, spec, resource, connections, maxQueued, completions)
                 : new Http1Shard(index, spec, resource, connections, maxQueued, completions);
     }

@@ -51,6 +51,11 @@ class Http1ShardTest {
         public void completed(int status, Throwable failure, long intendedNanos, long begunNanos) {
             done.add(new Done(status, failure, intendedNanos, begunNanos));
         }
+
+        @Override
+        public void handshake(long nanos) {
+            throw new AssertionError("a handshake in cleartext");
+        }
     };
 
     /** A server answering "ok" (201 to a POST, with the body's length), closing every {@code closeEvery}th connection, holding {@code /slow}. */

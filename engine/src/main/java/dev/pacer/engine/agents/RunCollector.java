@@ -93,6 +93,7 @@ public final class RunCollector {
                 String log = server.histograms(null);
                 rawLogs.put("server.hlog", log);
                 serverPeriods = Optional.of(HistogramLogs.parse(log, periodMs));
+                keepHandshakes(server, AgentContract.ROLE_SERVER, infos.get(AgentContract.ROLE_SERVER), plan, rawLogs);
                 if (measure.serverAnswerer() == Measure.ServerAnswerer.PROBE) {   // the probe in the server's place: its residence too
                     otherSeries.put(AgentContract.SERIES_RESIDENCE, series(server, "server", AgentContract.SERIES_RESIDENCE, periodMs, rawLogs));
                 }
@@ -129,6 +130,7 @@ public final class RunCollector {
                 rawLogs.put(name + "." + AgentContract.SERIES_RESPONSE_TIME_UNCORRECTED + ".hlog", uncorrectedLog);
                 uncorrected = HistogramLogs.parse(uncorrectedLog, periodMs);
             }
+            keepHandshakes(client, name, info, plan, rawLogs);
             ResourceUse clientUse = fetchResources(client, name, rawLogs).orElse(null);
             inputs.add(new AnalysisInput.ClientInput(name, runStatus.offeredRateOrZero(),
                     HistogramLogs.parse(responseLog, periodMs), HistogramLogs.parse(lagLog, periodMs),
@@ -197,6 +199,14 @@ public final class RunCollector {
         }
         rawLogs.put(role + ".resources.json", json.get());
         return Optional.of(ContractJson.MAPPER.readValue(json.get(), ResourceUse.class));
+    }
+
+    /** An https run: the role's handshake series, when it has one, kept as {@code <role>.handshake.hlog} (every handshake of the run). */
+    private static void keepHandshakes(AgentClient agent, String role, AgentInfo info, RunPlan plan, Map<String, String> rawLogs)
+            throws IOException {
+        if (plan.tls() != null && info != null && info.histogramSeries() != null && info.histogramSeries().contains(AgentContract.SERIES_HANDSHAKE)) {
+            rawLogs.put(role + "." + AgentContract.SERIES_HANDSHAKE + ".hlog", agent.histograms(AgentContract.SERIES_HANDSHAKE));
+        }
     }
 
     /** One series of an agent, kept as {@code <role>.<series>.hlog}. */

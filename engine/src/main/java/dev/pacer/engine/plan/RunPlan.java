@@ -25,10 +25,47 @@ import dev.pacer.engine.analysis.AnalysisInput;
  * @param cleanup        the cleanup policy, defaults applied
  * @param rampUp         the first part of the warm-up, in which the clients ramp their rate up from 0 (zero: none)
  * @param placement      where the roles run and whether their CPUs are pinned
+ * @param tls            TLS of an https run; {@code null} in cleartext
  */
 public record RunPlan(String runName, ServerRole server, List<ClientRole> clients, Duration warmup, Duration duration,
                       Duration samplePeriod, Duration timeout, String load, AnalysisInput.Criteria criteria,
-                      RequestPlan request, CleanupPlan cleanup, Duration rampUp, Placement placement) {
+                      RequestPlan request, CleanupPlan cleanup, Duration rampUp, Placement placement, TlsPlan tls) {
+
+    /**
+     * TLS of an https run, defaults applied.
+     *
+     * @param protocols              versions offered and accepted
+     * @param sessionResumption      whether a client's new connection resumes its earlier session
+     * @param requestsPerConnection  a connection is retired after this many responses (0: never)
+     * @param secretName             the server's certificate from this Kubernetes TLS Secret; {@code null}: see {@code directory}
+     * @param directory              the server's certificate from this local directory (tls.crt, tls.key, ca.crt); both
+     *                               {@code null}: one is made for the run
+     * @param trustedCertificatesPem what the clients trust, once the platform has the certificate ({@code null} before)
+     */
+    public record TlsPlan(List<String> protocols, boolean sessionResumption, int requestsPerConnection, String secretName,
+                          String directory, String trustedCertificatesPem) {
+        /** Whether the run makes its own certificate. */
+        public boolean generated() {
+            return secretName == null && directory == null;
+        }
+
+        /** The server's arguments for it: pacer's servers read the PEM files and serve these versions alone. */
+        public List<String> serverArgs(String certificateFile, String keyFile) {
+            return List.of("--tls-cert=" + certificateFile, "--tls-key=" + keyFile, "--tls-protocols=" + String.join(",", protocols));
+        }
+    }
+
+    /** This plan once the platform holds the server's certificate: what the clients are to trust. */
+    public RunPlan withTrustedCertificates(String pem) {
+        return new RunPlan(runName, server, clients, warmup, duration, samplePeriod, timeout, load, criteria, request, cleanup, rampUp,
+                placement, new TlsPlan(tls.protocols(), tls.sessionResumption(), tls.requestsPerConnection(), tls.secretName(),
+                tls.directory(), pem));
+    }
+
+    /** {@code http} or {@code https}: how the clients reach the server. */
+    public String scheme() {
+        return tls == null ? "http" : "https";
+    }
 
     /**
      * The least time between choosing {@code startAt} and the instant itself: the start is kept in the status, then
@@ -137,7 +174,8 @@ public record RunPlan(String runName, ServerRole server, List<ClientRole> client
         return new RunRequest(targetUrl, client.ratePerSecond(), client.connections(), client.senderThreads(),
                 client.httpVersion(), new RunRequest.HttpRequestSpec(request.method(), request.path(), request.headers(), request.body()),
                 warmup.toMillis(), duration.toMillis(), samplePeriod.toMillis(), startAtEpochMs, request.timeout().toMillis(),
-                rampUp.toMillis());
+                rampUp.toMillis(), tls == null ? null : new RunRequest.Tls(tls.protocols(), tls.sessionResumption(),
+                        tls.requestsPerConnection(), tls.trustedCertificatesPem()));
     }
 
     /** The client role of a name, e.g. {@code client-1}. */

@@ -15,6 +15,7 @@ import dev.pacer.api.FieldProblem;
 import dev.pacer.api.Measure;
 import dev.pacer.api.PodSettings;
 import dev.pacer.api.Quantities;
+import dev.pacer.api.RunTemplate;
 import dev.pacer.api.SpecDefaults;
 import dev.pacer.engine.analysis.AnalysisInput;
 
@@ -82,7 +83,20 @@ public final class RunPlanner {
         String name = run.getMetadata() == null || run.getMetadata().getName() == null ? "run" : run.getMetadata().getName();
         return new RunPlan(name, server, clients, parsed.warmup(), parsed.duration(), parsed.samplePeriod(), parsed.timeout(),
                 c.count + "x" + Quantities.formatRate(rate), parsedCriteria, request(spec.request, parsed.requestTimeout()),
-                cleanup(spec.cleanup), parsed.rampUp(), placement(spec));
+                cleanup(spec.cleanup), parsed.rampUp(), placement(spec), tls(spec));
+    }
+
+    /** TLS of an https run, defaults applied; {@code null} in cleartext. */
+    static RunPlan.TlsPlan tls(BenchmarkRunSpec spec) {
+        if (!BenchmarkRunValidation.https(spec)) {
+            return null;
+        }
+        RunTemplate.Tls tls = spec.tls == null ? new RunTemplate.Tls() : spec.tls;
+        RunTemplate.TlsCertificate certificate = tls.certificate;
+        return new RunPlan.TlsPlan(List.copyOf(tls.protocols == null ? SpecDefaults.TLS_PROTOCOLS : tls.protocols),
+                Objects.requireNonNullElse(tls.sessionResumption, SpecDefaults.TLS_SESSION_RESUMPTION),
+                Objects.requireNonNullElse(tls.requestsPerConnection, SpecDefaults.TLS_REQUESTS_PER_CONNECTION),
+                certificate == null ? null : certificate.secretName, certificate == null ? null : certificate.directory, null);
     }
 
     /** Pinning per role is {@link BenchmarkRunValidation#pinsServer}'s and {@link BenchmarkRunValidation#pinsClients}'s rule. */

@@ -120,7 +120,7 @@ class ProtocolStep {
     }
 
     static String target(RunPlan plan, RoleObservation server) {
-        return "http://" + HostPort.of(server.address(), server.port() != null ? server.port() : plan.server().port());
+        return plan.scheme() + "://" + HostPort.of(server.address(), server.port() != null ? server.port() : plan.server().port());
     }
 
     boolean condition(String type, String conditionStatus, String reason, String message) {

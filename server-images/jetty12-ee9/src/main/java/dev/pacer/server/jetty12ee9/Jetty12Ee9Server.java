@@ -28,10 +28,10 @@ public final class Jetty12Ee9Server {
     }
 
     static void start(String[] args) throws Exception {
-        ServerArgs options = ServerArgs.parse(args, Set.of("ee9"), "ee9");
-        Agent agent = Agent.startServerAgent().describeServer("jetty12", options.mode(), Server.getVersion());
+        ServerArgs options = ServerArgs.parse(args, Set.of("ee9"), "ee9", true);
+        Agent agent = Agent.startServerAgent(options).describeServer("jetty12", options.mode(), Server.getVersion());
         Server server = new Server(new QueuedThreadPool(options.maxThreads()));
-        ServerConnector connector = Jetty12Setup.addConnector(server, options.port());
+        ServerConnector connector = Jetty12Setup.addConnector(server, options, agent);
         ServletContextHandler context = new ServletContextHandler();
         context.setContextPath("/");
         context.addServlet(PlaintextServlet.class, "/*");

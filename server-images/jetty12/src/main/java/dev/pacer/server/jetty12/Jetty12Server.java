@@ -19,7 +19,7 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * The Jetty 12 server under test, HTTP/1.1 and h2c. {@code --mode=core}: a plain {@link Handler}; {@code --mode=ee10}: a servlet in an
+ * The Jetty 12 server under test, HTTP/1.1 and h2c, or over TLS (with {@code --tls-cert}) HTTP/1.1 and h2. {@code --mode=core}: a plain {@link Handler}; {@code --mode=ee10}: a servlet in an
  * EE10 {@link ServletContextHandler}. Both answer {@code GET /} and {@code GET /plaintext} with the
  * {@link Workload} of the query, and record processing time through {@link ProcessingTimeHandler}.
  */
@@ -34,16 +34,16 @@ public final class Jetty12Server {
     }
 
     static void start(String[] args) throws Exception {
-        ServerArgs options = ServerArgs.parse(args, MODES, "core");
-        Agent agent = Agent.startServerAgent().describeServer("jetty12", options.mode(), Server.getVersion());
+        ServerArgs options = ServerArgs.parse(args, MODES, "core", true);
+        Agent agent = Agent.startServerAgent(options).describeServer("jetty12", options.mode(), Server.getVersion());
         Server server = new Server(new QueuedThreadPool(options.maxThreads()));
-        ServerConnector connector = Jetty12Setup.addConnector(server, options.port());
+        ServerConnector connector = Jetty12Setup.addConnector(server, options, agent);
         Handler application = "ee10".equals(options.mode()) ? servletContext() : new CoreHandler();
         Jetty12Setup.setTimedHandler(server, application, agent);
         server.start();
         agent.closeOnExit(server::stop);
         agent.markReady(connector.getLocalPort());
-        System.out.println("pacer jetty12 (" + options.mode() + ") listening on " + connector.getLocalPort()
+        System.out.println("pacer jetty12 (" + options.mode() + ") listening" + (options.tls() == null ? "" : " (https)") + " on " + connector.getLocalPort()
                 + ", admin port " + agent.adminPort());
         server.join();
     }

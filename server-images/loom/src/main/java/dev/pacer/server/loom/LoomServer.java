@@ -8,16 +8,23 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsParameters;
+import com.sun.net.httpserver.HttpsServer;
 import dev.pacer.agent.Agent;
 import dev.pacer.agent.Launch;
 import dev.pacer.agent.ServerArgs;
 import dev.pacer.agent.Workload;
+import dev.pacer.agent.tls.ServerTls;
 
 /**
  * The JDK's {@link HttpServer} dispatching every exchange to its own virtual thread: the architecture of
- * virtual-thread servers such as Chappe.
+ * virtual-thread servers such as Chappe. With {@code --tls-cert}, HTTP/1.1 over TLS ({@link HttpsServer}).
  *
  * <p>What the processing time covers: from the handler's entry, the earliest point the JDK server exposes, to the
  * exchange closed after the last response byte was written. It misses what happens before dispatch: reading and
@@ -34,10 +41,13 @@ public final class LoomServer {
     }
 
     static void start(String[] args) throws Exception {
-        ServerArgs options = ServerArgs.parse(args, Set.of("virtual-threads"), "virtual-threads");
+        ServerArgs options = ServerArgs.parse(args, Set.of("virtual-threads"), "virtual-threads", true);
+        // the JDK's server tells nothing of its handshakes: no handshake series (the clients' still times them)
         Agent agent = Agent.startServerAgent().describeServer("loom", options.mode(), "jdk-httpserver " + Runtime.version());
         ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
-        HttpServer server = HttpServer.create(new InetSocketAddress(options.port()), 1024);
+        HttpServer server = options.tls() == null
+                ? HttpServer.create(new InetSocketAddress(options.port()), 1024)
+                : https(options.port(), options.tls());
         server.setExecutor(executor);
         boolean record = Agent.recordingEnabled();
         server.createContext("/", exchange -> handle(exchange, agent, record));
@@ -48,8 +58,23 @@ public final class LoomServer {
         });
         int port = server.getAddress().getPort();
         agent.markReady(port);
-        System.out.println("pacer loom listening on " + port + ", admin port " + agent.adminPort());
+        System.out.println("pacer loom listening" + (options.tls() == null ? "" : " (https)") + " on " + port + ", admin port " + agent.adminPort());
         Thread.currentThread().join();
+    }
+
+    /** HTTP/1.1 over TLS, the protocol versions of {@code --tls-protocols} alone. */
+    static HttpsServer https(int port, ServerTls tls) throws IOException {
+        HttpsServer server = HttpsServer.create(new InetSocketAddress(port), 1024);
+        SSLContext context = tls.sslContext();
+        server.setHttpsConfigurator(new HttpsConfigurator(context) {
+            @Override
+            public void configure(HttpsParameters parameters) {
+                SSLParameters ssl = context.getDefaultSSLParameters();
+                ssl.setProtocols(tls.protocols().toArray(String[]::new));
+                parameters.setSSLParameters(ssl);
+            }
+        });
+        return server;
     }
 
     static void handle(HttpExchange exchange, Agent agent, boolean record) throws IOException {
