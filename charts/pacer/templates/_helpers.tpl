@@ -76,6 +76,10 @@ app.kubernetes.io/component: operator
 - apiGroups: [""]
   resources: ["services"]
   verbs: ["get", "create", "delete"]
+# an https run's own certificate (a kubernetes.io/tls Secret owned by the run): created, never read; pods mount it
+- apiGroups: [""]
+  resources: ["secrets"]
+  verbs: ["create"]
 - apiGroups: [""]
   resources: ["events"]
   verbs: ["create", "patch"]

@@ -19,6 +19,8 @@ public class RunResult {
     @JsonPropertyDescription("How much longer than spec.warmup the warm-up lasted, seconds: a client was still behind its schedule "
             + "as it was to end, so the window began later, once every client was on schedule; absent when it was not extended.")
     public Double warmupExtendedSeconds;
+    @JsonPropertyDescription("An https run's TLS handshakes, as the clients and the server timed them; absent in cleartext.")
+    public TlsFigures tls;
     @JsonPropertyDescription("Passed, Failed (a criterion not met) or Invalid (the measurement cannot be trusted).")
     public Verdict verdict;
     @JsonPropertyDescription("Why the verdict is not Passed, one sentence each.")
@@ -152,6 +154,27 @@ public class RunResult {
         public Long gcCount;
         @JsonPropertyDescription("Size of the image on its node (the node's image list), bytes; absent locally, for clients, and where the node does not say.")
         public Long imageBytes;
+    }
+
+    /**
+     * Handshakes over the whole run, warm-up included (kept connections shake hands before the window), and their rate in
+     * the window. A handshake is timed from its TCP connection to the handshake's end.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class TlsFigures {
+        @JsonPropertyDescription("Handshakes the clients completed over the run, all clients.")
+        public Long clientHandshakes;
+        @JsonPropertyDescription("Handshakes the server's agent saw completed over the run; absent when the server does not tell (loom, "
+                + "a server without pacer's agent).")
+        public Long serverHandshakes;
+        @JsonPropertyDescription("Client handshakes per second inside the window: new connections (spec.tls.requestsPerConnection).")
+        public Double handshakesPerSecond;
+        @JsonPropertyDescription("Handshake time on the clients, TCP connected to handshake done, median, microseconds.")
+        public Long clientHandshakeP50Micros;
+        @JsonPropertyDescription("Handshake time on the clients, 99th percentile, microseconds.")
+        public Long clientHandshakeP99Micros;
+        @JsonPropertyDescription("Handshake time on the clients, maximum, microseconds.")
+        public Long clientHandshakeMaxMicros;
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)

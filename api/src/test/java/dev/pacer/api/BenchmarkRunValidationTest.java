@@ -139,4 +139,32 @@ class BenchmarkRunValidationTest {
                 "spec.server.pod.volumeMounts[2].mountPath: /tmp is pacer's (an emptyDir of every pod): mount elsewhere",
                 "spec.server.pod.volumeMounts[3].mountPath: is required, an absolute path, e.g. /etc/nginx/conf.d");
     }
+
+    @Test
+    void httpsIsSetUpByItsOwnFieldsAndEachBadCombinationNamesTheFieldAndTheFix() throws IOException {
+        String https = VALID.replace("  warmup: 60s", "  request: {scheme: https}\n  warmup: 60s");
+        BenchmarkRun run = read(https.replace("connections: 16,", "connections: 16, httpVersion: h2,")
+                + "  tls: {protocols: [TLSv1.3], sessionResumption: false, requestsPerConnection: 100}\n");
+        assertThat(BenchmarkRunValidation.validate(run.getSpec())).isEmpty();
+        assertThat(read(https).getSpec().tls).as("unset: the defaults of an https run").isNull();
+
+        assertThat(problems(VALID.replace("connections: 16,", "connections: 16, httpVersion: h2,"))).containsExactly(
+                "spec.clients.httpVersion: h2 is HTTP/2 over TLS (chosen by ALPN): set spec.request.scheme to https, or use h2c for HTTP/2 in cleartext");
+        assertThat(problems(https.replace("connections: 16,", "connections: 16, httpVersion: h2c,"))).containsExactly(
+                "spec.clients.httpVersion: h2c is HTTP/2 in cleartext: over https use h2 (or http/1.1), or set spec.request.scheme to http");
+        assertThat(problems(VALID + "  tls: {sessionResumption: false}\n")).containsExactly(
+                "spec.tls: applies to https only: set spec.request.scheme to https, or remove spec.tls");
+        assertThat(problems(https.replace("cpus: \"4\",", "cpus: \"4\", measure: probe,"))).singleElement().asString()
+                .startsWith("spec.request.scheme: must not be https when spec.server.measure is probe or both: the kernel probe times");
+        assertThat(problems(https + "  tls: {protocols: [TLSv1.1, TLSv1.3], requestsPerConnection: -1, certificate: {secretName: s, directory: d}}\n"))
+                .containsExactlyInAnyOrder(
+                        "spec.tls.protocols: must list TLSv1.3 and/or TLSv1.2 (older versions are broken and refused by current JDKs), listed 'TLSv1.1'",
+                        "spec.tls.requestsPerConnection: must be in [0, 1000000] (0: a connection is kept for the whole run), was -1",
+                        "spec.tls.certificate: must name either secretName (Kubernetes) or directory (locally), not both; unset, a certificate is generated for the run");
+        assertThat(problems(https.replace("scheme: https", "scheme: ftp"))).containsExactly("spec.request.scheme: must be http or https, was 'ftp'");
+    }
+
+    static List<String> problems(String yaml) throws IOException {
+        return BenchmarkRunValidation.validate(read(yaml).getSpec()).stream().map(FieldProblem::toString).toList();
+    }
 }

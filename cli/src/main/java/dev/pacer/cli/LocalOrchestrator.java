@@ -56,7 +56,7 @@ public final class LocalOrchestrator {
             throws IOException, InterruptedException {
         Files.createDirectories(directory);
         LocalTls.Material tls = planned.tls() == null ? null : LocalTls.prepare(planned.tls(), directory, specDirectory);
-        RunPlan plan = tls == null ? planned : planned.withTrustedCertificates(tls.trustedPem());
+        RunPlan plan = tls == null ? planned : planned.withClientTrust(tls.trustedPem(), null, null);
         LocalApps.App serverApp = plan.server().command() != null ? null : LocalApps.serverFor(plan.server().image()).orElseThrow();
         List<String> notes = new ArrayList<>();
         CpuLayout layout = CpuLayout.plan(CpuLayout.availableCpus(), Math.max(1, (int) Math.ceil(plan.server().cpuMillis() / 1000.0)),

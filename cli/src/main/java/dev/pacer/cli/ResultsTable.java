@@ -47,6 +47,12 @@ final class ResultsTable {
                     ms(c.maxMicros), ms(c.sendLagP99Micros));
         }
         out.println("  p99: response time from each request's intended send time; uncorr.: from its actual send time");
+        RunResult.TlsFigures tls = r.tls;
+        if (tls != null) {
+            out.printf(Locale.ROOT, "%ntls     handshakes: clients %,d, server %s   in the window %.1f/s   client handshake p50 %s  p99 %s  max %s ms%n",
+                    tls.clientHandshakes, tls.serverHandshakes == null ? "not told" : String.format(Locale.ROOT, "%,d", tls.serverHandshakes),
+                    tls.handshakesPerSecond, ms(tls.clientHandshakeP50Micros), ms(tls.clientHandshakeP99Micros), ms(tls.clientHandshakeMaxMicros));
+        }
     }
 
     static String ms(Long micros) {

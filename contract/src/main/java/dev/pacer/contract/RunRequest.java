@@ -64,11 +64,28 @@ public record RunRequest(String targetUrl, int ratePerSecond, int connections, i
      * @param protocols             the versions offered, e.g. {@code [TLSv1.3, TLSv1.2]}
      * @param sessionResumption     whether a new connection resumes the client's earlier session (abbreviated handshake)
      * @param requestsPerConnection a connection is closed after this many responses and replaced (0: never)
-     * @param trustedCertificatesPem the certificates the client trusts, PEM: the server's own, or its CA
+     * @param trustedCertificatesPem  the certificates the client trusts, PEM: the server's own, or its CA
+     * @param trustedCertificatesFile or a file holding them (a mounted Secret's {@code tls.crt}); one of the two
+     * @param serverName              the name the server's certificate must hold and the client sends as SNI, while it
+     *                                connects to the target's address; {@code null}: the target's host
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    @JsonPropertyOrder({"protocols", "sessionResumption", "requestsPerConnection", "trustedCertificatesPem"})
-    public record Tls(List<String> protocols, boolean sessionResumption, int requestsPerConnection, String trustedCertificatesPem) {
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonPropertyOrder({"protocols", "sessionResumption", "requestsPerConnection", "trustedCertificatesPem", "trustedCertificatesFile",
+            "serverName"})
+    public record Tls(List<String> protocols, boolean sessionResumption, int requestsPerConnection, String trustedCertificatesPem,
+                      String trustedCertificatesFile, String serverName) {
+        /** The certificates given in the request itself, checked against the target's host. */
+        public Tls(List<String> protocols, boolean sessionResumption, int requestsPerConnection, String trustedCertificatesPem) {
+            this(protocols, sessionResumption, requestsPerConnection, trustedCertificatesPem, null, null);
+        }
+
+        /** Whether the request says what to trust. */
+        @JsonIgnore
+        public boolean trustGiven() {
+            return (trustedCertificatesPem != null && !trustedCertificatesPem.isBlank())
+                    || (trustedCertificatesFile != null && !trustedCertificatesFile.isBlank());
+        }
     }
 
     @JsonIgnore
@@ -92,9 +109,9 @@ public record RunRequest(String targetUrl, int ratePerSecond, int connections, i
                 URI uri = URI.create(targetUrl);
                 if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
                     problems.add("targetUrl must be http://host:port or https://host:port, was '" + targetUrl + "'");
-                } else if ("https".equals(uri.getScheme()) && (tls == null || tls.trustedCertificatesPem() == null
-                        || tls.trustedCertificatesPem().isBlank())) {
-                    problems.add("tls.trustedCertificatesPem is required with an https targetUrl: the certificate to trust, PEM");
+                } else if ("https".equals(uri.getScheme()) && (tls == null || !tls.trustGiven())) {
+                    problems.add("tls.trustedCertificatesPem (or tls.trustedCertificatesFile) is required with an https targetUrl: "
+                            + "the certificate to trust, PEM");
                 } else if ("http".equals(uri.getScheme()) && tls != null) {
                     problems.add("tls applies to an https targetUrl only, was '" + targetUrl + "'");
                 }

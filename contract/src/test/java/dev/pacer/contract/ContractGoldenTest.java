@@ -99,7 +99,7 @@ class ContractGoldenTest {
         RunRequest untrusting = new RunRequest(https.targetUrl(), 100, 1, 0, RunRequest.HTTP_1_1, https.request(), 0, 1_000, 1_000, 0,
                 0, 0, new RunRequest.Tls(List.of("TLSv1.3"), true, 0, null));
         assertThat(untrusting.problems()).containsExactly(
-                "tls.trustedCertificatesPem is required with an https targetUrl: the certificate to trust, PEM");
+                "tls.trustedCertificatesPem (or tls.trustedCertificatesFile) is required with an https targetUrl: the certificate to trust, PEM");
         RunRequest h2OverHttp = new RunRequest("http://10.1.2.3:8080", 100, 1, 0, RunRequest.H2, https.request(), 0, 1_000, 1_000, 0,
                 0, 0);
         assertThat(h2OverHttp.problems()).singleElement().asString().startsWith("httpVersion h2 needs an https targetUrl");

@@ -7,6 +7,7 @@ import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.BenchmarkRunStatus;
 import dev.pacer.api.BenchmarkRunValidation;
 import dev.pacer.api.Phase;
+import dev.pacer.api.RunTemplate;
 import io.fabric8.kubeapitest.junit.EnableKubeAPIServer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -69,6 +70,31 @@ class BenchmarkRunApiServerTest {
         fractional.getSpec().server.cpus = "1.5";
         assertThatThrownBy(() -> client.resources(BenchmarkRun.class).resource(fractional).create())
                 .isInstanceOf(KubernetesClientException.class).hasMessageContaining("spec.server.cpus");
+
+        BenchmarkRun h2InClear = quickstart("h2-in-clear");
+        h2InClear.getSpec().clients.httpVersion = "h2";
+        assertThatThrownBy(() -> client.resources(BenchmarkRun.class).resource(h2InClear).create())
+                .isInstanceOf(KubernetesClientException.class).hasMessageContaining("spec.clients.httpVersion")
+                .hasMessageContaining("set spec.request.scheme to https");
+
+        BenchmarkRun tlsInClear = quickstart("tls-in-clear");
+        tlsInClear.getSpec().tls = new RunTemplate.Tls();
+        assertThatThrownBy(() -> client.resources(BenchmarkRun.class).resource(tlsInClear).create())
+                .isInstanceOf(KubernetesClientException.class).hasMessageContaining("spec.tls").hasMessageContaining("applies to https only");
+
+        BenchmarkRun probedTls = quickstart("probed-tls");
+        probedTls.getSpec().request.scheme = "https";
+        probedTls.getSpec().server.measure = "probe";
+        assertThatThrownBy(() -> client.resources(BenchmarkRun.class).resource(probedTls).create())
+                .isInstanceOf(KubernetesClientException.class).hasMessageContaining("spec.request.scheme")
+                .hasMessageContaining("must not be https when spec.server.measure is probe or both");
+
+        BenchmarkRun oldTls = quickstart("old-tls");
+        oldTls.getSpec().request.scheme = "https";
+        oldTls.getSpec().tls = new RunTemplate.Tls();
+        oldTls.getSpec().tls.protocols = java.util.List.of("TLSv1");
+        assertThatThrownBy(() -> client.resources(BenchmarkRun.class).resource(oldTls).create())
+                .isInstanceOf(KubernetesClientException.class).hasMessageContaining("spec.tls.protocols");
 
         BenchmarkRun unparsable = quickstart("unparsable-rate");
         unparsable.getSpec().clients.rate = "fast";

@@ -58,6 +58,11 @@ class HttpsE2ETest {
         if (!image.equals("loom")) {   // the JDK's server tells nothing of its handshakes
             assertThat(handshakes(outcome.directory(), "server")).isEqualTo(4);
         }
+        assertThat(result.tls.clientHandshakes).isEqualTo(4);
+        assertThat(result.tls.serverHandshakes).isEqualTo(image.equals("loom") ? null : 4L);
+        assertThat(result.tls.handshakesPerSecond).as("connections kept: none in the window").isZero();
+        assertThat(result.tls.clientHandshakeP99Micros).isPositive();
+        assertThat(outcome.out()).contains("tls     handshakes: clients 4");
         assertThat(outcome.directory().resolve("tls/tls.key")).exists();
         assertThat(outcome.out()).doesNotContain("PRIVATE KEY");
     }
@@ -71,6 +76,10 @@ class HttpsE2ETest {
         // 200 req/s for 5 s over connections retired after 50 responses: some 20 more than the first 4; the run's own count
         assertThat(client).isGreaterThan(4 + outcome.document().result().clients.requests / 50 / 2);
         assertThat(handshakes(outcome.directory(), "server")).isEqualTo(client);
+        RunResult.TlsFigures tls = outcome.document().result().tls;
+        assertThat(tls.clientHandshakes).isEqualTo(client);
+        assertThat(tls.serverHandshakes).isEqualTo(client);
+        assertThat(tls.handshakesPerSecond).as("200 req/s, a new connection every 50").isGreaterThan(0.0);
     }
 
     @Test

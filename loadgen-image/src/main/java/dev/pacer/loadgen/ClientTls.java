@@ -1,5 +1,14 @@
 package dev.pacer.loadgen;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
 import java.security.cert.CertPathValidatorException;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateExpiredException;
@@ -30,10 +39,37 @@ final class ClientTls {
     /** The TLS of one shard's connections. */
     static Factory contextFactory(RunRequest.Tls tls) {
         Factory ssl = new Factory(tls.sessionResumption());
-        ssl.setTrustStore(Pem.trustStore(tls.trustedCertificatesPem(), "the run's trusted certificate"));
+        ssl.setTrustStore(trusted(tls));
         ssl.setEndpointIdentificationAlgorithm("HTTPS");
         ssl.setIncludeProtocols(tls.protocols().toArray(String[]::new));
         return ssl;
+    }
+
+    /** What the client trusts: the PEM in the request, else the file it names. */
+    static KeyStore trusted(RunRequest.Tls tls) {
+        if (tls.trustedCertificatesPem() != null && !tls.trustedCertificatesPem().isBlank()) {
+            return Pem.trustStore(tls.trustedCertificatesPem(), "the run's trusted certificate");
+        }
+        try {
+            return Pem.trustStore(Files.readString(Path.of(tls.trustedCertificatesFile()), StandardCharsets.US_ASCII), tls.trustedCertificatesFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the certificate to trust, " + tls.trustedCertificatesFile() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Where the client connects: the target's address, under the name the certificate must hold ({@code serverName}),
+     * which is also what TLS sends as SNI. Without a name, the target's host as it is.
+     */
+    static InetSocketAddress address(String targetHost, int port, RunRequest.Tls tls) {
+        if (tls == null || tls.serverName() == null) {
+            return new InetSocketAddress(targetHost, port);
+        }
+        try {
+            return new InetSocketAddress(InetAddress.getByAddress(tls.serverName(), InetAddress.getByName(targetHost).getAddress()), port);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("cannot resolve the target " + targetHost + ": " + e.getMessage(), e);
+        }
     }
 
     /**

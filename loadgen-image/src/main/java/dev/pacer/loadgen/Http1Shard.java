@@ -93,10 +93,11 @@ final class Http1Shard implements Shard {
     Http1Shard(int index, RunRequest spec, Resource resource, int connections, int maxQueued, Completions completions) {
         URI base = URI.create(spec.targetUrl());
         int port = base.getPort() < 0 ? (spec.https() ? 443 : 80) : base.getPort();
-        this.address = new InetSocketAddress(base.getHost(), port);
+        this.address = ClientTls.address(base.getHost(), port, spec.tls());
         this.requestsPerConnection = spec.tls() == null ? 0 : spec.tls().requestsPerConnection();
         String body = spec.request() == null || spec.request().body() == null || spec.request().body().isEmpty() ? null : spec.request().body();
-        this.request = encode(resource, base.resolve(resource.getPath()), base.getHost() + ":" + port, body).asReadOnlyBuffer();
+        String authority = (spec.tls() != null && spec.tls().serverName() != null ? spec.tls().serverName() : base.getHost()) + ":" + port;
+        this.request = encode(resource, base.resolve(resource.getPath()), authority, body).asReadOnlyBuffer();
         this.headRequest = "HEAD".equalsIgnoreCase(resource.getMethod());
         this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(spec.effectiveRequestTimeoutMs());
         this.completions = completions;

@@ -71,7 +71,10 @@ final class JettyShard implements Shard, AutoCloseable {
     private final int requestsPerConnection;
 
     JettyShard(int index, RunRequest spec, Resource resource, int connections, int maxQueued, Completions completions) {
-        URI base = URI.create(spec.targetUrl());
+        URI given = URI.create(spec.targetUrl());
+        String serverName = spec.tls() == null ? null : spec.tls().serverName();
+        // with a server name, requests name it (Host, SNI, the certificate's check) and go to the target's address
+        URI base = serverName == null ? given : URI.create(given.getScheme() + "://" + serverName + ":" + given.getPort() + "/");
         this.target = base.resolve(resource.getPath());
         this.method = resource.getMethod();
         this.body = spec.request() == null || spec.request().body() == null || spec.request().body().isEmpty() ? null : spec.request().body();
@@ -115,6 +118,11 @@ final class JettyShard implements Shard, AutoCloseable {
         }
         transport.setInvocationType(Invocable.InvocationType.NON_BLOCKING);
         client = new HttpClient(transport);
+        if (serverName != null) {
+            String targetHost = given.getHost();
+            client.setSocketAddressResolver((host, toPort, context, promise) ->
+                    promise.succeeded(List.of(ClientTls.address(targetHost, toPort, spec.tls()))));
+        }
         if (handshakes != null) {
             client.addBean(handshakes);   // told once per handshake, whichever holder's listeners see it
         }

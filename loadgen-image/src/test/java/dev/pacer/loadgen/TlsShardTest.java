@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -38,6 +40,9 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The shards over TLS against a real Jetty server with ALPN: every request answered, a handshake per connection counted on
@@ -54,6 +59,8 @@ class TlsShardTest {
     final AtomicInteger protocolsH2 = new AtomicInteger();
     /** Requests served per connection, by the server's connection id. */
     final Map<String, AtomicInteger> requestsByConnection = new ConcurrentHashMap<>();
+    /** The host each request named (Host or :authority). */
+    final ConcurrentLinkedQueue<String> hosts = new ConcurrentLinkedQueue<>();
     Server server;
     Shard shard;
 
@@ -110,6 +117,7 @@ class TlsShardTest {
         server.setHandler(new Handler.Abstract() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) {
+                hosts.add(Request.getServerName(request));
                 requestsByConnection.computeIfAbsent(request.getConnectionMetaData().getId(), id -> new AtomicInteger()).incrementAndGet();
                 if (request.getConnectionMetaData().getHttpVersion().asString().equals("HTTP/2.0")) {
                     protocolsH2.incrementAndGet();
@@ -227,6 +235,17 @@ class TlsShardTest {
         assertThatThrownBy(() -> shard(port, RunRequest.HTTP_1_1, 1, tls(other.certificatePem(), true, 0)))
                 .satisfies(failure -> assertThat(ClientTls.explain(failure, "https://127.0.0.1:" + port)).as(describe(failure))
                         .startsWith("the server's certificate does not name the host the clients connect to"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {RunRequest.HTTP_1_1, RunRequest.H2})
+    void aServerNameIsCheckedAndSentWhileTheTargetsAddressIsConnectedTo(String version, @TempDir Path files) throws Exception {
+        RunCertificate named = RunCertificate.selfSigned(List.of("server.example"), NOW.minusSeconds(60), NOW.plus(Duration.ofDays(1)));
+        Path trusted = Files.writeString(files.resolve("tls.crt"), named.certificatePem());
+        Shard shard = shard(start(named), version, 2, new RunRequest.Tls(List.of("TLSv1.3"), true, 0, null, trusted.toString(), "server.example"));
+        sendAndAwait(shard, 50);
+        assertThat(serverHandshakes).hasValue(2);
+        assertThat(hosts).containsOnly("server.example");
     }
 
     @Test

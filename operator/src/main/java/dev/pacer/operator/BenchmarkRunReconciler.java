@@ -24,6 +24,7 @@ import dev.pacer.operator.access.AgentAccess;
 import dev.pacer.operator.artifacts.ArtifactStore;
 import dev.pacer.operator.metrics.RunDashboardLink;
 import dev.pacer.operator.pods.PodFactory;
+import dev.pacer.operator.pods.TlsFactory;
 import dev.pacer.operator.run.PodEffects;
 import dev.pacer.operator.run.PodObservations;
 import dev.pacer.operator.run.RunQueue;
@@ -154,7 +155,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         RunEvents events = new RunEvents(context.getClient());
         Decision decision;
         try {
-            RunPlan plan = RunPlanner.plan(run, defaultClientImage, ownImages);
+            RunPlan plan = TlsFactory.clientTrust(run, RunPlanner.plan(run, defaultClientImage, ownImages));
             PodObservations seen = new PodObservations(run, plan, context.getClient(), context.getSecondaryResources(Pod.class), access, probe,
                     context.getPrimaryCache().list().toList(), maxActiveRuns);
             PodEffects effects = new PodEffects(run, plan, context.getClient(), seen, events, probe, artifacts);

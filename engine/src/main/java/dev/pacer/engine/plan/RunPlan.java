@@ -41,9 +41,12 @@ public record RunPlan(String runName, ServerRole server, List<ClientRole> client
      * @param directory              the server's certificate from this local directory (tls.crt, tls.key, ca.crt); both
      *                               {@code null}: one is made for the run
      * @param trustedCertificatesPem what the clients trust, once the platform has the certificate ({@code null} before)
+     * @param trustedCertificatesFile or where the clients find it (a mounted Secret)
+     * @param serverName             the name the clients check the certificate against and send as SNI ({@code null}: the
+     *                               address they connect to)
      */
     public record TlsPlan(List<String> protocols, boolean sessionResumption, int requestsPerConnection, String secretName,
-                          String directory, String trustedCertificatesPem) {
+                          String directory, String trustedCertificatesPem, String trustedCertificatesFile, String serverName) {
         /** Whether the run makes its own certificate. */
         public boolean generated() {
             return secretName == null && directory == null;
@@ -55,11 +58,14 @@ public record RunPlan(String runName, ServerRole server, List<ClientRole> client
         }
     }
 
-    /** This plan once the platform holds the server's certificate: what the clients are to trust. */
-    public RunPlan withTrustedCertificates(String pem) {
+    /**
+     * This plan once the platform holds the server's certificate: what the clients are to trust (the PEM, or the file
+     * they find it in) and the name they check it against.
+     */
+    public RunPlan withClientTrust(String pem, String file, String serverName) {
         return new RunPlan(runName, server, clients, warmup, duration, samplePeriod, timeout, load, criteria, request, cleanup, rampUp,
                 placement, new TlsPlan(tls.protocols(), tls.sessionResumption(), tls.requestsPerConnection(), tls.secretName(),
-                tls.directory(), pem));
+                tls.directory(), pem, file, serverName));
     }
 
     /** {@code http} or {@code https}: how the clients reach the server. */
@@ -175,7 +181,7 @@ public record RunPlan(String runName, ServerRole server, List<ClientRole> client
                 client.httpVersion(), new RunRequest.HttpRequestSpec(request.method(), request.path(), request.headers(), request.body()),
                 warmup.toMillis(), duration.toMillis(), samplePeriod.toMillis(), startAtEpochMs, request.timeout().toMillis(),
                 rampUp.toMillis(), tls == null ? null : new RunRequest.Tls(tls.protocols(), tls.sessionResumption(),
-                        tls.requestsPerConnection(), tls.trustedCertificatesPem()));
+                        tls.requestsPerConnection(), tls.trustedCertificatesPem(), tls.trustedCertificatesFile(), tls.serverName()));
     }
 
     /** The client role of a name, e.g. {@code client-1}. */

@@ -96,7 +96,7 @@ public final class RunPlanner {
         return new RunPlan.TlsPlan(List.copyOf(tls.protocols == null ? SpecDefaults.TLS_PROTOCOLS : tls.protocols),
                 Objects.requireNonNullElse(tls.sessionResumption, SpecDefaults.TLS_SESSION_RESUMPTION),
                 Objects.requireNonNullElse(tls.requestsPerConnection, SpecDefaults.TLS_REQUESTS_PER_CONNECTION),
-                certificate == null ? null : certificate.secretName, certificate == null ? null : certificate.directory, null);
+                certificate == null ? null : certificate.secretName, certificate == null ? null : certificate.directory, null, null, null);
     }
 
     /** Pinning per role is {@link BenchmarkRunValidation#pinsServer}'s and {@link BenchmarkRunValidation#pinsClients}'s rule. */

@@ -16,6 +16,7 @@ import dev.pacer.api.RunResult;
 import dev.pacer.api.Verdict;
 import dev.pacer.engine.agents.RunCollector;
 import dev.pacer.engine.analysis.Analysis;
+import dev.pacer.engine.analysis.HandshakeAnalysis;
 import dev.pacer.engine.plan.RunPlan;
 import dev.pacer.engine.report.ResultDocument;
 
@@ -50,6 +51,10 @@ final class CollectingStage extends ProtocolStep {
         }
         result.warnings.addAll(Pinning.unverified(status.pods, plan.server().measure()));
         result.warmupExtendedSeconds = status.warmupExtendedSeconds;
+        if (plan.tls() != null) {
+            result.tls = HandshakeAnalysis.of(collection.collected().rawLogs(), plan.clients().stream().map(RunPlan.ClientRole::name).toList(),
+                    plan.samplePeriod().toMillis(), status.window.startEpochMs, status.window.endEpochMs);
+        }
         // what ran, by digest, where a status can keep it: each pod's image as the node ran it
         for (BenchmarkRunStatus.PodStatus pod : status.pods) {
             RunCollector.Placed placed = collection.collected().placed().get(pod.role);

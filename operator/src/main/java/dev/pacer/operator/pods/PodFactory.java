@@ -80,6 +80,10 @@ public final class PodFactory {
         List<String> args = new ArrayList<>(server.args());
         if (server.measure().agent()) {
             args.add("--port=" + server.port());   // pacer's servers take their port so; any other server gets PORT only
+            if (plan.tls() != null) {
+                args.addAll(plan.tls().serverArgs(TlsFactory.MOUNT_PATH + "/" + TlsFactory.CERTIFICATE,
+                        TlsFactory.MOUNT_PATH + "/" + TlsFactory.KEY));
+            }
         }
         ContainerBuilder builder = container(ROLE_SERVER, placement.server().pod(), server.image(), args, server.jvmOptions(),
                 server.cpuMillis(), server.memory(), placement.server().pinCpus(), plan)
@@ -87,24 +91,40 @@ public final class PodFactory {
         if (server.command() != null) {
             builder.withCommand(server.command());
         }
+        if (plan.tls() != null) {   // any server: where its certificate and key are
+            builder.addToVolumeMounts(TlsFactory.mount())
+                    .addNewEnv().withName("TLS_CERT").withValue(TlsFactory.MOUNT_PATH + "/" + TlsFactory.CERTIFICATE).endEnv()
+                    .addNewEnv().withName("TLS_KEY").withValue(TlsFactory.MOUNT_PATH + "/" + TlsFactory.KEY).endEnv();
+        }
         if (!server.measure().agent()) {
             if (server.readinessPath() != null) {
-                builder.withStartupProbe(appStartup(server));
+                builder.withStartupProbe(appStartup(server, plan.tls() != null));
             }
             builder.withReadinessProbe(appReadiness())
                     .addNewEnv().withName("PORT").withValue(Integer.toString(server.port())).endEnv();   // the common convention
         }
         Container container = builder.build();
-        return pod(run, serverPodName(run), ROLE_SERVER, null, container, placement.server(),
+        Pod pod = pod(run, serverPodName(run), ROLE_SERVER, null, container, placement.server(),
                 placement.separateNodes() ? antiAffinity(run, ROLE_CLIENT) : null);
+        if (plan.tls() != null) {
+            pod.getSpec().getVolumes().add(TlsFactory.volume(run, plan, true));
+        }
+        return pod;
     }
 
     public static Pod clientPod(BenchmarkRun run, RunPlan plan, RunPlan.ClientRole client) {
         RunPlan.Placement placement = plan.placement();
-        Container container = container(ROLE_CLIENT, placement.clients().pod(), client.image(), List.of(), client.jvmOptions(), client.cpuMillis(),
-                client.memory(), placement.clients().pinCpus(), plan).build();
-        return pod(run, clientPodName(run, client), ROLE_CLIENT, client.name(), container, placement.clients(),
+        ContainerBuilder builder = container(ROLE_CLIENT, placement.clients().pod(), client.image(), List.of(), client.jvmOptions(), client.cpuMillis(),
+                client.memory(), placement.clients().pinCpus(), plan);
+        if (plan.tls() != null) {
+            builder.addToVolumeMounts(TlsFactory.mount());   // the certificate to trust; never the key
+        }
+        Pod pod = pod(run, clientPodName(run, client), ROLE_CLIENT, client.name(), builder.build(), placement.clients(),
                 placement.separateNodes() ? antiAffinity(run, ROLE_SERVER) : null);
+        if (plan.tls() != null) {
+            pod.getSpec().getVolumes().add(TlsFactory.volume(run, plan, false));
+        }
+        return pod;
     }
 
     /**
@@ -227,9 +247,9 @@ public final class PodFactory {
      * With {@code readinessPath}, the path must answer 2xx once before the server counts as started (the readiness
      * checks wait for it); the kubelet asks it no more afterwards, before the probe attaches, so none is timed.
      */
-    static Probe appStartup(RunPlan.ServerRole server) {
+    static Probe appStartup(RunPlan.ServerRole server, boolean https) {
         return new ProbeBuilder().withPeriodSeconds(1).withFailureThreshold(300)
-                .withNewHttpGet().withPath(server.readinessPath()).withNewPort("http").endHttpGet().build();
+                .withNewHttpGet().withPath(server.readinessPath()).withNewPort("http").withScheme(https ? "HTTPS" : "HTTP").endHttpGet().build();
     }
 
     /**

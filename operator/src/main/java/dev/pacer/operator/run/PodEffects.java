@@ -19,6 +19,7 @@ import dev.pacer.operator.RunEvents;
 import dev.pacer.operator.artifacts.ArtifactStore;
 import dev.pacer.operator.pods.PodFactory;
 import dev.pacer.operator.pods.ServiceFactory;
+import dev.pacer.operator.pods.TlsFactory;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -63,6 +64,12 @@ public final class PodEffects implements RunDriver.Effects {
 
     @Override
     public Optional<String> createServer() {
+        if (plan.tls() != null && plan.tls().generated()) {   // the run's own certificate first: the server pod mounts it
+            Optional<String> refused = createIfAbsent(TlsFactory.generatedSecret(run, plan, java.time.Instant.now()));
+            if (refused.isPresent()) {
+                return refused;
+            }
+        }
         return createIfAbsent(ServiceFactory.serverService(run, plan)).or(() -> createIfAbsent(PodFactory.serverPod(run, plan)));
     }
 
