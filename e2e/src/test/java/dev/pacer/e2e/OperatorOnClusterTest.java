@@ -41,6 +41,7 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -342,6 +343,40 @@ class OperatorOnClusterTest {
     }
 
     /** The run carried out, its server timed by the kernel probe in every period, as many requests as the clients counted. */
+    /**
+     * The cluster quickstart over https and h2, with a certificate the operator makes for the run: the Jetty 12 image's
+     * agent counts the requests the clients sent, and both sides count the same handshakes, one per connection (resumption
+     * off, connections kept). The Secret is the run's, and the clients checked the certificate against its Service's name.
+     */
+    @Test
+    @Order(5)
+    void anHttpsRunOverH2WithACertificateMadeForItShakesHandsAlikeOnBothSides() throws Exception {
+        String name = "https-h2";
+        BenchmarkRun run = clusterQuickstart(name);
+        run.getSpec().request.scheme = "https";
+        run.getSpec().clients.httpVersion = "h2";
+        run.getSpec().tls = new RunTemplate.Tls();
+        run.getSpec().tls.sessionResumption = false;
+        run.getSpec().warmup = "3s";
+        run.getSpec().duration = "6s";
+        client.resource(run).create();
+        await().atMost(RUN_LIMIT).pollInterval(Duration.ofSeconds(1)).until(() -> {
+            BenchmarkRunStatus status = status(name);
+            return status != null && status.phase != null && status.phase.isFinal();
+        });
+        BenchmarkRunStatus status = status(name);
+        assertThat(status.phase).as("conditions: %s", status.conditions).isEqualTo(Phase.Succeeded);
+        RunResult result = status.result;
+        assertThat(result.clients.errors).isZero();
+        assertThat(result.server.requests).isCloseTo(result.clients.requests, Percentage.withPercentage(2));
+        long connections = (long) run.getSpec().clients.count * run.getSpec().clients.connections;
+        assertThat(result.tls.clientHandshakes).isEqualTo(connections);
+        assertThat(result.tls.serverHandshakes).isEqualTo(connections);
+        Secret secret = client.secrets().inNamespace(NAMESPACE).withName(name + "-tls").get();
+        assertThat(secret.getType()).isEqualTo("kubernetes.io/tls");
+        assertThat(secret.getMetadata().getOwnerReferences()).singleElement().satisfies(o -> assertThat(o.getName()).isEqualTo(name));
+    }
+
     static BenchmarkRunStatus measuredByTheProbe(String name, int periods) {
         await().atMost(RUN_LIMIT).pollInterval(Duration.ofSeconds(1)).until(() -> {
             BenchmarkRunStatus status = status(name);
