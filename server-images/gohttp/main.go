@@ -2,6 +2,10 @@
 // kernel probe measures it (spec.server.measure: probe).
 //
 //	pacer-gohttp --port=8080
+//	pacer-gohttp --port=8443 --tls-cert=tls.crt --tls-key=tls.key   # https, h2 and HTTP/1.1 by ALPN
+//
+// Over https (the certificate and key in PEM, from the flags or from TLS_CERT and TLS_KEY, which pacer sets) it
+// serves HTTP/2 to clients that ask for it by ALPN and HTTP/1.1 to the others, as net/http does by itself.
 //
 // GET / answers "ok" (the payload of Chappe's shoot-out), any other path "Hello, World!"; any path takes
 // ?sleepMicros=N (wait N µs before answering, as pacer's Java servers do) and ?bytes=N (a body of N bytes).
@@ -20,7 +24,12 @@ import (
 
 func main() {
 	port := flag.Int("port", envPort(), "HTTP port (default: env PORT, else 8080)")
+	certificate := flag.String("tls-cert", os.Getenv("TLS_CERT"), "https: the certificate chain, PEM (default: env TLS_CERT)")
+	key := flag.String("tls-key", os.Getenv("TLS_KEY"), "https: its private key, PEM (default: env TLS_KEY)")
 	flag.Parse()
+	if (*certificate == "") != (*key == "") {
+		log.Fatalf("pacer-gohttp: https needs both --tls-cert and --tls-key (or TLS_CERT and TLS_KEY)")
+	}
 	body, root := []byte("Hello, World!"), []byte("ok")
 	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
@@ -39,9 +48,16 @@ func main() {
 		w.Write(body)
 	})
 	addr := fmt.Sprintf(":%d", *port)
-	log.Printf("pacer-gohttp listening on %s", addr)
 	server := &http.Server{Addr: addr, Handler: handler, ReadHeaderTimeout: 10 * time.Second}
-	if err := server.ListenAndServe(); err != nil {
+	var err error
+	if *certificate != "" {
+		log.Printf("pacer-gohttp listening (https: h2, http/1.1) on %s", addr)
+		err = server.ListenAndServeTLS(*certificate, *key)
+	} else {
+		log.Printf("pacer-gohttp listening on %s", addr)
+		err = server.ListenAndServe()
+	}
+	if err != nil {
 		log.Fatalf("pacer-gohttp: cannot start: %v", err)
 	}
 }

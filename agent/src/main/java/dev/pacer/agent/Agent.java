@@ -75,6 +75,9 @@ public final class Agent implements Closeable {
         PeriodSampler handshakes = https
                 ? PeriodSampler.builder(AgentContract.SERIES_HANDSHAKE).period(sampler.period()).start()
                 : null;
+        if (handshakes != null) {
+            AgentMetrics.registerHandshakes(registry, ROLE_SERVER, handshakes);
+        }
         return new Agent(ROLE_SERVER, sampler, handshakes, registry, admin, adminPort);
     }
 

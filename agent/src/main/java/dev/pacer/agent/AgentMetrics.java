@@ -38,6 +38,8 @@ public final class AgentMetrics {
     public static final String ERRORS_TOTAL = "pacer_errors_total";
     public static final String OFFERED_RATE = "pacer_offered_rate";
     public static final String SEND_LAG_SECONDS = "pacer_send_lag_seconds";
+    public static final String TLS_HANDSHAKES_TOTAL = "pacer_tls_handshakes_total";
+    public static final String TLS_HANDSHAKE_SECONDS = "pacer_tls_handshake_seconds";
 
     /** Upper bounds of {@value #PROCESSING_SECONDS}, seconds: 10 µs to 10 s. */
     static final double[] PROCESSING_BUCKETS_SECONDS = {
@@ -59,6 +61,14 @@ public final class AgentMetrics {
         if (processingHistogram) {
             registry.register(new ProcessingHistogramCollector(sampler));
         }
+    }
+
+    /** The TLS handshakes of a role: how many (0 in cleartext) and their times in the last closed period. */
+    public static void registerHandshakes(PrometheusRegistry registry, String role, PeriodSampler handshakes) {
+        CounterWithCallback.builder().name(TLS_HANDSHAKES_TOTAL).help("TLS handshakes completed, each on a new connection")
+                .labelNames("role").callback(cb -> cb.call(handshakes.closedCount(), role)).register(registry);
+        registerPeriodGauge(registry, TLS_HANDSHAKE_SECONDS, "TLS handshake time (connection to handshake done) in the last closed period",
+                role, handshakes::lastPeriod);
     }
 
     /** A gauge with {@code role} and {@code stat} labels over the last closed period of a sampler. */

@@ -66,6 +66,19 @@ public final class LocalApps {
         if (server.command() != null && !server.command().isEmpty()) {
             commandProblem(server.command().getFirst()).ifPresent(problems::add);
         }
+        if (plan.tls() != null) {
+            Optional<App> app = server.command() == null ? serverFor(server.image()) : Optional.empty();
+            if (app.isPresent() && !HTTPS_SERVERS.contains(app.get().name())) {
+                problems.add(new FieldProblem("spec.request.scheme", "is https, but the " + app.get().name() + " server serves http only: "
+                        + "use one of " + String.join(", ", HTTPS_SERVERS) + ", or a spec.server.command that reads the certificate "
+                        + "and key from TLS_CERT and TLS_KEY"));
+            }
+            if (plan.tls().secretName() != null) {
+                problems.add(new FieldProblem("spec.tls.certificate.secretName", "names a Kubernetes Secret: locally give "
+                        + "spec.tls.certificate.directory (tls.crt and tls.key in PEM), or leave spec.tls.certificate unset to have one "
+                        + "made for the run"));
+            }
+        }
         if (server.measure().probe()) {
             if (!Files.isExecutable(probeBinary())) {
                 problems.add(new FieldProblem("spec.server.measure", "is " + server.measure().spec() + " but the kernel probe is not built ("
@@ -77,6 +90,9 @@ public final class LocalApps {
         }
         return problems;
     }
+
+    /** pacer's servers that serve https ({@code --tls-cert}, {@code --tls-key}). */
+    static final List<String> HTTPS_SERVERS = List.of("jetty12", "jetty12-ee9", "jetty11", "loom");
 
     /** How the programs written in Go (the kernel probe, the Go peer server) get built. */
     static final String GO_NEEDED = "it is built by ./pacer (or 'make build') when Go 1.26 or newer is on PATH: install Go "

@@ -67,6 +67,22 @@ class HttpsE2ETest {
         assertThat(outcome.out()).doesNotContain("PRIVATE KEY");
     }
 
+    /** Go's net/http, a server without pacer's agent, reading its certificate from TLS_CERT and TLS_KEY: judged by the clients. */
+    @ParameterizedTest(name = "over {0}")
+    @CsvSource({"h2", "http/1.1"})
+    void aServerWithoutTheAgentServesHttpsFromTheCertificatePacerGivesIt(String version) throws Exception {
+        String spec = spec("go", "jetty12", "--mode=core", version, "{sessionResumption: true}")
+                .replace("server: {image: jetty12, args: [--mode=core], cpus: \"1\"}", "server: {image: go-net-http, cpus: \"1\", measure: none, "
+                        + "command: [\"" + Processes.HOME.resolve("server-images/gohttp/target/pacer-gohttp") + "\", \"--port=${PORT}\"]}");
+        LocalRuns.Outcome outcome = LocalRuns.run(work, "go", spec);
+        assertThat(outcome.exitCode()).as(outcome.out() + outcome.err()).isZero();
+        RunResult result = outcome.document().result();
+        assertThat(result.clients.errors).isZero();
+        assertThat(result.clients.achievedRate).isCloseTo(200.0, Percentage.withPercentage(3));
+        assertThat(result.tls.clientHandshakes).isEqualTo(4);
+        assertThat(result.tls.serverHandshakes).as("no agent: the server tells nothing").isNull();
+    }
+
     @Test
     void connectionsRenewedUnderLoadShakeHandsOnBothSidesAlike() throws Exception {
         LocalRuns.Outcome outcome = LocalRuns.run(work, "renew", spec("renew", "jetty12", "--mode=core", "http/1.1",

@@ -67,6 +67,7 @@ public final class LoadGeneratorAgent implements Closeable {
                     LoadRun current = run;
                     cb.call(current == null ? 0 : current.offeredRatePerSecond(), Agent.ROLE_CLIENT);
                 }).register(registry);
+        AgentMetrics.registerHandshakes(registry, Agent.ROLE_CLIENT, handshake);
         JvmSeries.register(registry);
         // what this client used per period: a starved or paused client would blame the server for its own lateness
         ResourceSampler resources = new ResourceSampler(responseTime.period().toMillis());
