@@ -56,6 +56,7 @@ e2e: test-deps cluster-binaries
 ## bench: the benchmarks of docs/benchmarks.md (prints figures; not a test)
 bench: build
 	scripts/bench-client.sh
+	scripts/bench-tls.sh
 	scripts/bench-recording-overhead.sh
 	scripts/bench-sampler.sh
 	scripts/bench-probe.sh

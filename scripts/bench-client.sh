@@ -9,8 +9,9 @@
 # Usage: [WRK2=/path/to/wrk2] scripts/bench-client.sh [RATE...]   (default 5000 10000 20000 40000)
 #   CONNECTIONS="16 100 1000" (default): the connection counts; CLIENTS="wrk2 vegeta pacer" (default; "plain" adds the
 #   jetty-load-generator): only those clients; PROFILE_ONLY=1: only the profile at the highest rate; RAMP_SECONDS=5:
-#   pacer's warm-up starts with a 5 s ramp. wrk2 is built from its public source outside the repository
-#   (git clone https://github.com/giltene/wrk2 && make), never committed.
+#   pacer's warm-up starts with a 5 s ramp; SCHEME=https: every client over TLS 1.3 to nginx (keep-alive connections:
+#   one handshake each, before the window; pacer trusts nginx's certificate, vegeta skips the check). wrk2 is built
+#   from its public source outside the repository (git clone https://github.com/giltene/wrk2 && make), never committed.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 "$PACER_HOME/scripts/install-bench-tools.sh"
@@ -33,9 +34,15 @@ trap 'stop_started; rm -rf "$work"' EXIT
 now_ms() { date +%s%3N; }
 wait_until_ms() { while (( $(now_ms) < $1 )); do sleep 0.005; done; }
 
-start_nginx "$work" 0
+SCHEME="${SCHEME:-http}"
+[[ $SCHEME == http || $SCHEME == https ]] || { echo "SCHEME must be http or https, was '$SCHEME'" >&2; exit 2; }
+NGINX_TLS=$([[ $SCHEME == https ]] && echo 1 || echo 0) start_nginx "$work" 0
 PORT=$NGINX_PORT
-TARGET="http://127.0.0.1:$PORT/"
+TARGET="$SCHEME://127.0.0.1:$PORT/"
+TLS_JSON=""
+if [[ $SCHEME == https ]]; then
+  TLS_JSON=",\"tls\":{\"protocols\":[\"TLSv1.3\"],\"sessionResumption\":true,\"requestsPerConnection\":0,\"trustedCertificatesFile\":\"$work/tls.crt\"}"
+fi
 taskset -c 1 wrk -t1 -c16 -d2s "$TARGET" >/dev/null   # nginx warm
 
 # each prints: "responsesInWindow achievedPerSecond cpuSecondsInWindow p99Ms"
@@ -48,7 +55,7 @@ pacer_client() {
   while [[ ! -s $ready ]]; do sleep 0.05; done
   local admin; admin=$(sed -n 's/.*"adminPort":\([0-9]*\).*/\1/p' "$ready")
   # armed first (connected, collected), then started a second or more ahead, as the run protocol does
-  curl -sf -XPOST "localhost:$admin/pacer/v1/run" -d "{\"targetUrl\":\"http://127.0.0.1:$PORT\",\"ratePerSecond\":$rate,\"connections\":$CONNECTIONS,\"request\":{\"path\":\"/\"},\"warmupMs\":$((WARMUP_SECONDS*1000)),\"durationMs\":$((MEASURED_SECONDS*1000)),\"startAtEpochMs\":0,\"rampUpMs\":$((RAMP_SECONDS*1000))}" >/dev/null
+  curl -sf -XPOST "localhost:$admin/pacer/v1/run" -d "{\"targetUrl\":\"$SCHEME://127.0.0.1:$PORT\",\"ratePerSecond\":$rate,\"connections\":$CONNECTIONS,\"request\":{\"path\":\"/\"},\"warmupMs\":$((WARMUP_SECONDS*1000)),\"durationMs\":$((MEASURED_SECONDS*1000)),\"startAtEpochMs\":0,\"rampUpMs\":$((RAMP_SECONDS*1000))$TLS_JSON}" >/dev/null
   until curl -sf "localhost:$admin/pacer/v1/run" | grep -q '"state" : "armed"'; do sleep 0.05; done
   local start_at=$(( ($(now_ms) / 1000 + 2) * 1000 ))
   local window_start=$(( start_at + WARMUP_SECONDS * 1000 )) window_end=$(( start_at + (WARMUP_SECONDS + MEASURED_SECONDS) * 1000 ))
@@ -74,7 +81,7 @@ pacer_client() {
 vegeta_client() {
   local rate="$1"
   local start; start=$(now_ms)
-  echo "GET $TARGET" | taskset -c 1 "$VEGETA" attack -rate="$rate/s" -duration="$((WARMUP_SECONDS + MEASURED_SECONDS))s" \
+  echo "GET $TARGET" | taskset -c 1 "$VEGETA" attack -insecure -rate="$rate/s" -duration="$((WARMUP_SECONDS + MEASURED_SECONDS))s" \
     -connections="$CONNECTIONS" -max-connections="$CONNECTIONS" -keepalive=true -http2=false >"$work/vegeta.bin" &
   local pid=$!; STARTED_PIDS+=("$pid")
   wait_until_ms $(( start + WARMUP_SECONDS * 1000 )); local cpu0; cpu0=$(cpu_seconds "$pid")
@@ -138,8 +145,8 @@ clients=(${CLIENTS:-$DEFAULT_CLIENTS})
 reference=vegeta; [[ " ${clients[*]} " == *" wrk2 "* ]] && reference=wrk2
 # the machine, for telling tables apart: a reader compares a table with another only through the reference's figures
 echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), kernel $(uname -r)"
-printf "nginx (1 worker) on CPU 0, each client on CPU 1, %s connections, %d s warm-up, %d s measured; ratios to %s in this run\n\n" \
-  "${CONNECTION_COUNTS[*]}" "$WARMUP_SECONDS" "$MEASURED_SECONDS" "$reference"
+printf "nginx (1 worker) on CPU 0, each client on CPU 1, %s, %s connections, %d s warm-up, %d s measured; ratios to %s in this run\n\n" \
+  "$([[ $SCHEME == https ]] && echo "https (TLS 1.3, connections kept)" || echo "http")" "${CONNECTION_COUNTS[*]}" "$WARMUP_SECONDS" "$MEASURED_SECONDS" "$reference"
 printf "%8s %6s  %-22s %12s %10s %12s %10s %12s %12s\n" "offered" "conns" "client" "µs CPU/req" "held" "achieved/s" "p99 ms" "CPU vs ref" "p99 vs ref"
 for CONNECTIONS in "${CONNECTION_COUNTS[@]}"; do
 for rate in "${RATES[@]}"; do

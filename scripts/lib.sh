@@ -43,11 +43,18 @@ require_wrk() {
 }
 
 # start_nginx WORKDIR [CPUS]: Debian's nginx, one worker answering "ok" on keep-alive connections of a free loopback
-# port, pinned to CPUS (default 0); sets NGINX_PORT and NGINX_PID, and waits until it answers.
+# port, pinned to CPUS (default 0); sets NGINX_PORT and NGINX_PID, and waits until it answers. With NGINX_TLS=1 it
+# serves https (TLS 1.3, a self-signed ECDSA P-256 certificate for 127.0.0.1 made by openssl in WORKDIR/tls.crt).
 start_nginx() {
-  local work="$1" cpus="${2:-0}"
+  local work="$1" cpus="${2:-0}" listen_tls="" scheme=http
   NGINX_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
   mkdir -p "$work/nginx"
+  if [[ ${NGINX_TLS:-} == 1 ]]; then
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout "$work/tls.key" -out "$work/tls.crt" \
+      -days 1 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 2>/dev/null
+    listen_tls="ssl; ssl_certificate $work/tls.crt; ssl_certificate_key $work/tls.key; ssl_protocols TLSv1.3"
+    scheme=https
+  fi
   cat >"$work/nginx.conf" <<CONF
 daemon off;
 master_process off;
@@ -60,13 +67,13 @@ http {
   keepalive_requests 100000000;
   keepalive_timeout 300s;
   client_body_temp_path $work/nginx/body;
-  server { listen 127.0.0.1:$NGINX_PORT; location / { return 200 "ok"; } }
+  server { listen 127.0.0.1:$NGINX_PORT $listen_tls; location / { return 200 "ok"; } }
 }
 CONF
   taskset -c "$cpus" nginx -c "$work/nginx.conf" -p "$work/nginx" &
   NGINX_PID=$!
   STARTED_PIDS+=("$NGINX_PID")
   local i
-  for i in $(seq 50); do curl -sf "http://127.0.0.1:$NGINX_PORT/" >/dev/null && return 0; sleep 0.1; done
+  for i in $(seq 50); do curl -sfk "$scheme://127.0.0.1:$NGINX_PORT/" >/dev/null && return 0; sleep 0.1; done
   echo "nginx did not answer on port $NGINX_PORT" >&2; return 1
 }

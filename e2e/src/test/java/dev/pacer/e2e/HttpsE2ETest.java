@@ -45,7 +45,7 @@ class HttpsE2ETest {
     }
 
     @ParameterizedTest(name = "{0} {1} over {2}")
-    @CsvSource({"jetty12, --mode=core, http/1.1", "jetty12, --mode=ee10, h2", "jetty11, --mode=servlet, h2", "loom, --mode=virtual-threads, http/1.1"})
+    @CsvSource({"jetty12, --mode=core, http/1.1", "jetty12, --mode=ee10, h2", "jetty12-ee9, --mode=ee9, h2", "jetty11, --mode=servlet, h2", "loom, --mode=virtual-threads, http/1.1"})
     void aServerAnswersOverTlsAndItsAgentCountsWhatTheClientSent(String image, String mode, String version) throws Exception {
         LocalRuns.Outcome outcome = LocalRuns.run(work, "tls", spec("tls", image, mode, version, "{sessionResumption: false}"));
         assertThat(outcome.exitCode()).as(outcome.out() + outcome.err()).isZero();
@@ -63,6 +63,7 @@ class HttpsE2ETest {
         assertThat(result.tls.handshakesPerSecond).as("connections kept: none in the window").isZero();
         assertThat(result.tls.clientHandshakeP99Micros).isPositive();
         assertThat(outcome.out()).contains("tls     handshakes: clients 4");
+        assertThat(Files.readString(outcome.directory().resolve("report.html"))).contains("id=\"tls-figures\"");
         assertThat(outcome.directory().resolve("tls/tls.key")).exists();
         assertThat(outcome.out()).doesNotContain("PRIVATE KEY");
     }

@@ -55,6 +55,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.TestMethodOrder;
 
@@ -344,19 +345,24 @@ class OperatorOnClusterTest {
 
     /** The run carried out, its server timed by the kernel probe in every period, as many requests as the clients counted. */
     /**
-     * The cluster quickstart over https and h2, with a certificate the operator makes for the run: the Jetty 12 image's
-     * agent counts the requests the clients sent, and both sides count the same handshakes, one per connection (resumption
-     * off, connections kept). The Secret is the run's, and the clients checked the certificate against its Service's name.
+     * The cluster quickstart over https with a certificate the operator makes for the run: the Jetty 12 image's agent
+     * counts the requests the clients sent, and both sides count the same handshakes. Over h2, resumption off and
+     * connections kept: one handshake per connection. Over HTTP/1.1, connections renewed after 50 responses with
+     * resumption: more handshakes, the same on both sides. The Secret is the run's; the clients checked the certificate
+     * against the run's Service name while connecting to the pod.
      */
-    @Test
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"h2, 0, false", "http/1.1, 50, true"})
     @Order(5)
-    void anHttpsRunOverH2WithACertificateMadeForItShakesHandsAlikeOnBothSides() throws Exception {
-        String name = "https-h2";
+    void anHttpsRunWithACertificateMadeForItShakesHandsAlikeOnBothSides(String version, int requestsPerConnection, boolean resumption)
+            throws Exception {
+        String name = "https-" + version.replaceAll("[^a-z0-9]", "");
         BenchmarkRun run = clusterQuickstart(name);
         run.getSpec().request.scheme = "https";
-        run.getSpec().clients.httpVersion = "h2";
+        run.getSpec().clients.httpVersion = version;
         run.getSpec().tls = new RunTemplate.Tls();
-        run.getSpec().tls.sessionResumption = false;
+        run.getSpec().tls.sessionResumption = resumption;
+        run.getSpec().tls.requestsPerConnection = requestsPerConnection;
         run.getSpec().warmup = "3s";
         run.getSpec().duration = "6s";
         client.resource(run).create();
@@ -370,8 +376,12 @@ class OperatorOnClusterTest {
         assertThat(result.clients.errors).isZero();
         assertThat(result.server.requests).isCloseTo(result.clients.requests, Percentage.withPercentage(2));
         long connections = (long) run.getSpec().clients.count * run.getSpec().clients.connections;
-        assertThat(result.tls.clientHandshakes).isEqualTo(connections);
-        assertThat(result.tls.serverHandshakes).isEqualTo(connections);
+        if (requestsPerConnection == 0) {
+            assertThat(result.tls.clientHandshakes).isEqualTo(connections);
+        } else {   // at least one new connection per 50 of the window's responses, beyond the first
+            assertThat(result.tls.clientHandshakes).isGreaterThan(connections + result.clients.requests / requestsPerConnection / 2);
+        }
+        assertThat(result.tls.serverHandshakes).isEqualTo(result.tls.clientHandshakes);
         Secret secret = client.secrets().inNamespace(NAMESPACE).withName(name + "-tls").get();
         assertThat(secret.getType()).isEqualTo("kubernetes.io/tls");
         assertThat(secret.getMetadata().getOwnerReferences()).singleElement().satisfies(o -> assertThat(o.getName()).isEqualTo(name));
