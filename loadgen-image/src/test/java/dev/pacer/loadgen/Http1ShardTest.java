@@ -140,7 +140,11 @@ class Http1ShardTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> done.size() == 500);
         assertThat(done).allSatisfy(d -> assertThat(d.status()).as("%s", d.failure()).isEqualTo(200));
         assertThat(served).hasValue(500);
-        assertThat(connectionsSeen.get()).as("the 2 first, and one for each closed one needed again: 49 of the 50").isEqualTo(2 + 49);
+        // the 2 first, and one for each of the 50 closed that was needed again: a closed connection is replaced when the
+        // ring next takes it. The last one closed never is; the one before it neither when the other connection served
+        // the requests left. A third cannot wait so: with both of the shard's connections closed, the next request
+        // replaces one. Never more than one connection per close.
+        assertThat(connectionsSeen.get()).isBetween(2 + 50 - 2, 2 + 50 - 1);
     }
 
     @Test
