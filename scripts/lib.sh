@@ -61,7 +61,7 @@ master_process off;
 worker_processes 1;
 pid $work/nginx.pid;
 error_log $work/nginx/error.log;
-events { worker_connections 4096; }
+events { worker_connections 16384; }   # 10,000 client connections and more
 http {
   access_log off;
   keepalive_requests 100000000;

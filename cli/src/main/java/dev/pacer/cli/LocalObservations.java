@@ -128,6 +128,6 @@ final class LocalObservations extends AgentObservations {
             return Optional.empty();
         }
         int port = table.fixedServerPort();
-        return LocalPorts.answers(port, server.readinessPath()) ? Optional.of(port) : Optional.empty();
+        return LocalPorts.answers(port, server.readinessPath(), plan.tls() != null) ? Optional.of(port) : Optional.empty();
     }
 }

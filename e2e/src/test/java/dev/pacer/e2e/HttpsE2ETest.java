@@ -68,13 +68,16 @@ class HttpsE2ETest {
         assertThat(outcome.out()).doesNotContain("PRIVATE KEY");
     }
 
-    /** Go's net/http, a server without pacer's agent, reading its certificate from TLS_CERT and TLS_KEY: judged by the clients. */
-    @ParameterizedTest(name = "over {0}")
-    @CsvSource({"h2", "http/1.1"})
-    void aServerWithoutTheAgentServesHttpsFromTheCertificatePacerGivesIt(String version) throws Exception {
+    /**
+     * Go's net/http, a server without pacer's agent, reading its certificate from TLS_CERT and TLS_KEY, over h2: judged by
+     * the clients; ready once its readiness path answers over TLS.
+     */
+    @Test
+    void aServerWithoutTheAgentServesHttpsFromTheCertificatePacerGivesIt() throws Exception {
+        String version = "h2";
         String spec = spec("go", "jetty12", "--mode=core", version, "{sessionResumption: true}")
                 .replace("server: {image: jetty12, args: [--mode=core], cpus: \"1\"}", "server: {image: go-net-http, cpus: \"1\", measure: none, "
-                        + "command: [\"" + Processes.HOME.resolve("server-images/gohttp/target/pacer-gohttp") + "\", \"--port=${PORT}\"]}");
+                        + "readinessPath: /, command: [\"" + Processes.HOME.resolve("server-images/gohttp/target/pacer-gohttp") + "\", \"--port=${PORT}\"]}");
         LocalRuns.Outcome outcome = LocalRuns.run(work, "go", spec);
         assertThat(outcome.exitCode()).as(outcome.out() + outcome.err()).isZero();
         RunResult result = outcome.document().result();
