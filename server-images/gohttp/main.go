@@ -4,7 +4,7 @@
 //	pacer-gohttp --port=8080
 //	pacer-gohttp --port=8443 --tls-cert=tls.crt --tls-key=tls.key   # https, h2 and HTTP/1.1 by ALPN
 //
-// Over https (the certificate and key in PEM, from the flags or from TLS_CERT and TLS_KEY, which pacer sets) it
+// Over https (the certificate and key in PEM, from the flags or from PACER_TLS_CERT and PACER_TLS_KEY, which pacer sets) it
 // serves HTTP/2 to clients that ask for it by ALPN and HTTP/1.1 to the others, as net/http does by itself.
 //
 // GET / answers "ok" (the payload of Chappe's shoot-out), any other path "Hello, World!"; any path takes
@@ -24,11 +24,11 @@ import (
 
 func main() {
 	port := flag.Int("port", envPort(), "HTTP port (default: env PORT, else 8080)")
-	certificate := flag.String("tls-cert", os.Getenv("TLS_CERT"), "https: the certificate chain, PEM (default: env TLS_CERT)")
-	key := flag.String("tls-key", os.Getenv("TLS_KEY"), "https: its private key, PEM (default: env TLS_KEY)")
+	certificate := flag.String("tls-cert", os.Getenv("PACER_TLS_CERT"), "https: the certificate chain, PEM (default: env PACER_TLS_CERT)")
+	key := flag.String("tls-key", os.Getenv("PACER_TLS_KEY"), "https: its private key, PEM (default: env PACER_TLS_KEY)")
 	flag.Parse()
 	if (*certificate == "") != (*key == "") {
-		log.Fatalf("pacer-gohttp: https needs both --tls-cert and --tls-key (or TLS_CERT and TLS_KEY)")
+		log.Fatalf("pacer-gohttp: https needs both --tls-cert and --tls-key (or PACER_TLS_CERT and PACER_TLS_KEY)")
 	}
 	body, root := []byte("Hello, World!"), []byte("ok")
 	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

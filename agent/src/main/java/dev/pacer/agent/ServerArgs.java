@@ -7,11 +7,13 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.pacer.agent.tls.ServerTls;
+import dev.pacer.contract.AgentContract;
 
 /**
  * Command-line options of the pacer servers: {@code --port=N} (default {@value #DEFAULT_PORT}, 0 for a free port),
  * {@code --mode=NAME} where a server has modes, {@code --max-threads=N}; for a server that serves https,
- * {@code --tls-cert=PEM --tls-key=PEM [--tls-protocols=TLSv1.3,TLSv1.2]}. Unknown options are an error that lists
+ * {@code --tls-cert=PEM --tls-key=PEM [--tls-protocols=TLSv1.3,TLSv1.2]}, the first two by default from
+ * {@value AgentContract#TLS_CERT_ENV} and {@value AgentContract#TLS_KEY_ENV}. Unknown options are an error that lists
  * the known ones.
  *
  * @param tls {@code null}: cleartext
@@ -67,10 +69,18 @@ public record ServerArgs(int port, String mode, int maxThreads, ServerTls tls) {
                         + " (options: --port, --mode, --max-threads" + (servesHttps ? ", --tls-cert, --tls-key, --tls-protocols" : "") + ")");
             }
         }
+        if (servesHttps && certificate == null && key == null) {   // as pacer sets them for any server of an https run
+            certificate = blankToNull(System.getenv(AgentContract.TLS_CERT_ENV));
+            key = blankToNull(System.getenv(AgentContract.TLS_KEY_ENV));
+        }
         if ((certificate == null) != (key == null)) {
             throw new IllegalArgumentException("https needs both --tls-cert (the certificate chain, PEM) and --tls-key (its key, PKCS#8 PEM)");
         }
         return new ServerArgs(port, mode, maxThreads, certificate == null ? null : new ServerTls(Path.of(certificate), Path.of(key), protocols));
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value;
     }
 
     private static int parseInt(String name, String value, int min, int max) {

@@ -97,6 +97,8 @@ public class BenchmarkRunSpec extends RunTemplate {
             + "or use h2c for HTTP/2 in cleartext";
     static final String H2C_NOT_HTTPS_MESSAGE = "h2c is HTTP/2 in cleartext: over https use h2 (or http/1.1), or set "
             + "spec.request.scheme to http";
+    static final String CERTIFICATE_SOURCE_MESSAGE = "must name either secretName (Kubernetes) or directory (locally); unset, a "
+            + "certificate is generated for the run";
     static final String TLS_NEEDS_HTTPS_MESSAGE = "applies to https only: set spec.request.scheme to https, or remove spec.tls";
     /**
      * An {@code Expect} header (100-continue) makes the server answer twice per request, an interim response before it

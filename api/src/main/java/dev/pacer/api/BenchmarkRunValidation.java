@@ -329,8 +329,8 @@ public final class BenchmarkRunValidation {
         }
         RunTemplate.TlsCertificate certificate = spec.tls.certificate;
         if (certificate != null && (certificate.secretName == null) == (certificate.directory == null)) {
-            problems.add(new FieldProblem("spec.tls.certificate", "must name either secretName (Kubernetes) or directory (locally), "
-                    + "not " + (certificate.secretName == null ? "neither" : "both") + "; unset, a certificate is generated for the run"));
+            problems.add(new FieldProblem("spec.tls.certificate", BenchmarkRunSpec.CERTIFICATE_SOURCE_MESSAGE + ", not "
+                    + (certificate.secretName == null ? "neither" : "both")));
         }
     }
 

@@ -119,10 +119,12 @@ public class RunTemplate {
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
+    @ValidationRule(value = "has(self.secretName) != has(self.directory)", message = BenchmarkRunSpec.CERTIFICATE_SOURCE_MESSAGE,
+            reason = "FieldValueInvalid")
     public static class TlsCertificate {
         @Size(min = 1, max = 253)
-        @JsonPropertyDescription("Kubernetes: a Secret of type kubernetes.io/tls in the run's namespace (tls.crt, tls.key; ca.crt, "
-                + "when present, is what the clients trust, else tls.crt).")
+        @JsonPropertyDescription("Kubernetes: a Secret of type kubernetes.io/tls in the run's namespace, holding tls.crt and tls.key; "
+                + "the server pod mounts both, the clients tls.crt alone and trust the certificates in it.")
         public String secretName;
 
         @Size(min = 1, max = 4096)

@@ -160,7 +160,7 @@ class BenchmarkRunValidationTest {
                 .containsExactlyInAnyOrder(
                         "spec.tls.protocols: must list TLSv1.3 and/or TLSv1.2 (older versions are broken and refused by current JDKs), listed 'TLSv1.1'",
                         "spec.tls.requestsPerConnection: must be in [0, 1000000] (0: a connection is kept for the whole run), was -1",
-                        "spec.tls.certificate: must name either secretName (Kubernetes) or directory (locally), not both; unset, a certificate is generated for the run");
+                        "spec.tls.certificate: must name either secretName (Kubernetes) or directory (locally); unset, a certificate is generated for the run, not both");
         assertThat(problems(https.replace("scheme: https", "scheme: ftp"))).containsExactly("spec.request.scheme: must be http or https, was 'ftp'");
     }
 

@@ -71,7 +71,11 @@ public final class LocalApps {
             if (app.isPresent() && !HTTPS_SERVERS.contains(app.get().name())) {
                 problems.add(new FieldProblem("spec.request.scheme", "is https, but the " + app.get().name() + " server serves http only: "
                         + "use one of " + String.join(", ", HTTPS_SERVERS) + ", or a spec.server.command that reads the certificate "
-                        + "and key from TLS_CERT and TLS_KEY"));
+                        + "and key from PACER_TLS_CERT and PACER_TLS_KEY"));
+            }
+            if (app.isPresent() && app.get().name().equals("loom") && plan.clients().stream().anyMatch(c -> "h2".equals(c.httpVersion()))) {
+                problems.add(new FieldProblem("spec.clients.httpVersion", "is h2, but loom serves HTTP/1.1 alone over https (the JDK's "
+                        + "HttpsServer): use http/1.1, or one of jetty12, jetty12-ee9, jetty11"));
             }
             if (plan.tls().secretName() != null) {
                 problems.add(new FieldProblem("spec.tls.certificate.secretName", "names a Kubernetes Secret: locally give "

@@ -32,9 +32,6 @@ import dev.pacer.engine.report.ResultsDirectory;
  * operator's {@code PodEffects}.
  */
 final class LocalEffects implements RunDriver.Effects {
-    /** Environment of a server command over https: its certificate chain and key, PEM files. */
-    static final String TLS_CERT_ENV = "TLS_CERT";
-    static final String TLS_KEY_ENV = "TLS_KEY";
     private final RunPlan plan;
     private final LocalTls.Material tls;
     private final LocalProcessTable table;
@@ -88,8 +85,8 @@ final class LocalEffects implements RunDriver.Effects {
             env.put("PORT", Integer.toString(table.fixedServerPort()));
         }
         if (tls != null) {   // any server: where its certificate and key are
-            env.put(TLS_CERT_ENV, tls.certificate().toString());
-            env.put(TLS_KEY_ENV, tls.key().toString());
+            env.put(AgentContract.TLS_CERT_ENV, tls.certificate().toString());
+            env.put(AgentContract.TLS_KEY_ENV, tls.key().toString());
         }
         List<Integer> cpus = table.layout().cpusByRole().get(AgentContract.ROLE_SERVER);
         Optional<String> refused;

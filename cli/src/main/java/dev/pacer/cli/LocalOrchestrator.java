@@ -109,6 +109,7 @@ public final class LocalOrchestrator {
         } finally {
             clearLine();
             stopAll();
+            LocalTls.forget(tls);
             try {
                 Runtime.getRuntime().removeShutdownHook(shutdownHook);
             } catch (IllegalStateException shuttingDown) {

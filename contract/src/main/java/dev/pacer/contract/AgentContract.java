@@ -34,6 +34,12 @@ public final class AgentContract {
     /** Environment: the admin port (0 picks a free one). */
     public static final String ADMIN_PORT_ENV = "PACER_ADMIN_PORT";
     public static final int DEFAULT_ADMIN_PORT = 9090;
+    /**
+     * Environment of a server in an https run: its certificate chain and its key, PEM files. pacer's servers take them
+     * as the defaults of {@code --tls-cert} and {@code --tls-key}; any other server may read them.
+     */
+    public static final String TLS_CERT_ENV = "PACER_TLS_CERT";
+    public static final String TLS_KEY_ENV = "PACER_TLS_KEY";
     /** Environment: the sample period in milliseconds, the same for every role of a run. */
     public static final String SAMPLE_PERIOD_ENV = "PACER_SAMPLE_PERIOD_MS";
 

@@ -115,6 +115,15 @@ public record RunRequest(String targetUrl, int ratePerSecond, int connections, i
                 } else if ("http".equals(uri.getScheme()) && tls != null) {
                     problems.add("tls applies to an https targetUrl only, was '" + targetUrl + "'");
                 }
+                if (tls != null) {
+                    if (tls.protocols() == null || tls.protocols().isEmpty()
+                            || !List.of("TLSv1.3", "TLSv1.2").containsAll(tls.protocols())) {
+                        problems.add("tls.protocols must list TLSv1.3 and/or TLSv1.2, was " + tls.protocols());
+                    }
+                    if (tls.requestsPerConnection() < 0) {
+                        problems.add("tls.requestsPerConnection must be >= 0 (0: never a new connection), was " + tls.requestsPerConnection());
+                    }
+                }
             } catch (IllegalArgumentException e) {
                 problems.add("targetUrl is not a URL: '" + targetUrl + "'");
             }

@@ -64,12 +64,13 @@ class HttpsE2ETest {
         assertThat(result.tls.clientHandshakeP99Micros).isPositive();
         assertThat(outcome.out()).contains("tls     handshakes: clients 4");
         assertThat(Files.readString(outcome.directory().resolve("report.html"))).contains("id=\"tls-figures\"");
-        assertThat(outcome.directory().resolve("tls/tls.key")).exists();
+        assertThat(outcome.directory().resolve("tls/tls.crt")).exists();
+        assertThat(outcome.directory().resolve("tls/tls.key")).as("the run's own key, gone with the run").doesNotExist();
         assertThat(outcome.out()).doesNotContain("PRIVATE KEY");
     }
 
     /**
-     * Go's net/http, a server without pacer's agent, reading its certificate from TLS_CERT and TLS_KEY, over h2: judged by
+     * Go's net/http, a server without pacer's agent, reading its certificate from PACER_TLS_CERT and PACER_TLS_KEY, over h2: judged by
      * the clients; ready once its readiness path answers over TLS.
      */
     @Test

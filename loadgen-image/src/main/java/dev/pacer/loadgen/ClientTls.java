@@ -13,8 +13,9 @@ import java.security.cert.CertPathValidatorException;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateExpiredException;
 import java.security.cert.CertificateNotYetValidException;
+import java.util.Collections;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.WeakHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongConsumer;
@@ -82,7 +83,8 @@ final class ClientTls {
     static final class Factory extends SslContextFactory.Client {
         private static final AtomicInteger KEYS = new AtomicInteger();
         private final boolean resumption;
-        private final Map<SSLEngine, Long> madeAtNanos = new ConcurrentHashMap<>();
+        /** Engines whose handshake has not ended; weak: a connection closed before either end leaves nothing behind. */
+        private final Map<SSLEngine, Long> madeAtNanos = Collections.synchronizedMap(new WeakHashMap<>());
 
         Factory(boolean resumption) {
             this.resumption = resumption;

@@ -85,6 +85,7 @@ final class Http1Shard implements Shard {
     /** TLS: every connection's, or null in cleartext. */
     private final ClientTls.Factory sslContext;
     private SslClientConnectionFactory tls;   // made once the connector started (it needs its buffers)
+    private SslHandshakeListener handshakeTimer;
     /** A connection is retired after this many responses (0: never), and replaced at once. */
     private final int requestsPerConnection;
     private volatile boolean running;
@@ -125,16 +126,18 @@ final class Http1Shard implements Shard {
 
         @Override
         public Connection newConnection(EndPoint endPoint, Map<String, Object> context) throws IOException {
-            long connectedNanos = System.nanoTime();
             Connection connection = super.newConnection(endPoint, context);
             @SuppressWarnings("unchecked")
             CompletableFuture<Http1Connection> opened = (CompletableFuture<Http1Connection>) context.get(OPENED_CONTEXT_KEY);
             SslConnection ssl = (SslConnection) connection;
+            ssl.addHandshakeListener(handshakeTimer);   // times it from the engine's making, and forgets the engine
             ssl.addHandshakeListener(new SslHandshakeListener() {
                 @Override
                 public void handshakeSucceeded(Event event) {
-                    completions.handshake(System.nanoTime() - connectedNanos);
-                    opened.complete((Http1Connection) ssl.getSslEndPoint().getConnection());
+                    Http1Connection http1 = (Http1Connection) ssl.getSslEndPoint().getConnection();
+                    if (!opened.complete(http1)) {   // given up on (its open took too long): nobody would use it
+                        http1.getEndPoint().close();
+                    }
                 }
 
                 @Override
@@ -175,6 +178,7 @@ final class Http1Shard implements Shard {
     public void connect(long timeoutMs) throws Exception {
         connector.start();
         if (sslContext != null) {
+            handshakeTimer = sslContext.handshakeTimer(completions::handshake);
             tls = new TimedTls(sslContext, connector.getByteBufferPool(), threads, (endPoint, context) -> new Http1Connection(endPoint));
         }
         running = true;
@@ -209,8 +213,9 @@ final class Http1Shard implements Shard {
         context.put(ClientConnector.CONNECTION_PROMISE_CONTEXT_KEY, new Promise<Connection>() {
             @Override
             public void succeeded(Connection connection) {
-                if (connection instanceof Http1Connection cleartext) {   // over TLS, the handshake's end completes it
-                    opened.complete(cleartext);
+                // over TLS, the handshake's end completes it
+                if (connection instanceof Http1Connection cleartext && !opened.complete(cleartext)) {
+                    cleartext.getEndPoint().close();   // given up on: nobody would use it
                 }
             }
 
@@ -220,7 +225,8 @@ final class Http1Shard implements Shard {
             }
         });
         connector.connect(address, context);
-        return opened;
+        // the connect timeout covers TCP's connect; a handshake that never ends must not keep the shard one connection short
+        return opened.orTimeout(2 * LoadRun.CONNECT_TIMEOUT_MS, TimeUnit.MILLISECONDS);
     }
 
     /** A connection that served its {@code requestsPerConnection}: closed, and another opened in its place at once. */

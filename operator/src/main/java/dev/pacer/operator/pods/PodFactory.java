@@ -7,6 +7,7 @@ import java.util.Map;
 
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.PodSettings;
+import dev.pacer.contract.AgentContract;
 import dev.pacer.contract.HostPort;
 import dev.pacer.engine.plan.RunPlan;
 import dev.pacer.operator.ProbeSettings;
@@ -93,8 +94,8 @@ public final class PodFactory {
         }
         if (plan.tls() != null) {   // any server: where its certificate and key are
             builder.addToVolumeMounts(TlsFactory.mount())
-                    .addNewEnv().withName("TLS_CERT").withValue(TlsFactory.MOUNT_PATH + "/" + TlsFactory.CERTIFICATE).endEnv()
-                    .addNewEnv().withName("TLS_KEY").withValue(TlsFactory.MOUNT_PATH + "/" + TlsFactory.KEY).endEnv();
+                    .addNewEnv().withName(AgentContract.TLS_CERT_ENV).withValue(TlsFactory.MOUNT_PATH + "/" + TlsFactory.CERTIFICATE).endEnv()
+                    .addNewEnv().withName(AgentContract.TLS_KEY_ENV).withValue(TlsFactory.MOUNT_PATH + "/" + TlsFactory.KEY).endEnv();
         }
         if (!server.measure().agent()) {
             if (server.readinessPath() != null) {

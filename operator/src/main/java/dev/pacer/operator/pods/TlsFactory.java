@@ -33,6 +33,8 @@ public final class TlsFactory {
     public static final String KEY = "tls.key";
     /** A made certificate outlives its run by this much (the run's timeout bounds the run). */
     static final Duration VALIDITY_MARGIN = Duration.ofHours(1);
+    /** 0440: owner (root) and group (the pods' fsGroup) may read. */
+    static final int KEY_FILE_MODE = 0440;
 
     private TlsFactory() {
     }
@@ -83,8 +85,9 @@ public final class TlsFactory {
         List<KeyToPath> items = server
                 ? List.of(new KeyToPath(CERTIFICATE, null, CERTIFICATE), new KeyToPath(KEY, null, KEY))
                 : List.of(new KeyToPath(CERTIFICATE, null, CERTIFICATE));
+        // the key readable by the pods' group alone (fsGroup 65532), not by any user of the container
         return new VolumeBuilder().withName(VOLUME).withNewSecret().withSecretName(secretName(run, plan)).withItems(items)
-                .endSecret().build();
+                .withDefaultMode(server ? KEY_FILE_MODE : null).endSecret().build();
     }
 
     static VolumeMount mount() {

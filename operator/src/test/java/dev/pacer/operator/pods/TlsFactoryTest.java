@@ -49,6 +49,8 @@ class TlsFactoryTest {
         });
         assertThat(tlsVolume(server).getSecret().getSecretName()).isEqualTo(run.getMetadata().getName() + "-tls");
         assertThat(tlsVolume(server).getSecret().getItems()).extracting(KeyToPath::getKey).containsExactly("tls.crt", "tls.key");
+        assertThat(tlsVolume(server).getSecret().getDefaultMode()).as("0440").isEqualTo(0440);
+        assertThat(server.getSpec().getSecurityContext().getFsGroup()).isEqualTo(PodFactory.NON_ROOT_UID);
         Pod client = PodFactory.clientPod(run, plan, plan.clients().getFirst());
         assertThat(tlsVolume(client).getSecret().getItems()).extracting(KeyToPath::getKey).containsExactly("tls.crt");
         assertThat(client.getSpec().getContainers().getFirst().getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
