@@ -124,6 +124,8 @@ public class BenchmarkRunSpec extends RunTemplate {
     public static final int MAX_CLIENTS = 64;
     public static final int MAX_CONNECTIONS = 10_000;
     public static final int MAX_SENDER_THREADS = 64;
+    /** Below the default maxSendLagP99 (10 ms) with room: a wider interval alone would make every run Invalid. */
+    public static final int MAX_MIN_WAKEUP_INTERVAL_MICROS = 5_000;
     /** Arguments, JVM options, a command: more is a generated list gone wrong, not a benchmark. */
     public static final int MAX_LIST_ITEMS = 128;
     public static final int MAX_HEADERS = 64;
@@ -236,6 +238,16 @@ public class BenchmarkRunSpec extends RunTemplate {
         @Min(0)
         @Max(MAX_SENDER_THREADS)
         public Integer senderThreads = SpecDefaults.SENDER_THREADS;
+
+        @Min(0)
+        @Max(MAX_MIN_WAKEUP_INTERVAL_MICROS)
+        @Default("" + SpecDefaults.MIN_WAKEUP_INTERVAL_MICROS)
+        @JsonPropertyDescription("Shortest sleep of a client's pacing thread, in microseconds, 0 to 5000: requests due closer together "
+                + "than this go out together on one wake-up, each late by at most about this much (recorded as send lag, and in "
+                + "the response time, which runs from the intended send time). Requests farther apart are each woken for at "
+                + "their own time. Wider: fewer wake-ups, less client CPU per request at high rates, later sends; wrk2 sends on "
+                + "1 ms timers (1000). 0: a wake-up per request.")
+        public Integer minWakeupIntervalMicros = SpecDefaults.MIN_WAKEUP_INTERVAL_MICROS;
 
         @Pattern("^(http/1\\.1|h2c|h2)$")
         @JsonPropertyDescription("http/1.1 (over http or https), h2c (HTTP/2 in cleartext, prior knowledge) or h2 (HTTP/2 over TLS, "

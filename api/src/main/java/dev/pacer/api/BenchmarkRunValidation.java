@@ -192,6 +192,11 @@ public final class BenchmarkRunValidation {
             if (spec.clients.senderThreads != null && (spec.clients.senderThreads < 0 || spec.clients.senderThreads > BenchmarkRunSpec.MAX_SENDER_THREADS)) {
                 problems.add(new FieldProblem("spec.clients.senderThreads", "must be in [0, " + BenchmarkRunSpec.MAX_SENDER_THREADS + "] (0 chooses), was " + spec.clients.senderThreads));
             }
+            if (spec.clients.minWakeupIntervalMicros != null && (spec.clients.minWakeupIntervalMicros < 0
+                    || spec.clients.minWakeupIntervalMicros > BenchmarkRunSpec.MAX_MIN_WAKEUP_INTERVAL_MICROS)) {
+                problems.add(new FieldProblem("spec.clients.minWakeupIntervalMicros", "must be in [0, " + BenchmarkRunSpec.MAX_MIN_WAKEUP_INTERVAL_MICROS
+                        + "] µs (50 by default; wrk2's timers are 1000), was " + spec.clients.minWakeupIntervalMicros));
+            }
             if (spec.clients.httpVersion != null && !HTTP_VERSIONS.contains(spec.clients.httpVersion)) {
                 problems.add(new FieldProblem("spec.clients.httpVersion", "must be one of " + HTTP_VERSIONS + ", was '" + spec.clients.httpVersion + "'"));
             } else if ("h2c".equals(spec.clients.httpVersion) && spec.server != null

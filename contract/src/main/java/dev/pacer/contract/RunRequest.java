@@ -28,14 +28,24 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  * @param rampUpMs          the first part of the warm-up, in which the rate grows linearly from 0 to
  *                          {@code ratePerSecond} (0: the full rate from {@code startAtEpochMs}); at most {@code warmupMs}
  * @param tls               TLS to an {@code https} target; {@code null} for {@code http}
+ * @param minWakeupIntervalMicros the pacing thread's shortest sleep: requests due closer together go out on one wake-up
+ *                          ({@code null}: {@value #DEFAULT_MIN_WAKEUP_INTERVAL_MICROS} µs; 0: a wake-up per request)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@JsonPropertyOrder({"targetUrl", "ratePerSecond", "connections", "senderThreads", "httpVersion", "request", "warmupMs",
+@JsonPropertyOrder({"targetUrl", "ratePerSecond", "connections", "senderThreads", "minWakeupIntervalMicros", "httpVersion", "request", "warmupMs",
         "durationMs", "samplePeriodMs", "startAtEpochMs", "requestTimeoutMs", "rampUpMs", "tls"})
 public record RunRequest(String targetUrl, int ratePerSecond, int connections, int senderThreads, String httpVersion,
                          HttpRequestSpec request, long warmupMs, long durationMs, long samplePeriodMs,
-                         long startAtEpochMs, long requestTimeoutMs, long rampUpMs, Tls tls) {
+                         long startAtEpochMs, long requestTimeoutMs, long rampUpMs, Tls tls, Integer minWakeupIntervalMicros) {
+
+    /** With the default wake-up interval. */
+    public RunRequest(String targetUrl, int ratePerSecond, int connections, int senderThreads, String httpVersion,
+                      HttpRequestSpec request, long warmupMs, long durationMs, long samplePeriodMs, long startAtEpochMs,
+                      long requestTimeoutMs, long rampUpMs, Tls tls) {
+        this(targetUrl, ratePerSecond, connections, senderThreads, httpVersion, request, warmupMs, durationMs, samplePeriodMs,
+                startAtEpochMs, requestTimeoutMs, rampUpMs, tls, null);
+    }
 
     /** Cleartext, with a ramp. */
     public RunRequest(String targetUrl, int ratePerSecond, int connections, int senderThreads, String httpVersion,
@@ -54,6 +64,15 @@ public record RunRequest(String targetUrl, int ratePerSecond, int connections, i
     }
 
     public static final long DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+    public static final int DEFAULT_MIN_WAKEUP_INTERVAL_MICROS = 50;
+    /** A wider interval would make the client's own lateness alone exceed a run's default send-lag limit (10 ms). */
+    public static final int MAX_MIN_WAKEUP_INTERVAL_MICROS = 5_000;
+
+    /** The pacing thread's shortest sleep, the default applied. */
+    @JsonIgnore
+    public long minWakeupIntervalNanos() {
+        return 1_000L * (minWakeupIntervalMicros == null ? DEFAULT_MIN_WAKEUP_INTERVAL_MICROS : minWakeupIntervalMicros);
+    }
     public static final String HTTP_1_1 = "http/1.1";
     public static final String H2C = "h2c";
     public static final String H2 = "h2";
@@ -136,6 +155,10 @@ public record RunRequest(String targetUrl, int ratePerSecond, int connections, i
         }
         if (senderThreads < 0) {
             problems.add("senderThreads must be >= 0 (0 chooses), was " + senderThreads);
+        }
+        if (minWakeupIntervalMicros != null && (minWakeupIntervalMicros < 0 || minWakeupIntervalMicros > MAX_MIN_WAKEUP_INTERVAL_MICROS)) {
+            problems.add("minWakeupIntervalMicros must be in [0, " + MAX_MIN_WAKEUP_INTERVAL_MICROS + "] (null: "
+                    + DEFAULT_MIN_WAKEUP_INTERVAL_MICROS + "), was " + minWakeupIntervalMicros);
         }
         if (httpVersion != null && !httpVersion.equals(HTTP_1_1) && !httpVersion.equals(H2C) && !httpVersion.equals(H2)) {
             problems.add("httpVersion must be http/1.1, h2c or h2, was '" + httpVersion + "'");

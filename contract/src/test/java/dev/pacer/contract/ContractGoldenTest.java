@@ -21,7 +21,7 @@ class ContractGoldenTest {
     static RunRequest request() {
         return new RunRequest("http://10.1.2.3:8080", 60_000, 16, 0, RunRequest.HTTP_1_1,
                 new RunRequest.HttpRequestSpec("GET", "/plaintext", Map.of("Accept", "text/plain"), ""),
-                60_000, 180_000, 1_000, 1_795_355_476_000L, 30_000, 20_000);
+                60_000, 180_000, 1_000, 1_795_355_476_000L, 30_000, 20_000, null, 50);
     }
 
     /** h2 over TLS, resumption off, a new connection every 1,000 responses. */
@@ -149,9 +149,10 @@ class ContractGoldenTest {
     @Test
     void requestProblemsNameTheirField() {
         RunRequest bad = new RunRequest("ftp://x", 0, 0, -1, "h3", new RunRequest.HttpRequestSpec("GET", "nope", Map.of(), ""),
-                -1, 0, 1000, -1, 0, 5_000);
-        assertThat(bad.problems()).hasSize(10).anySatisfy(p -> assertThat(p).startsWith("rampUpMs must be at most warmupMs")).anySatisfy(p -> assertThat(p).startsWith("targetUrl"))
-                .anySatisfy(p -> assertThat(p).startsWith("request.path")).anySatisfy(p -> assertThat(p).startsWith("httpVersion"));
+                -1, 0, 1000, -1, 0, 5_000, null, 5_001);
+        assertThat(bad.problems()).hasSize(11).anySatisfy(p -> assertThat(p).startsWith("rampUpMs must be at most warmupMs")).anySatisfy(p -> assertThat(p).startsWith("targetUrl"))
+                .anySatisfy(p -> assertThat(p).startsWith("request.path")).anySatisfy(p -> assertThat(p).startsWith("httpVersion"))
+                .anySatisfy(p -> assertThat(p).startsWith("minWakeupIntervalMicros must be in [0, 5000]"));
         assertThat(request().problems()).isEmpty();
     }
 

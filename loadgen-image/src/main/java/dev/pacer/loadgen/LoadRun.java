@@ -62,13 +62,6 @@ final class LoadRun {
     static final int DEFAULT_RATE_PER_SHARD = 50_000;
     /** Requests one wake-up sends at most before it looks at the clock again. */
     static final int MAX_BATCH = 256;
-    /**
-     * A request due less than this after the one before it waits for the next wake-up: above 20k req/s per shard,
-     * requests go out in small batches rather than one wake-up each. At 40k req/s on one core this takes the client
-     * from ~15.4 to ~14 µs of CPU per request, for 10-20 µs more median send lag (docs/benchmarks.md); its median
-     * response time fell, the core being less busy.
-     */
-    static final long MIN_WAKEUP_INTERVAL_NANOS = 50_000;
     static final long CONNECT_TIMEOUT_MS = 10_000;
 
     private final RunRequest spec;
@@ -302,7 +295,7 @@ final class LoadRun {
         List<PacingLoop.Result> results = Collections.synchronizedList(new ArrayList<>());
         for (int k = 0; k < shards; k++) {
             Shard shard = clients.get(k);
-            PacingLoop loop = new PacingLoop(this.schedule, k, shards, MAX_BATCH, MIN_WAKEUP_INTERVAL_NANOS, stopAtNanos, Ticker.SYSTEM, (n, intended, sentAt) -> {
+            PacingLoop loop = new PacingLoop(this.schedule, k, shards, MAX_BATCH, spec.minWakeupIntervalNanos(), stopAtNanos, Ticker.SYSTEM, (n, intended, sentAt) -> {
                 // a request taken records its lag as it goes to the wire (Shard.Completions#sendLag)
                 if (!shard.trySend(intended, sentAt)) {
                     sendLag.recordNanos(sentAt - intended);

@@ -145,10 +145,11 @@ public record RunPlan(String runName, ServerRole server, List<ClientRole> client
      * @param ratePerSecond offered rate of this client
      * @param connections   connections of this client
      * @param senderThreads sender threads (0: the load generator chooses)
+     * @param minWakeupIntervalMicros requests due closer together than this go out on one wake-up of the pacing thread
      * @param cpuMillis     CPUs asked, millicores
      */
-    public record ClientRole(String name, int ratePerSecond, int connections, int senderThreads, String httpVersion,
-                             String image, long cpuMillis, String memory, List<String> jvmOptions) {
+    public record ClientRole(String name, int ratePerSecond, int connections, int senderThreads, int minWakeupIntervalMicros,
+                             String httpVersion, String image, long cpuMillis, String memory, List<String> jvmOptions) {
     }
 
     public long totalRatePerSecond() {
@@ -181,7 +182,8 @@ public record RunPlan(String runName, ServerRole server, List<ClientRole> client
                 client.httpVersion(), new RunRequest.HttpRequestSpec(request.method(), request.path(), request.headers(), request.body()),
                 warmup.toMillis(), duration.toMillis(), samplePeriod.toMillis(), startAtEpochMs, request.timeout().toMillis(),
                 rampUp.toMillis(), tls == null ? null : new RunRequest.Tls(tls.protocols(), tls.sessionResumption(),
-                        tls.requestsPerConnection(), tls.trustedCertificatesPem(), tls.trustedCertificatesFile(), tls.serverName()));
+                        tls.requestsPerConnection(), tls.trustedCertificatesPem(), tls.trustedCertificatesFile(), tls.serverName()),
+                client.minWakeupIntervalMicros());
     }
 
     /** The client role of a name, e.g. {@code client-1}. */

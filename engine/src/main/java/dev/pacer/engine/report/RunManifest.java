@@ -71,6 +71,7 @@ public record RunManifest(String pacerVersion, Map<String, Object> plan, Map<Str
             client.put("ratePerSecond", c.ratePerSecond());
             client.put("connections", c.connections());
             client.put("senderThreads", c.senderThreads());
+            client.put("minWakeupIntervalMicros", c.minWakeupIntervalMicros());
             client.put("httpVersion", c.httpVersion());
             client.put("image", c.image());
             client.put("cpuMillis", c.cpuMillis());
