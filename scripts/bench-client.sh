@@ -11,7 +11,8 @@
 #   jetty-load-generator): only those clients; PROFILE_ONLY=1: only the profile at the highest rate; RAMP_SECONDS=5:
 #   pacer's warm-up starts with a 5 s ramp; SCHEME=https: every client over TLS 1.3 to nginx (keep-alive connections:
 #   one handshake each, before the window; pacer trusts nginx's certificate, vegeta skips the check);
-#   WAKEUP_MICROS="50 500": pacer once per value of clients.minWakeupIntervalMicros (unset: its default). wrk2 is built
+#   PACER_VARIANTS="50 500 500:lastUsedFirst": pacer once per variant, each clients.minWakeupIntervalMicros and, after a
+#   colon, clients.connectionOrder (unset: pacer once, with its defaults). wrk2 is built
 #   from its public source outside the repository (git clone https://github.com/giltene/wrk2 && make), never committed.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -57,6 +58,7 @@ pacer_client() {
   local admin; admin=$(sed -n 's/.*"adminPort":\([0-9]*\).*/\1/p' "$ready")
   # armed first (connected, collected), then started a second or more ahead, as the run protocol does
   local wakeup_json=""; [[ -n ${PACER_WAKEUP_MICROS:-} ]] && wakeup_json="\"minWakeupIntervalMicros\":$PACER_WAKEUP_MICROS,"
+  [[ -n ${PACER_CONNECTION_ORDER:-} ]] && wakeup_json+="\"connectionOrder\":\"$PACER_CONNECTION_ORDER\","
   curl -sf -XPOST "localhost:$admin/pacer/v1/run" -d "{\"targetUrl\":\"$SCHEME://127.0.0.1:$PORT\",\"ratePerSecond\":$rate,\"connections\":$CONNECTIONS,$wakeup_json\"request\":{\"path\":\"/\"},\"warmupMs\":$((WARMUP_SECONDS*1000)),\"durationMs\":$((MEASURED_SECONDS*1000)),\"startAtEpochMs\":0,\"rampUpMs\":$((RAMP_SECONDS*1000))$TLS_JSON}" >/dev/null
   until curl -sf "localhost:$admin/pacer/v1/run" | grep -q '"state" : "armed"'; do sleep 0.05; done
   local start_at=$(( ($(now_ms) / 1000 + 2) * 1000 ))
@@ -76,7 +78,7 @@ pacer_client() {
   read -r _ p50 p99 _ < <("$JAVA" -cp "$PACER_HOME/loadgen-image/target/app/lib/*" dev.pacer.loadgen.bench.WindowPercentiles "$work/rt.hlog" "$window_start" "$window_end")
   read -r _ lag50 lag99 lagmax < <("$JAVA" -cp "$PACER_HOME/loadgen-image/target/app/lib/*" dev.pacer.loadgen.bench.WindowPercentiles "$work/lag.hlog" "$window_start" "$window_end")
   # what the table has no column for: the median, and how late the requests went out (all of it is in the response times)
-  echo "  pacer${PACER_WAKEUP_MICROS:+ (wake-ups ≥ $PACER_WAKEUP_MICROS µs apart)} at $rate req/s, $CONNECTIONS connections: response time p50 $p50 µs; send lag p50 $lag50 µs, p99 $lag99 µs, max $lagmax µs" >>"$work/details"
+  echo "  pacer${PACER_WAKEUP_MICROS:+ (wake-ups ≥ $PACER_WAKEUP_MICROS µs apart${PACER_CONNECTION_ORDER:+, $PACER_CONNECTION_ORDER})} at $rate req/s, $CONNECTIONS connections: response time p50 $p50 µs; send lag p50 $lag50 µs, p99 $lag99 µs, max $lagmax µs" >>"$work/details"
   echo "$done $achieved $(echo "$cpu1 - $cpu0" | bc -l) $(echo "scale=3; $p99 / 1000" | bc -l)"
 }
 
@@ -144,9 +146,9 @@ plain_client() {
 
 if [[ -z ${PROFILE_ONLY:-} ]]; then
 clients=()
-for client in ${CLIENTS:-$DEFAULT_CLIENTS}; do   # pacer once per wake-up interval asked: pacer@50, pacer@500
-  if [[ $client == pacer && -n ${WAKEUP_MICROS:-} ]]; then
-    for micros in $WAKEUP_MICROS; do clients+=("pacer@$micros"); done
+for client in ${CLIENTS:-$DEFAULT_CLIENTS}; do   # pacer once per variant asked: pacer@50, pacer@500:lastUsedFirst
+  if [[ $client == pacer && -n ${PACER_VARIANTS:-} ]]; then
+    for variant in $PACER_VARIANTS; do clients+=("pacer@$variant"); done
   else
     clients+=("$client")
   fi
@@ -156,13 +158,14 @@ reference=vegeta; [[ " ${clients[*]} " == *" wrk2 "* ]] && reference=wrk2
 echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), kernel $(uname -r)"
 printf "nginx (1 worker) on CPU 0, each client on CPU 1, %s, %s connections, %d s warm-up, %d s measured; ratios to %s in this run\n\n" \
   "$([[ $SCHEME == https ]] && echo "https (TLS 1.3, connections kept)" || echo "http")" "${CONNECTION_COUNTS[*]}" "$WARMUP_SECONDS" "$MEASURED_SECONDS" "$reference"
-printf "%8s %6s  %-22s %12s %10s %12s %10s %12s %12s\n" "offered" "conns" "client" "µs CPU/req" "held" "achieved/s" "p99 ms" "CPU vs ref" "p99 vs ref"
+printf "%8s %6s  %-28s %12s %10s %12s %10s %12s %12s\n" "offered" "conns" "client" "µs CPU/req" "held" "achieved/s" "p99 ms" "CPU vs ref" "p99 vs ref"
 for CONNECTIONS in "${CONNECTION_COUNTS[@]}"; do
 for rate in "${RATES[@]}"; do
   declare -A cpu_per=() p99_of=()
   for client in "${clients[@]}"; do
     if [[ $client == pacer@* ]]; then
-      read -r n achieved cpu p99 < <(PACER_WAKEUP_MICROS=${client#pacer@} pacer_client "$rate")
+      variant=${client#pacer@}; order=""; [[ $variant == *:* ]] && order=${variant#*:}
+      read -r n achieved cpu p99 < <(PACER_WAKEUP_MICROS=${variant%%:*} PACER_CONNECTION_ORDER=$order pacer_client "$rate")
     else
       read -r n achieved cpu p99 < <("${client}_client" "$rate")
     fi
@@ -170,14 +173,14 @@ for rate in "${RATES[@]}"; do
     (( n > 0 )) || per=0
     held=$(echo "$achieved >= $rate * 0.99 && $achieved <= $rate * 1.01" | bc -l)
     cpu_per[$client]=$per; p99_of[$client]=$p99
-    name=$client; [[ $client == pacer ]] && name="pacer loadgen"; [[ $client == pacer@* ]] && name="pacer, wake ${client#pacer@} µs"; [[ $client == plain ]] && name="jetty-load-generator"
+    name=$client; [[ $client == pacer ]] && name="pacer loadgen"; [[ $client == pacer@* ]] && name="pacer ${variant%%:*} µs${order:+ $order}"; [[ $client == plain ]] && name="jetty-load-generator"
     [[ $client == vegeta ]] && name="vegeta (Go)"
     cpu_ratio="-"; p99_ratio="-"   # no ratio without the reference in the run
     if [[ -n ${cpu_per[$reference]:-} ]] && (( n > 0 )); then
       cpu_ratio=$(printf "%.2f" "$(echo "$per / (${cpu_per[$reference]} + 0.000001)" | bc -l)")
       p99_ratio=$(printf "%.2f" "$(echo "$p99 / (${p99_of[$reference]} + 0.000001)" | bc -l)")
     fi
-    printf "%8d %6d  %-22s %12.1f %10s %12.1f %10.3f %12s %12s\n" "$rate" "$CONNECTIONS" "$name" "$per" \
+    printf "%8d %6d  %-28s %12.1f %10s %12.1f %10.3f %12s %12s\n" "$rate" "$CONNECTIONS" "$name" "$per" \
       "$([[ $held == 1 ]] && echo yes || echo no)" "$achieved" "$p99" "$cpu_ratio" "$p99_ratio"
   done
   unset cpu_per p99_of

@@ -95,6 +95,9 @@ public class BenchmarkRunSpec extends RunTemplate {
     /** h2 is HTTP/2 chosen by ALPN inside TLS; h2c is HTTP/2 in cleartext. */
     static final String H2_NEEDS_HTTPS_MESSAGE = "h2 is HTTP/2 over TLS (chosen by ALPN): set spec.request.scheme to https, "
             + "or use h2c for HTTP/2 in cleartext";
+    /** HTTP/2 multiplexes its requests over Jetty's connection pool: which connection carries a request is not pacer's. */
+    static final String CONNECTION_ORDER_HTTP1_MESSAGE = "applies to http/1.1 only (one request per connection at a time): "
+            + "over HTTP/2 the requests share the connections' streams; remove it, or set spec.clients.httpVersion to http/1.1";
     static final String H2C_NOT_HTTPS_MESSAGE = "h2c is HTTP/2 in cleartext: over https use h2 (or http/1.1), or set "
             + "spec.request.scheme to http";
     static final String CERTIFICATE_SOURCE_MESSAGE = "must name either secretName (Kubernetes) or directory (locally); unset, a "
@@ -238,6 +241,14 @@ public class BenchmarkRunSpec extends RunTemplate {
         @Min(0)
         @Max(MAX_SENDER_THREADS)
         public Integer senderThreads = SpecDefaults.SENDER_THREADS;
+
+        @Pattern("^(roundRobin|lastUsedFirst)$")
+        @JsonPropertyDescription("HTTP/1.1: which idle connection a request takes. roundRobin (unset): the one idle longest, "
+                + "so every connection carries its share in turn, as wrk2's do; the client's CPU per request grows with the "
+                + "connection count (each request touches a connection gone cold in its caches). lastUsedFirst: the one released "
+                + "last, as Jetty's HttpClient pool does: a few connections carry the load and the others stay open and idle "
+                + "(idle-heavy keep-alive connections; a connection the server closes while idle is replaced when next needed).")
+        public String connectionOrder;
 
         @Min(0)
         @Max(MAX_MIN_WAKEUP_INTERVAL_MICROS)

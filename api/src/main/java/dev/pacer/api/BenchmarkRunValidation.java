@@ -15,6 +15,7 @@ import java.util.function.Function;
  */
 public final class BenchmarkRunValidation {
     public static final Set<String> HTTP_VERSIONS = Set.of("http/1.1", "h2c", "h2");
+    static final List<String> CONNECTION_ORDERS = List.of("roundRobin", "lastUsedFirst");
     public static final Set<String> SCHEMES = Set.of("http", "https");
     public static final Set<String> TLS_PROTOCOLS = Set.of("TLSv1.2", "TLSv1.3");
     public static final Set<String> CLEANUP_POLICIES = Set.of("Always", "OnSuccess", "Never");
@@ -305,6 +306,14 @@ public final class BenchmarkRunValidation {
             problems.add(new FieldProblem("spec.clients.httpVersion", BenchmarkRunSpec.H2_NEEDS_HTTPS_MESSAGE));
         } else if ("h2c".equals(version) && https) {
             problems.add(new FieldProblem("spec.clients.httpVersion", BenchmarkRunSpec.H2C_NOT_HTTPS_MESSAGE));
+        }
+        if (spec.clients != null && spec.clients.connectionOrder != null) {
+            if (!CONNECTION_ORDERS.contains(spec.clients.connectionOrder)) {
+                problems.add(new FieldProblem("spec.clients.connectionOrder", "must be one of " + CONNECTION_ORDERS + ", was '"
+                        + spec.clients.connectionOrder + "'"));
+            } else if (version != null && !"http/1.1".equals(version)) {
+                problems.add(new FieldProblem("spec.clients.connectionOrder", BenchmarkRunSpec.CONNECTION_ORDER_HTTP1_MESSAGE));
+            }
         }
         if (https && spec.server != null && Measure.parse(spec.server.measure).map(Measure::probe).orElse(false)) {
             problems.add(new FieldProblem("spec.request.scheme", BenchmarkRunSpec.PROBE_TLS_MESSAGE + " (spec.server.measure is "

@@ -30,14 +30,25 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  * @param tls               TLS to an {@code https} target; {@code null} for {@code http}
  * @param minWakeupIntervalMicros the pacing thread's shortest sleep: requests due closer together go out on one wake-up
  *                          ({@code null}: {@value #DEFAULT_MIN_WAKEUP_INTERVAL_MICROS} µs; 0: a wake-up per request)
+ * @param connectionOrder   HTTP/1.1: which idle connection a request takes, {@value #ROUND_ROBIN} (the one idle longest;
+ *                          {@code null} too) or {@value #LAST_USED_FIRST} (the one released last)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@JsonPropertyOrder({"targetUrl", "ratePerSecond", "connections", "senderThreads", "minWakeupIntervalMicros", "httpVersion", "request", "warmupMs",
+@JsonPropertyOrder({"targetUrl", "ratePerSecond", "connections", "senderThreads", "minWakeupIntervalMicros", "connectionOrder", "httpVersion", "request", "warmupMs",
         "durationMs", "samplePeriodMs", "startAtEpochMs", "requestTimeoutMs", "rampUpMs", "tls"})
 public record RunRequest(String targetUrl, int ratePerSecond, int connections, int senderThreads, String httpVersion,
                          HttpRequestSpec request, long warmupMs, long durationMs, long samplePeriodMs,
-                         long startAtEpochMs, long requestTimeoutMs, long rampUpMs, Tls tls, Integer minWakeupIntervalMicros) {
+                         long startAtEpochMs, long requestTimeoutMs, long rampUpMs, Tls tls, Integer minWakeupIntervalMicros,
+                         String connectionOrder) {
+
+    /** Connections taken in turn. */
+    public RunRequest(String targetUrl, int ratePerSecond, int connections, int senderThreads, String httpVersion,
+                      HttpRequestSpec request, long warmupMs, long durationMs, long samplePeriodMs, long startAtEpochMs,
+                      long requestTimeoutMs, long rampUpMs, Tls tls, Integer minWakeupIntervalMicros) {
+        this(targetUrl, ratePerSecond, connections, senderThreads, httpVersion, request, warmupMs, durationMs, samplePeriodMs,
+                startAtEpochMs, requestTimeoutMs, rampUpMs, tls, minWakeupIntervalMicros, null);
+    }
 
     /** With the default wake-up interval. */
     public RunRequest(String targetUrl, int ratePerSecond, int connections, int senderThreads, String httpVersion,
@@ -65,8 +76,16 @@ public record RunRequest(String targetUrl, int ratePerSecond, int connections, i
 
     public static final long DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
     public static final int DEFAULT_MIN_WAKEUP_INTERVAL_MICROS = 50;
+    public static final String ROUND_ROBIN = "roundRobin";
+    public static final String LAST_USED_FIRST = "lastUsedFirst";
     /** A wider interval would make the client's own lateness alone exceed a run's default send-lag limit (10 ms). */
     public static final int MAX_MIN_WAKEUP_INTERVAL_MICROS = 5_000;
+
+    /** HTTP/1.1: whether a request takes the idle connection released last, rather than the one idle longest. */
+    @JsonIgnore
+    public boolean lastUsedFirst() {
+        return LAST_USED_FIRST.equals(connectionOrder);
+    }
 
     /** The pacing thread's shortest sleep, the default applied. */
     @JsonIgnore
@@ -159,6 +178,11 @@ public record RunRequest(String targetUrl, int ratePerSecond, int connections, i
         if (minWakeupIntervalMicros != null && (minWakeupIntervalMicros < 0 || minWakeupIntervalMicros > MAX_MIN_WAKEUP_INTERVAL_MICROS)) {
             problems.add("minWakeupIntervalMicros must be in [0, " + MAX_MIN_WAKEUP_INTERVAL_MICROS + "] (null: "
                     + DEFAULT_MIN_WAKEUP_INTERVAL_MICROS + "), was " + minWakeupIntervalMicros);
+        }
+        if (connectionOrder != null && !connectionOrder.equals(ROUND_ROBIN) && !connectionOrder.equals(LAST_USED_FIRST)) {
+            problems.add("connectionOrder must be roundRobin or lastUsedFirst (null: roundRobin), was '" + connectionOrder + "'");
+        } else if (connectionOrder != null && httpVersion != null && !httpVersion.equals(HTTP_1_1)) {
+            problems.add("connectionOrder applies to http/1.1 only, was set with httpVersion " + httpVersion);
         }
         if (httpVersion != null && !httpVersion.equals(HTTP_1_1) && !httpVersion.equals(H2C) && !httpVersion.equals(H2)) {
             problems.add("httpVersion must be http/1.1, h2c or h2, was '" + httpVersion + "'");

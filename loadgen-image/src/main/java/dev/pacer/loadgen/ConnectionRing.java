@@ -1,6 +1,8 @@
 package dev.pacer.loadgen;
 
+import java.util.Deque;
 import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -9,7 +11,9 @@ import java.util.function.Predicate;
  * Pairs requests that are due with idle connections, one request per connection at a time (HTTP/1.1 without
  * pipelining), first come first served, from any thread and without a lock: the pacing thread offers requests, the
  * threads that complete responses give their connections back, and whichever of them finds both a request waiting and a
- * connection idle sends the one on the other, at once, on its own thread.
+ * connection idle sends the one on the other, at once, on its own thread. A request takes the connection idle longest
+ * (round robin: every connection carries its share in turn) or, asked so, the one released last (a few connections
+ * carry the load and stay warm in the client's caches; the others stay idle).
  * <p>Each side publishes what it brings, then looks for the other: a request and a connection offered at the same
  * moment by two threads are always paired by one of them. A connection found closed when taken is handed to
  * {@code replace} and never used again.
@@ -24,7 +28,9 @@ final class ConnectionRing<C, R> {
         void dispatch(C connection, R request);
     }
 
-    private final Queue<C> idle = new ConcurrentLinkedQueue<>();
+    private final Deque<C> idle = new ConcurrentLinkedDeque<>();
+    /** Idle connections are taken from the front: released ones join the back (round robin) or the front (last used first). */
+    private final boolean lastUsedFirst;
     private final Queue<R> waiting = new ConcurrentLinkedQueue<>();
     private final Predicate<C> open;
     private final Consumer<C> replace;
@@ -35,6 +41,15 @@ final class ConnectionRing<C, R> {
      * @param replace told of a connection found closed, to open another in its place ({@link #release} it once open)
      */
     ConnectionRing(Predicate<C> open, Consumer<C> replace, Dispatcher<C, R> dispatcher) {
+        this(open, replace, dispatcher, false);
+    }
+
+    /**
+     * @param lastUsedFirst a request takes the connection released last (a few connections carry the load, the others
+     *                      stay idle) rather than the one idle longest (every connection in turn)
+     */
+    ConnectionRing(Predicate<C> open, Consumer<C> replace, Dispatcher<C, R> dispatcher, boolean lastUsedFirst) {
+        this.lastUsedFirst = lastUsedFirst;
         this.open = open;
         this.replace = replace;
         this.dispatcher = dispatcher;
@@ -55,7 +70,11 @@ final class ConnectionRing<C, R> {
 
     /** A connection is idle again (its response completed), or newly opened. */
     void release(C connection) {
-        idle.offer(connection);
+        if (lastUsedFirst) {
+            idle.offerFirst(connection);
+        } else {
+            idle.offerLast(connection);
+        }
         pair();
     }
 
@@ -82,7 +101,7 @@ final class ConnectionRing<C, R> {
             }
             R request = waiting.poll();
             if (request == null) {
-                idle.offer(connection);   // another thread took the request: look again
+                idle.offerFirst(connection);   // another thread took the request: back where it was taken, look again
                 continue;
             }
             dispatcher.dispatch(connection, request);
@@ -90,7 +109,7 @@ final class ConnectionRing<C, R> {
     }
 
     private C takeIdle() {
-        for (C connection = idle.poll(); connection != null; connection = idle.poll()) {
+        for (C connection = idle.pollFirst(); connection != null; connection = idle.pollFirst()) {
             if (open.test(connection)) {
                 return connection;
             }

@@ -35,6 +35,7 @@ import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.ByteBufferPool;
+import org.eclipse.jetty.io.RetainableByteBuffer;
 import org.eclipse.jetty.io.Transport;
 import org.eclipse.jetty.io.ssl.SslClientConnectionFactory;
 import org.eclipse.jetty.io.ssl.SslConnection;
@@ -88,6 +89,7 @@ final class Http1Shard implements Shard {
     private SslHandshakeListener handshakeTimer;
     /** A connection is retired after this many responses (0: never), and replaced at once. */
     private final int requestsPerConnection;
+    private final boolean lastUsedFirst;
     private volatile boolean running;
     private long handedOff;   // the pacing thread's alone
 
@@ -96,6 +98,7 @@ final class Http1Shard implements Shard {
         int port = base.getPort() < 0 ? (spec.https() ? 443 : 80) : base.getPort();
         this.address = ClientTls.address(base.getHost(), port, spec.tls());
         this.requestsPerConnection = spec.tls() == null ? 0 : spec.tls().requestsPerConnection();
+        this.lastUsedFirst = spec.lastUsedFirst();
         String body = spec.request() == null || spec.request().body() == null || spec.request().body().isEmpty() ? null : spec.request().body();
         String authority = (spec.tls() != null && spec.tls().serverName() != null ? spec.tls().serverName() : base.getHost()) + ":" + port;
         this.request = encode(resource, base.resolve(resource.getPath()), authority, body).asReadOnlyBuffer();
@@ -187,7 +190,7 @@ final class Http1Shard implements Shard {
             if (!closed.retired) {
                 reopen();
             }
-        }, this::dispatch);
+        }, this::dispatch, lastUsedFirst);
         List<CompletableFuture<Http1Connection>> opening = new ArrayList<>();
         for (int i = 0; i < connections; i++) {
             opening.add(open());
@@ -371,7 +374,12 @@ final class Http1Shard implements Shard {
     private final class Http1Connection extends AbstractConnection.NonBlocking implements HttpParser.ResponseHandler {
         final AtomicReference<Pending> current = new AtomicReference<>();
         private final HttpParser parser = new HttpParser(this);
-        private final ByteBuffer in = BufferUtil.allocate(READ_BUFFER_BYTES);
+        /**
+         * Taken from the connector's pool for a read and given back once parsed to its end (kept only over a response
+         * split between reads): 10,000 mostly idle connections hold no buffer each, and a read lands in one just used.
+         * Owned by the thread in {@link #onFillable}.
+         */
+        private RetainableByteBuffer in;
         private int status;
         private boolean closeAfter;
         private boolean complete;
@@ -427,17 +435,23 @@ final class Http1Shard implements Shard {
         public void onFillable() {
             try {
                 while (true) {
-                    if (BufferUtil.isEmpty(in)) {
-                        BufferUtil.clear(in);
-                        int read = getEndPoint().fill(in);
+                    if (in == null) {
+                        in = connector.getByteBufferPool().acquire(READ_BUFFER_BYTES, true);   // direct: read without a copy
+                    }
+                    ByteBuffer buffer = in.getByteBuffer();
+                    if (!buffer.hasRemaining()) {
+                        BufferUtil.clear(buffer);
+                        int read = getEndPoint().fill(buffer);
                         if (read == 0) {
+                            releaseInput();
                             fillInterested();
                             return;
                         }
                         if (read < 0) {   // a response delimited by the close completes now; the connection is gone
                             closed = true;
                             parser.atEOF();
-                            parser.parseNext(in);
+                            parser.parseNext(buffer);
+                            releaseInput();
                             if (complete) {
                                 responded();
                             }
@@ -445,17 +459,27 @@ final class Http1Shard implements Shard {
                             return;
                         }
                     }
-                    parser.parseNext(in);
+                    parser.parseNext(buffer);
                     if (badResponse != null) {
+                        releaseInput();
                         getEndPoint().close(badResponse);
                         return;
                     }
                     if (complete && !responded()) {
+                        releaseInput();
                         return;
                     }
                 }
             } catch (Throwable failure) {
+                releaseInput();
                 getEndPoint().close(failure);
+            }
+        }
+
+        private void releaseInput() {
+            if (in != null) {
+                in.release();
+                in = null;
             }
         }
 

@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 
 import org.junit.jupiter.api.Test;
 
-/** Requests paired with idle connections: one request per connection at a time, none lost, first come first served. */
+/** Requests paired with idle connections: one request per connection at a time, none lost, first come first served, the idle connections in the order asked. */
 @SuppressWarnings("unchecked")
 class ConnectionRingTest {
     /** A connection that records what it carries and fails the test when it is given a second request at once. */
@@ -48,6 +48,36 @@ class ConnectionRingTest {
         ring.release(a);
         assertThat(sent).containsExactly("10@1", "11@2", "12@2", "13@1");
         assertThat(ring.waiting()).isZero();
+    }
+
+    @Test
+    void roundRobinTakesTheConnectionIdleLongestSoEveryOneCarriesItsShare() {
+        List<String> sent = new ArrayList<>();
+        ConnectionRing<FakeConnection, Integer> ring = new ConnectionRing<>(c -> !c.closed, c -> { },
+                (c, r) -> sent.add(r + "@" + c.id));
+        List<FakeConnection> connections = List.of(new FakeConnection(1), new FakeConnection(2), new FakeConnection(3));
+        connections.forEach(ring::release);
+        for (int request = 0; request < 6; request++) {   // each answered before the next is due
+            ring.offer(request);
+            ring.release(connections.get(Integer.parseInt(sent.getLast().split("@")[1]) - 1));
+        }
+        assertThat(sent).containsExactly("0@1", "1@2", "2@3", "3@1", "4@2", "5@3");
+    }
+
+    @Test
+    void lastUsedFirstTakesTheConnectionReleasedLastSoTheOthersStayIdle() {
+        List<String> sent = new ArrayList<>();
+        ConnectionRing<FakeConnection, Integer> ring = new ConnectionRing<>(c -> !c.closed, c -> { },
+                (c, r) -> sent.add(r + "@" + c.id), true);
+        List<FakeConnection> connections = List.of(new FakeConnection(1), new FakeConnection(2), new FakeConnection(3));
+        connections.forEach(ring::release);   // 3 was released last
+        for (int request = 0; request < 4; request++) {   // each answered before the next is due: one connection carries them
+            ring.offer(request);
+            ring.release(connections.get(Integer.parseInt(sent.getLast().split("@")[1]) - 1));
+        }
+        ring.offer(4);   // two at once: the next most recent carries the second
+        ring.offer(5);
+        assertThat(sent).containsExactly("0@3", "1@3", "2@3", "3@3", "4@3", "5@2");
     }
 
     @Test

@@ -34,6 +34,8 @@ class Http1ShardTest {
     final AtomicInteger begun = new AtomicInteger();
     final AtomicInteger served = new AtomicInteger();
     final AtomicInteger connectionsSeen = new AtomicInteger();
+    /** Requests served per connection, by the server's id of the connection. */
+    final Map<String, AtomicInteger> servedOn = new java.util.concurrent.ConcurrentHashMap<>();
     Server server;
     Shard shard;
 
@@ -73,6 +75,7 @@ class Http1ShardTest {
             @Override
             public boolean handle(Request request, Response response, Callback callback) throws Exception {
                 int n = served.incrementAndGet();
+                servedOn.computeIfAbsent(request.getConnectionMetaData().getId(), id -> new AtomicInteger()).incrementAndGet();
                 if (request.getHttpURI().getPath().equals("/slow")) {
                     Thread.sleep(500);
                 }
@@ -94,8 +97,13 @@ class Http1ShardTest {
     }
 
     Shard shard(int port, String method, String path, String body, int connections, long timeoutMs) throws Exception {
+        return shard(port, method, path, body, connections, timeoutMs, null);
+    }
+
+    Shard shard(int port, String method, String path, String body, int connections, long timeoutMs, String connectionOrder) throws Exception {
         RunRequest spec = new RunRequest("http://127.0.0.1:" + port, 1000, connections, 1, RunRequest.HTTP_1_1,
-                new RunRequest.HttpRequestSpec(method, path, Map.of("X-Bench", "pacer"), body), 0, 1000, 1000, 0, timeoutMs, 0);
+                new RunRequest.HttpRequestSpec(method, path, Map.of("X-Bench", "pacer"), body), 0, 1000, 1000, 0, timeoutMs, 0,
+                null, null, connectionOrder);
         shard = Shard.of(0, spec, JettyShard.resource(spec), connections, 10_000, completions);
         shard.connect(5_000);
         return shard;
@@ -128,6 +136,31 @@ class Http1ShardTest {
         assertThat(served).hasValue(2_000);
         assertThat(begun).hasValue(2_000);
         assertThat(connectionsSeen).as("the connections opened before the load, and no other").hasValue(4);
+    }
+
+    /** Each request sent once the one before it was answered, so the order of the idle connections alone chooses. */
+    void sendOneAfterAnother(Shard shard, int requests) {
+        for (int i = 0; i < requests; i++) {
+            assertThat(shard.trySend(i, System.nanoTime())).isTrue();
+            int answered = i + 1;
+            await().atMost(Duration.ofSeconds(10)).until(() -> done.size() == answered);
+        }
+    }
+
+    @Test
+    void roundRobinSpreadsTheRequestsEvenlyOverEveryConnection() throws Exception {
+        sendOneAfterAnother(shard(start(0), "GET", "/", null, 8, 5_000, RunRequest.ROUND_ROBIN), 40);
+        assertThat(servedOn).hasSize(8);
+        assertThat(servedOn.values()).allSatisfy(count -> assertThat(count).as("40 requests over 8 connections in turn").hasValue(5));
+    }
+
+    @Test
+    void lastUsedFirstKeepsTheLoadOnTheConnectionsJustUsedAndTheOthersIdle() throws Exception {
+        sendOneAfterAnother(shard(start(0), "GET", "/", null, 8, 5_000, RunRequest.LAST_USED_FIRST), 40);
+        assertThat(connectionsSeen).as("all opened").hasValue(8);
+        // a response is told before its connection is back: the next request may take the one released before it
+        assertThat(servedOn).as("the connection just answered, or the one before it").hasSizeBetween(1, 2);
+        assertThat(served).hasValue(40);
     }
 
     @Test

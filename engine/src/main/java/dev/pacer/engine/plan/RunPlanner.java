@@ -73,7 +73,7 @@ public final class RunPlanner {
         for (int i = 0; i < c.count; i++) {
             clients.add(new RunPlan.ClientRole("client-" + i, rate, Objects.requireNonNullElse(c.connections, SpecDefaults.CONNECTIONS),
                     Objects.requireNonNullElse(c.senderThreads, SpecDefaults.SENDER_THREADS),
-                    Objects.requireNonNullElse(c.minWakeupIntervalMicros, SpecDefaults.MIN_WAKEUP_INTERVAL_MICROS),
+                    Objects.requireNonNullElse(c.minWakeupIntervalMicros, SpecDefaults.MIN_WAKEUP_INTERVAL_MICROS), c.connectionOrder,
                     Objects.requireNonNullElse(c.httpVersion, SpecDefaults.HTTP_VERSION),
                     c.image == null || c.image.isBlank() ? defaultClientImage : ownImages.resolve(c.image), parsed.clientCpuMillis(),
                     Objects.requireNonNullElse(c.memory, SpecDefaults.MEMORY), List.copyOf(c.jvmOptions == null ? List.of() : c.jvmOptions)));

@@ -72,6 +72,9 @@ public record RunManifest(String pacerVersion, Map<String, Object> plan, Map<Str
             client.put("connections", c.connections());
             client.put("senderThreads", c.senderThreads());
             client.put("minWakeupIntervalMicros", c.minWakeupIntervalMicros());
+            if (c.connectionOrder() != null) {
+                client.put("connectionOrder", c.connectionOrder());
+            }
             client.put("httpVersion", c.httpVersion());
             client.put("image", c.image());
             client.put("cpuMillis", c.cpuMillis());

@@ -36,6 +36,29 @@ class RunPlannerTest {
     }
 
     @Test
+    void theClientsPacingAndConnectionOrderReachEveryRunRequest() throws Exception {
+        RunPlan plan = RunPlanner.plan(BenchmarkRunYaml.read(new ByteArrayInputStream("""
+                apiVersion: pacer.dev/v1alpha1
+                kind: BenchmarkRun
+                metadata: {name: paced}
+                spec:
+                  server: {image: pacer/server-jetty12:0.1.0, cpus: 1}
+                  clients: {count: 2, rate: 40k, cpus: 1, minWakeupIntervalMicros: 500, connectionOrder: lastUsedFirst}
+                  duration: 30s
+                """.getBytes(StandardCharsets.UTF_8)), "test"), RunPlanner.DEFAULT_CLIENT_IMAGE);
+        RunRequest request = plan.runRequest(plan.client("client-1"), "http://10.0.0.5:8080", 1_800_000_000_000L);
+        assertThat(request.minWakeupIntervalNanos()).isEqualTo(500_000);
+        assertThat(request.lastUsedFirst()).isTrue();
+        assertThat(request.problems()).isEmpty();
+
+        RunPlan defaultPlan = RunPlanner.plan(run(""), RunPlanner.DEFAULT_CLIENT_IMAGE);
+        RunRequest byDefault = defaultPlan.runRequest(defaultPlan.client("client-0"), "http://10.0.0.5:8080", 1_800_000_000_000L);
+        assertThat(byDefault.minWakeupIntervalMicros()).as("the spec's default is the load generator's")
+                .isEqualTo(dev.pacer.api.SpecDefaults.MIN_WAKEUP_INTERVAL_MICROS).isEqualTo(RunRequest.DEFAULT_MIN_WAKEUP_INTERVAL_MICROS);
+        assertThat(byDefault.lastUsedFirst()).isFalse();
+    }
+
+    @Test
     void withoutARampEveryClientStartsAtTheFullRate() throws Exception {
         RunPlan plan = RunPlanner.plan(run(""), RunPlanner.DEFAULT_CLIENT_IMAGE);
         assertThat(plan.runRequest(plan.client("client-0"), "http://10.0.0.5:8080", 1_800_000_000_000L).rampUpMs()).isZero();
