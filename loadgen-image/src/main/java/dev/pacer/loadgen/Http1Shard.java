@@ -436,7 +436,8 @@ final class Http1Shard implements Shard {
             try {
                 while (true) {
                     if (in == null) {
-                        in = connector.getByteBufferPool().acquire(READ_BUFFER_BYTES, true);   // direct: read without a copy
+                        // on the heap: Jetty's parser reads a heap buffer's array, a direct one byte by byte
+                        in = connector.getByteBufferPool().acquire(READ_BUFFER_BYTES, false);
                     }
                     ByteBuffer buffer = in.getByteBuffer();
                     if (!buffer.hasRemaining()) {
