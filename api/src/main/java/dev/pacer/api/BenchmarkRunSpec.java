@@ -127,7 +127,7 @@ public class BenchmarkRunSpec extends RunTemplate {
     public static final int MAX_CLIENTS = 64;
     public static final int MAX_CONNECTIONS = 10_000;
     public static final int MAX_SENDER_THREADS = 64;
-    /** Below the default maxSendLagP99 (10 ms) with room: a wider interval alone would make every run Invalid. */
+    /** Half the default maxSendLagP99 (10 ms): the interval's own lateness, up to about one interval, leaves room. */
     public static final int MAX_MIN_WAKEUP_INTERVAL_MICROS = 5_000;
     /** Arguments, JVM options, a command: more is a generated list gone wrong, not a benchmark. */
     public static final int MAX_LIST_ITEMS = 128;
@@ -246,8 +246,9 @@ public class BenchmarkRunSpec extends RunTemplate {
         @JsonPropertyDescription("HTTP/1.1: which idle connection a request takes. roundRobin (unset): the one idle longest, "
                 + "so every connection carries its share in turn, as wrk2's do; the client's CPU per request grows with the "
                 + "connection count (each request touches a connection gone cold in its caches). lastUsedFirst: the one released "
-                + "last, as Jetty's HttpClient pool does: a few connections carry the load and the others stay open and idle "
-                + "(idle-heavy keep-alive connections; a connection the server closes while idle is replaced when next needed).")
+                + "last: a few connections carry the load, as with Jetty's HttpClient pool, and the others stay open and idle "
+                + "(idle-heavy keep-alive connections), as long as the server's idle timeout allows; one it closes is replaced "
+                + "when next needed.")
         public String connectionOrder;
 
         @Min(0)

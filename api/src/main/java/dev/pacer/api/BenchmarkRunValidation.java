@@ -198,6 +198,12 @@ public final class BenchmarkRunValidation {
                 problems.add(new FieldProblem("spec.clients.minWakeupIntervalMicros", "must be in [0, " + BenchmarkRunSpec.MAX_MIN_WAKEUP_INTERVAL_MICROS
                         + "] µs (50 by default; wrk2's timers are 1000), was " + spec.clients.minWakeupIntervalMicros));
             }
+            if (spec.clients.connectionOrder != null && !CONNECTION_ORDERS.contains(spec.clients.connectionOrder)) {
+                problems.add(new FieldProblem("spec.clients.connectionOrder", "must be one of " + CONNECTION_ORDERS + ", was '"
+                        + spec.clients.connectionOrder + "'"));
+            } else if (spec.clients.connectionOrder != null && spec.clients.httpVersion != null && !"http/1.1".equals(spec.clients.httpVersion)) {
+                problems.add(new FieldProblem("spec.clients.connectionOrder", BenchmarkRunSpec.CONNECTION_ORDER_HTTP1_MESSAGE));
+            }
             if (spec.clients.httpVersion != null && !HTTP_VERSIONS.contains(spec.clients.httpVersion)) {
                 problems.add(new FieldProblem("spec.clients.httpVersion", "must be one of " + HTTP_VERSIONS + ", was '" + spec.clients.httpVersion + "'"));
             } else if ("h2c".equals(spec.clients.httpVersion) && spec.server != null
@@ -306,14 +312,6 @@ public final class BenchmarkRunValidation {
             problems.add(new FieldProblem("spec.clients.httpVersion", BenchmarkRunSpec.H2_NEEDS_HTTPS_MESSAGE));
         } else if ("h2c".equals(version) && https) {
             problems.add(new FieldProblem("spec.clients.httpVersion", BenchmarkRunSpec.H2C_NOT_HTTPS_MESSAGE));
-        }
-        if (spec.clients != null && spec.clients.connectionOrder != null) {
-            if (!CONNECTION_ORDERS.contains(spec.clients.connectionOrder)) {
-                problems.add(new FieldProblem("spec.clients.connectionOrder", "must be one of " + CONNECTION_ORDERS + ", was '"
-                        + spec.clients.connectionOrder + "'"));
-            } else if (version != null && !"http/1.1".equals(version)) {
-                problems.add(new FieldProblem("spec.clients.connectionOrder", BenchmarkRunSpec.CONNECTION_ORDER_HTTP1_MESSAGE));
-            }
         }
         if (https && spec.server != null && Measure.parse(spec.server.measure).map(Measure::probe).orElse(false)) {
             problems.add(new FieldProblem("spec.request.scheme", BenchmarkRunSpec.PROBE_TLS_MESSAGE + " (spec.server.measure is "

@@ -78,7 +78,7 @@ public record RunRequest(String targetUrl, int ratePerSecond, int connections, i
     public static final int DEFAULT_MIN_WAKEUP_INTERVAL_MICROS = 50;
     public static final String ROUND_ROBIN = "roundRobin";
     public static final String LAST_USED_FIRST = "lastUsedFirst";
-    /** A wider interval would make the client's own lateness alone exceed a run's default send-lag limit (10 ms). */
+    /** Half a run's default send-lag limit (10 ms): the interval's own lateness, up to about one interval, leaves room. */
     public static final int MAX_MIN_WAKEUP_INTERVAL_MICROS = 5_000;
 
     /** HTTP/1.1: whether a request takes the idle connection released last, rather than the one idle longest. */

@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -185,10 +186,11 @@ final class Http1Shard implements Shard {
             tls = new TimedTls(sslContext, connector.getByteBufferPool(), threads, (endPoint, context) -> new Http1Connection(endPoint));
         }
         running = true;
-        // a connection retired after its requests was replaced when it closed
+        // a connection retired after its requests was replaced when it closed. Opened off the thread that found it
+        // closed (the pacing thread, often): after a server's idle timeout a burst may find thousands closed at once
         ring = new ConnectionRing<>(Http1Connection::usable, closed -> {
             if (!closed.retired) {
-                reopen();
+                reopenInBackground();
             }
         }, this::dispatch, lastUsedFirst);
         List<CompletableFuture<Http1Connection>> opening = new ArrayList<>();
@@ -258,6 +260,14 @@ final class Http1Shard implements Shard {
                 connector.getScheduler().schedule(this::reopen, REOPEN_DELAY_MS, TimeUnit.MILLISECONDS);
             }
         });
+    }
+
+    private void reopenInBackground() {
+        try {
+            threads.execute(this::reopen);
+        } catch (RejectedExecutionException stopping) {
+            // the shard is closing: nothing to replace
+        }
     }
 
     /** Every quarter of the request timeout (10 ms to 1 s), requests on the wire longer than the timeout fail. */
@@ -375,9 +385,9 @@ final class Http1Shard implements Shard {
         final AtomicReference<Pending> current = new AtomicReference<>();
         private final HttpParser parser = new HttpParser(this);
         /**
-         * Taken from the connector's pool for a read and given back once parsed to its end (kept only over a response
-         * split between reads): 10,000 mostly idle connections hold no buffer each, and a read lands in one just used.
-         * Owned by the thread in {@link #onFillable}.
+         * Taken from the connector's pool for a read and given back once what was read is parsed (the parser keeps what
+         * it needs of a response split between reads): 10,000 mostly idle connections hold no buffer, and a read lands
+         * in one just used. Held only within {@link #onFillable}.
          */
         private RetainableByteBuffer in;
         private int status;
