@@ -53,8 +53,13 @@ public final class ResourceSampler {
      *                      a second would share the server's CPUs, and where GC time already says what a stall would
      */
     public ResourceSampler(long periodMillis, boolean measureStalls) {
+        this(periodMillis, measureStalls ? new HiccupMeter() : null);
+    }
+
+    /** @param stalls the meter of this process's stalls, null for none (a client's pacing threads also report to it) */
+    public ResourceSampler(long periodMillis, HiccupMeter stalls) {
         this.periodMillis = periodMillis;
-        this.hiccups = measureStalls ? new HiccupMeter() : null;
+        this.hiccups = stalls;
         this.lastCpuNanos = os.getProcessCpuTime();
         this.lastGcMillis = gcMillis();
         this.lastGcCount = gcCount();

@@ -365,7 +365,7 @@ public class BenchmarkRunSpec extends RunTemplate {
 
         @Pattern(DURATION_PATTERN)
         @JsonPropertyDescription("The measurement is invalid when a client stalled longer than this in the window (GC, safepoint or "
-                + "descheduling, measured by a thread sleeping 1 ms at a time), e.g. 20ms. Unset: such a stall longer than maxSendLagP99 "
+                + "descheduling, its clock watched at least every 1 ms), e.g. 20ms. Unset: such a stall longer than maxSendLagP99 "
                 + "is a warning.")
         public String maxClientStall;
     }

@@ -39,8 +39,8 @@ public record ResourceUse(long pid, long periodMillis, Integer cpusAllowed, bool
      * @param runQueueWaitNanos time the process's threads spent runnable but waiting for a CPU in the period
      *                      ({@code /proc/<pid>/task/*}{@code /schedstat}): with {@code cpuNanos}, the CPU the process
      *                      wanted; absent where the kernel does not keep it
-     * @param maxHiccupMicros the longest stall of the process in the period, as a thread sleeping 1 ms at a time sees
-     *                      it (GC, safepoints, descheduling: jHiccup's method); absent where nothing measured it
+     * @param maxHiccupMicros the longest stall of the process in the period, its clock watched at least every 1 ms
+     *                      (GC, safepoints, descheduling: jHiccup's method); absent where nothing measured it
      * @param runSlices     times the process's threads were put on a CPU in the period (schedstat's third field): the
      *                      wait per slice is how long a thread waited each time it became runnable; absent with the wait
      */

@@ -13,6 +13,7 @@ import dev.pacer.agent.AdminServer;
 import dev.pacer.agent.Agent;
 import dev.pacer.agent.AgentMetrics;
 import dev.pacer.agent.JvmSeries;
+import dev.pacer.agent.HiccupMeter;
 import dev.pacer.agent.Launch;
 import dev.pacer.agent.PeriodSampler;
 import dev.pacer.agent.ProcessInfo;
@@ -43,6 +44,7 @@ public final class LoadGeneratorAgent implements Closeable {
     private final PeriodSampler handshake;
     private final AdminServer admin;
     private final Clock clock = Clock.systemUTC();
+    private final HiccupMeter stalls = new HiccupMeter();   // this client's stalls; its pacing threads stand in for it
     private volatile LoadRun run;
 
     public LoadGeneratorAgent(int adminPort) throws IOException {
@@ -70,7 +72,7 @@ public final class LoadGeneratorAgent implements Closeable {
         AgentMetrics.registerHandshakes(registry, Agent.ROLE_CLIENT, handshake);
         JvmSeries.register(registry);
         // what this client used per period: a starved or paused client would blame the server for its own lateness
-        ResourceSampler resources = new ResourceSampler(responseTime.period().toMillis());
+        ResourceSampler resources = new ResourceSampler(responseTime.period().toMillis(), stalls);
         responseTime.addPeriodListener(period -> resources.periodClosed(period.startEpochMillis(), period.endEpochMillis()));
         admin = AdminServer.builder().port(adminPort).registry(registry)
                 .route(AgentContract.RESOURCES, exchange -> AdminServer.respondJson(exchange, 200, resources.snapshot()))
@@ -117,7 +119,7 @@ public final class LoadGeneratorAgent implements Closeable {
                         AdminServer.respondJson(exchange, AgentContract.RUN_ALREADY_TAKEN, Map.of("error", "this load generator already took a run; start a new process for another"));
                         return;
                     }
-                    run = new LoadRun(request, responseTime, responseTimeUncorrected, sendLag, handshake, clock);
+                    run = new LoadRun(request, responseTime, responseTimeUncorrected, sendLag, handshake, clock, stalls::watched);
                     run.arm();
                 }
                 AdminServer.respondJson(exchange, AgentContract.RUN_ACCEPTED, run.status());
@@ -188,6 +190,7 @@ public final class LoadGeneratorAgent implements Closeable {
         responseTime.close();
         responseTimeUncorrected.close();
         sendLag.close();
+        stalls.close();
     }
 
     public static void main(String[] args) {

@@ -22,6 +22,7 @@ import dev.pacer.contract.LoadRunStatus;
 import dev.pacer.contract.RunRequest;
 import dev.pacer.loadgen.pacing.PacingLoop;
 import dev.pacer.loadgen.pacing.Schedule;
+import dev.pacer.loadgen.pacing.StallWatchingTicker;
 import dev.pacer.loadgen.pacing.Ticker;
 import org.mortbay.jetty.load.generator.Resource;
 
@@ -70,6 +71,7 @@ final class LoadRun {
     private final PeriodSampler sendLag;
     private final PeriodSampler handshake;
     private final Clock clock;
+    private final StallWatchingTicker.Watch stalls;
     private final LongAdder begun = new LongAdder();
     private final LongAdder finishedOnTheWire = new LongAdder();
     private final LongAdder refusedByQueue = new LongAdder();
@@ -97,10 +99,14 @@ final class LoadRun {
     private volatile long unsent;
     private volatile Schedule schedule;   // once the load is about to start
 
-    /** @param handshake times each TLS handshake of an https run */
+    /**
+     * @param handshake times each TLS handshake of an https run
+     * @param stalls    the client's stall meter, which each pacing thread's clock reads stand in for while it wakes often
+     */
     LoadRun(RunRequest spec, PeriodSampler responseTime, PeriodSampler responseTimeUncorrected, PeriodSampler sendLag,
-            PeriodSampler handshake, Clock clock) {
+            PeriodSampler handshake, Clock clock, StallWatchingTicker.Watch stalls) {
         this.spec = spec;
+        this.stalls = stalls;
         this.handshake = handshake;
         this.responseTime = responseTime;
         this.responseTimeUncorrected = responseTimeUncorrected;
@@ -295,7 +301,8 @@ final class LoadRun {
         List<PacingLoop.Result> results = Collections.synchronizedList(new ArrayList<>());
         for (int k = 0; k < shards; k++) {
             Shard shard = clients.get(k);
-            PacingLoop loop = new PacingLoop(this.schedule, k, shards, MAX_BATCH, spec.minWakeupIntervalNanos(), stopAtNanos, Ticker.SYSTEM, (n, intended, sentAt) -> {
+            PacingLoop loop = new PacingLoop(this.schedule, k, shards, MAX_BATCH, spec.minWakeupIntervalNanos(), stopAtNanos,
+                    new StallWatchingTicker(Ticker.SYSTEM, stalls), (n, intended, sentAt) -> {
                 // a request taken records its lag as it goes to the wire (Shard.Completions#sendLag)
                 if (!shard.trySend(intended, sentAt)) {
                     sendLag.recordNanos(sentAt - intended);
