@@ -24,14 +24,23 @@ class HiccupMeterTest {
         assertThat(WATCHED_SLEEP_NANOS).isGreaterThan(RESOLUTION_NANOS);
     }
 
+    /** A watcher that sleeps longer than the resolution, or stops for good, ends its watch: the meter is back at 1 ms. */
     @Test
-    void onlyAWatcherSleepingNoLongerThanTheResolutionPromisesToWatch() {
+    void onlyAWatcherSleepingNoLongerThanTheResolutionWatchesAndALongerSleepEndsTheWatch() {
         try (HiccupMeter meter = new HiccupMeter()) {
-            long before = meter.watchedUntilNanos();
             meter.watched(0, NOW_NANOS, RESOLUTION_NANOS + 1);
-            assertThat(meter.watchedUntilNanos()).isEqualTo(before);
+            assertThat(HiccupMeter.sleepNanos(NOW_NANOS, meter.watchedUntilNanos())).isEqualTo(RESOLUTION_NANOS);
             meter.watched(0, NOW_NANOS, RESOLUTION_NANOS);
             assertThat(meter.watchedUntilNanos()).isEqualTo(NOW_NANOS + RESOLUTION_NANOS);
+            assertThat(HiccupMeter.sleepNanos(NOW_NANOS, meter.watchedUntilNanos())).isEqualTo(WATCHED_SLEEP_NANOS);
+            meter.watched(0, NOW_NANOS, 0);
+            assertThat(HiccupMeter.sleepNanos(NOW_NANOS, meter.watchedUntilNanos())).as("busy, no sleep: still watching")
+                    .isEqualTo(WATCHED_SLEEP_NANOS);
+            meter.watched(0, NOW_NANOS, RESOLUTION_NANOS * 10);
+            assertThat(HiccupMeter.sleepNanos(NOW_NANOS, meter.watchedUntilNanos())).as("a 10 ms sleep").isEqualTo(RESOLUTION_NANOS);
+            meter.watched(0, NOW_NANOS, RESOLUTION_NANOS);
+            meter.watched(0, NOW_NANOS, Long.MAX_VALUE);
+            assertThat(HiccupMeter.sleepNanos(NOW_NANOS, meter.watchedUntilNanos())).as("done").isEqualTo(RESOLUTION_NANOS);
         }
     }
 

@@ -95,6 +95,7 @@ public final class PacingLoop {
                 ticker.parkNanos(Math.min(wait, Math.max(1, stopAtNanos - now)));
             }
         }
+        ticker.done();
         long unsent = this.schedule.countOf(shard, shards) - sent;
         return new Result(sent, unsent, unsent > 0);
     }

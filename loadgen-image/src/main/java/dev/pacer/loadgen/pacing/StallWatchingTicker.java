@@ -3,13 +3,19 @@ package dev.pacer.loadgen.pacing;
 /**
  * A pacing thread's ticker that also watches its clock for stalls, for the client's stall meter: between two reads the
  * clock moves by the sleep asked for plus the thread's own work (microseconds per request); beyond that, the thread was
- * stopped (a GC pause, a safepoint) or not scheduled. Before each sleep it reports the longest such jump since the last
- * sleep, and how long it sleeps. One ticker per thread: it keeps that thread's last read.
+ * stopped (a GC pause, a safepoint) or waited for a CPU. It reports the longest such jump before each sleep, with how
+ * long it sleeps, and every {@link #BUSY_REPORT_NANOS} while it works without sleeping (a backlog): a jump that long is
+ * reported at the read that saw it. Once the loop is done it reports what is left and that it sleeps for good. One
+ * ticker per thread: it keeps that thread's last read.
  */
 public final class StallWatchingTicker implements Ticker {
+    /** Half the stall meter's resolution (1 ms): a busy thread renews its promise to watch before it runs out. */
+    static final long BUSY_REPORT_NANOS = 500_000;
+
     /** Where the jumps go: the client's stall meter. */
     @FunctionalInterface
     public interface Watch {
+        /** @param sleepNanos the sleep that follows, 0 for none, {@link Long#MAX_VALUE} once the thread watches no more */
         void watched(long longestJumpNanos, long nowNanos, long sleepNanos);
     }
 
@@ -17,6 +23,7 @@ public final class StallWatchingTicker implements Ticker {
     private final Watch watch;
     private boolean read;
     private long lastReadNanos;
+    private long lastReportNanos;
     private long sleptNanos;   // asked for since the last read
     private long longestJumpNanos;
 
@@ -30,8 +37,13 @@ public final class StallWatchingTicker implements Ticker {
         long now = clock.nanoTime();
         if (read) {
             longestJumpNanos = Math.max(longestJumpNanos, now - lastReadNanos - sleptNanos);
+            if (now - lastReportNanos >= BUSY_REPORT_NANOS) {
+                report(now, 0);
+            }
+        } else {
+            read = true;
+            lastReportNanos = now;
         }
-        read = true;
         lastReadNanos = now;
         sleptNanos = 0;
         return now;
@@ -40,9 +52,20 @@ public final class StallWatchingTicker implements Ticker {
     @Override
     public void parkNanos(long nanos) {
         long now = nanoTime();
-        watch.watched(longestJumpNanos, now, nanos);
-        longestJumpNanos = 0;
+        report(now, nanos);
+        lastReportNanos = now + nanos;   // from the wake-up it asked for: only lateness past it, or work, is due a report
         sleptNanos = nanos;
         clock.parkNanos(nanos);
+    }
+
+    @Override
+    public void done() {
+        report(nanoTime(), Long.MAX_VALUE);
+    }
+
+    private void report(long nowNanos, long sleepNanos) {
+        watch.watched(longestJumpNanos, nowNanos, sleepNanos);
+        longestJumpNanos = 0;
+        lastReportNanos = nowNanos;
     }
 }

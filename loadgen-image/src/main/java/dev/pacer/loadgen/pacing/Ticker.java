@@ -9,6 +9,10 @@ public interface Ticker {
     /** Waits about this long; may return early (a spurious wake-up, an interrupt): the loop checks the time again. */
     void parkNanos(long nanos);
 
+    /** The loop is done with this ticker: it neither reads nor sleeps on it again. */
+    default void done() {
+    }
+
     Ticker SYSTEM = new Ticker() {
         @Override
         public long nanoTime() {

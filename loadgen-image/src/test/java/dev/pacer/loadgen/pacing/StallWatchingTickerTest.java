@@ -17,11 +17,11 @@ class StallWatchingTickerTest {
 
     /**
      * 100 requests 1 ms apart, each send costing 10 µs: the 21st send is stopped 7 ms (a GC pause, between two clock
-     * reads), and the wake-up after 50 ms comes 3 ms late (the thread not scheduled). Both are reported, each at the
-     * next sleep; everything else jumps no more than a send's cost.
+     * reads), and the wake-up after 50 ms comes 3 ms late (the thread not scheduled). Each is reported at the read that
+     * saw it; everything else jumps no more than a send's cost. Each sleep is told before it begins, and the end.
      */
     @Test
-    void aStallWhileSendingAndOneWhileAsleepAreEachReportedBeforeTheNextSleep() {
+    void aStallWhileSendingAndOneWhileAsleepAreEachReportedAtTheReadThatSawIt() {
         PacingLoopTest.FakeTicker clock = new PacingLoopTest.FakeTicker();
         clock.stallAtNanos = 50 * MS;
         clock.stallNanos = 3 * MS;
@@ -35,10 +35,39 @@ class StallWatchingTickerTest {
         assertThat(result.sent()).isEqualTo(100);
         assertThat(reports).extracting(Report::longestJumpNanos).filteredOn(jump -> jump > SEND_COST_NANOS)
                 .containsExactly(7 * MS, 3 * MS);
-        assertThat(reports).extracting(Report::sleepNanos).as("each report tells the sleep then asked for")
-                .containsExactlyElementsOf(clock.parks);
         Report afterPause = reports.stream().filter(r -> r.longestJumpNanos() == 7 * MS).findFirst().orElseThrow();
-        assertThat(afterPause.nowNanos()).as("reported once the loop caught up, before it slept").isGreaterThan(27 * MS);
+        assertThat(afterPause.nowNanos()).as("at the read after the pause, not once the loop caught up")
+                .isBetween(27 * MS, 27 * MS + SEND_COST_NANOS);
+        assertThat(afterPause.sleepNanos()).as("told while busy").isZero();
+        Report afterLateWakeup = reports.stream().filter(r -> r.longestJumpNanos() == 3 * MS).findFirst().orElseThrow();
+        assertThat(afterLateWakeup.nowNanos()).isBetween(53 * MS, 53 * MS + SEND_COST_NANOS);
+        assertThat(reports).extracting(Report::sleepNanos).filteredOn(sleep -> sleep != 0 && sleep != Long.MAX_VALUE)
+                .as("each sleep told before it begins").containsExactlyElementsOf(clock.parks);
+        assertThat(reports.getLast().sleepNanos()).as("the end: it watches no more").isEqualTo(Long.MAX_VALUE);
+    }
+
+    /**
+     * Each send costs 2 ms with requests 1 ms apart: the loop falls behind and never sleeps, yet it reports at each read
+     * half a millisecond or more after its last report, so the meter knows it still watches. The 11th send, stopped
+     * 7 ms, starts at 20 ms: its pause is reported at the next read, at 27 ms.
+     */
+    @Test
+    void aThreadBehindThatNeverSleepsReportsWhileItWorks() {
+        PacingLoopTest.FakeTicker clock = new PacingLoopTest.FakeTicker();
+        List<Report> reports = new ArrayList<>();
+        Ticker watched = new StallWatchingTicker(clock, (jump, now, sleep) -> reports.add(new Report(jump, now, sleep)));
+        PacingLoop.Result result = new PacingLoop(Schedule.covering(0, 1_000, 100 * MS), 0, 1, 64, 0, 60 * MS, watched,
+                (index, intended, sentAt) -> clock.now += index == 10 ? 7 * MS : 2 * MS).run();
+
+        assertThat(result.stoppedBehind()).isTrue();
+        assertThat(clock.parks).isEmpty();
+        List<Long> times = reports.stream().map(Report::nowNanos).toList();
+        assertThat(times.getLast()).isGreaterThanOrEqualTo(60 * MS);
+        for (int i = 1; i < times.size(); i++) {
+            assertThat(times.get(i) - times.get(i - 1)).as("report %d after the one before", i).isLessThanOrEqualTo(7 * MS);
+        }
+        assertThat(reports).filteredOn(r -> r.longestJumpNanos() == 7 * MS).singleElement()
+                .satisfies(r -> assertThat(r.nowNanos()).isEqualTo(27 * MS));
     }
 
     @Test
@@ -50,5 +79,7 @@ class StallWatchingTickerTest {
                 (index, intended, sentAt) -> clock.now += SEND_COST_NANOS).run();
 
         assertThat(reports).isNotEmpty().allSatisfy(r -> assertThat(r.longestJumpNanos()).isBetween(0L, SEND_COST_NANOS));
+        assertThat(reports).extracting(Report::sleepNanos).as("no busy reports: it sleeps between sends")
+                .doesNotContain(0L);
     }
 }
