@@ -22,7 +22,10 @@ import java.util.concurrent.locks.LockSupport;
  * server has run that long: a capacity that drops after a while. With {@code --close-unread-every=N}, after N requests
  * on a connection the server waits for the next one's bytes and closes the connection without reading them: a request
  * that arrived and was never read. With {@code --stall-first-millis=N}, the first request the server ever reads waits N ms
- * before its answer: a client with one connection builds a backlog behind it, as at a slow start. One thread per connection; keep-alive; GET without a body, answered "ok".
+ * before its answer: a client with one connection builds a backlog behind it, as at a slow start. With
+ * {@code --capacity-per-second=N}, answers leave on one schedule shared by every connection, one each 1/N s, with a
+ * credit of 100 ms of unused slots (a token bucket): a capacity fixed by construction, not by the CPU's speed, so a busy
+ * or slow machine does not move it. One thread per connection; keep-alive; GET without a body, answered "ok".
  * <pre>java -cp e2e/target/test-classes dev.pacer.e2e.GroundTruthServer --port=8080 --wait-before-read-micros=3000 --burn-micros=1000</pre>
  */
 public final class GroundTruthServer {
@@ -36,6 +39,10 @@ public final class GroundTruthServer {
     private final long slowFromNanos;
     private final long slowBurnNanos;
     private final long closeUnreadEvery;
+    /** Unused slots a burst may take at once: a pause of the machine shorter than this costs no capacity. */
+    private static final long SLOT_CREDIT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private long slotPeriodNanos;
+    private long nextSlotNanos = System.nanoTime();
 
     /** The spec's {@code server.command} (YAML flow sequence) that starts this server on the run's port, with these arguments. */
     static String commandYaml(String... args) {
@@ -71,6 +78,7 @@ public final class GroundTruthServer {
         long slowBurn = 0;
         long closeUnreadEvery = 0;
         long stallFirst = 0;
+        long capacityPerSecond = 0;
         for (String arg : args) {
             String value = arg.substring(arg.indexOf('=') + 1);
             if (arg.startsWith("--port=")) {
@@ -89,13 +97,16 @@ public final class GroundTruthServer {
                 closeUnreadEvery = Long.parseLong(value);
             } else if (arg.startsWith("--stall-first-millis=")) {
                 stallFirst = Long.parseLong(value);
+            } else if (arg.startsWith("--capacity-per-second=")) {
+                capacityPerSecond = Long.parseLong(value);
             } else {
                 throw new IllegalArgumentException("unknown argument " + arg + " (--port=, --wait-before-read-micros=, --burn-micros=, "
-                        + "--split-write-gap-micros=, --slow-after-seconds=, --slow-burn-micros=, --close-unread-every=, --stall-first-millis=)");
+                        + "--split-write-gap-micros=, --slow-after-seconds=, --slow-burn-micros=, --close-unread-every=, --stall-first-millis=, --capacity-per-second=)");
             }
         }
         GroundTruthServer server = new GroundTruthServer(wait, burn, gap, slowAfter, slowBurn, closeUnreadEvery);
         server.stallFirstNanos = TimeUnit.MILLISECONDS.toNanos(stallFirst);
+        server.slotPeriodNanos = capacityPerSecond > 0 ? TimeUnit.SECONDS.toNanos(1) / capacityPerSecond : 0;
         server.serve(port);
     }
 
@@ -144,6 +155,9 @@ public final class GroundTruthServer {
                         pause(stallFirstNanos);
                     }
                     burn(slows && System.nanoTime() - slowFromNanos >= 0 ? slowBurnNanos : burnNanos);
+                    if (slotPeriodNanos > 0) {
+                        pauseUntil(takeSlotNanos());
+                    }
                     if (splitWriteGapNanos < 0) {
                         write(connection, ByteBuffer.allocate(HEAD.length + BODY.length).put(HEAD).put(BODY).flip());
                     } else {
@@ -175,10 +189,24 @@ public final class GroundTruthServer {
         }
     }
 
+    /**
+     * The instant this answer may leave: the slot after the last one taken, or the oldest still within the credit. Slots
+     * are counted from the schedule, not from when a thread woke, so a late wake-up never lowers the capacity.
+     */
+    private synchronized long takeSlotNanos() {
+        long oldestUsable = System.nanoTime() - SLOT_CREDIT_NANOS;
+        long slot = nextSlotNanos - oldestUsable > 0 ? nextSlotNanos : oldestUsable;
+        nextSlotNanos = slot + slotPeriodNanos;
+        return slot;
+    }
+
     /** Sleeps at least this long (a sleep may end late, never early). */
     private static void pause(long nanos) {
-        long until = System.nanoTime() + nanos;
-        for (long left = nanos; left > 0; left = until - System.nanoTime()) {
+        pauseUntil(System.nanoTime() + nanos);
+    }
+
+    private static void pauseUntil(long untilNanos) {
+        for (long left = untilNanos - System.nanoTime(); left > 0; left = untilNanos - System.nanoTime()) {
             LockSupport.parkNanos(left);
         }
     }

@@ -13,38 +13,25 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Suites through {@code pacer run}: a sweep finds a server's knee; fixed rates aggregate their repetitions. */
 class SuiteE2ETest {
-    static final int SPIN_MICROS = 400;
+    /** The knee's server answers on a schedule of this many slots a second, whatever the machine's speed. */
+    static final long CAPACITY_PER_SECOND = 1_200;
 
     @TempDir
     Path work;
 
     /**
-     * Jetty 12 pinned to CPU 0, each request burning 400 µs of it. Its capacity is measured first, with the same tools:
-     * a run offering far more than it can serve (8,000 req/s, 32 connections); the requests the server completed in
-     * the window, per second, are what it can do. Then a sweep from a quarter of that must end within ±15 % of it. The
-     * limit is a p99 of 100 ms: beyond its capacity a server's backlog grows by the excess every second and its p99
-     * passes that at once, while below it a limit of 20 ms failed at 70 % of the capacity on this machine (a pause of
-     * the server or of the unpinned build spoils 1 % of a 4 s window). The warm-up is 8 s: with 2 s, the backlog the
-     * JIT's first seconds leave drained into the window and failed 1,750 req/s (84 %); with 8 s, 1,900 (91 %) passed.
+     * A server whose capacity is fixed by construction ({@link GroundTruthServer} with {@code --capacity-per-second}:
+     * answers leave on one schedule, 1,200 a second, with 100 ms of credit), so neither a slow machine nor the build
+     * beside the test moves it. A server that burns CPU per request has a capacity that a busy machine lowers between the
+     * run that measures it and the sweep. The sweep starts at a quarter of it and doubles. Beyond the capacity the
+     * backlog grows by the excess every second, so a p99 limit of 100 ms fails within a few percent above it. Below it,
+     * a pause of the machine shorter than the credit costs nothing, so the limit holds. The knee must be within 15 %
+     * below the capacity and at most 5 % above it.
      */
     @Test
     void aSweepFindsTheKneeOfAServerOfKnownCapacity() throws Exception {
-        LocalRuns.Outcome saturated = LocalRuns.run(work, "saturated", """
-                apiVersion: pacer.dev/v1alpha1
-                kind: BenchmarkRun
-                metadata: {name: saturated}
-                spec:
-                  server: {image: jetty12, args: ["--mode=core"], cpus: "1"}
-                  clients: {count: 1, rate: "8000", connections: 32, cpus: "1"}
-                  request: {path: "/plaintext?spinMicros=%d"}
-                  warmup: 2s
-                  duration: 4s
-                  timeout: 2m
-                """.formatted(SPIN_MICROS));
-        assertThat(saturated.directory().resolve("result.json")).as(saturated.out() + saturated.err()).exists();
-        double capacity = saturated.document().result().server.requests / 4.0;
-        assertThat(capacity).as("the server cannot serve 8,000 req/s at %d µs of CPU each", SPIN_MICROS).isLessThan(4_000);
-        long start = Math.max(100, Math.round(capacity / 4 / 100) * 100);
+        String java = ProcessHandle.current().info().command().orElse("java");
+        long start = CAPACITY_PER_SECOND / 4;
         LocalRuns.Outcome outcome = LocalRuns.run(work, "knee", """
                 apiVersion: pacer.dev/v1alpha1
                 kind: BenchmarkSuite
@@ -52,22 +39,27 @@ class SuiteE2ETest {
                 spec:
                   template:
                     clients: {count: 1, rate: "%d", connections: 32, cpus: "1"}
-                    request: {path: "/plaintext?spinMicros=%d"}
                     warmup: 8s
                     duration: 4s
                     timeout: 2m
                     criteria: {rateTolerance: 3%%, maxSendLagP99: 1s}
                   servers:
-                    - {name: jetty12, image: jetty12, args: ["--mode=core"], cpus: "1"}
+                    - name: paced
+                      image: ground-truth
+                      command: ["%s", -cp, "%s", %s, "--port=${PORT}", "--capacity-per-second=%d"]
+                      port: %d
+                      measure: none
+                      cpus: "1"
                   sweep: {start: "%d", max: "%d", growth: 2, resolution: 5%%, maxClientP99: 100ms}
-                """.formatted(start, SPIN_MICROS, start, Math.round(capacity * 2)));
+                """.formatted(start, java, Processes.HOME.resolve("e2e/target/test-classes"), GroundTruthServer.class.getName(),
+                CAPACITY_PER_SECOND, freePort(), start, CAPACITY_PER_SECOND * 2));
         assertThat(outcome.exitCode()).as(outcome.out() + outcome.err()).isZero();
         SuiteDocument suite = SuiteDocument.read(outcome.directory());
         Long sustained = suite.summary().servers().getFirst().sustainedRatePerClient;
-        System.out.printf("capacity %.0f req/s (saturated), sustained %d req/s at p99 < 100 ms; rates tried %s%n", capacity, sustained,
+        System.out.printf("capacity %d req/s, sustained %d req/s at p99 < 100 ms; rates tried %s%n", CAPACITY_PER_SECOND, sustained,
                 suite.summary().runs().stream().map(r -> r.ratePerClient + (Boolean.TRUE.equals(r.passed) ? "+" : "-")).toList());
-        assertThat(sustained).as("the knee of a server of capacity %.0f req/s", capacity).isNotNull()
-                .isBetween(Math.round(capacity * 0.85), Math.round(capacity * 1.15));
+        assertThat(sustained).as("the knee of a server of capacity %d req/s", CAPACITY_PER_SECOND).isNotNull()
+                .isBetween(Math.round(CAPACITY_PER_SECOND * 0.85), Math.round(CAPACITY_PER_SECOND * 1.05));
         assertThat(suite.summary().runs()).allSatisfy(r -> assertThat(r.phase).isEqualTo("Succeeded"));
         assertThat(outcome.directory().resolve("suite.html")).content().contains("Sustained rate").contains("p99-by-rate")
                 .contains("<table id=\"suite-sweep-table\">");
@@ -75,7 +67,7 @@ class SuiteE2ETest {
         var drawn = HeadlessChromium.plotsDrawn(outcome.directory().resolve("suite.html"));
         assertThat(drawn).containsKey("p99-by-rate");
         assertThat(drawn.get("p99-by-rate").seriesPixels()).isGreaterThan(50);
-        assertThat(drawn.get("p99-by-rate").legendEntries()).as("the rate, and jetty12").isEqualTo(2);
+        assertThat(drawn.get("p99-by-rate").legendEntries()).as("the rate, and the paced server").isEqualTo(2);
         assertThat(outcome.out()).contains("sustained req/s/client");
     }
 
