@@ -98,6 +98,11 @@ public class BenchmarkRunSpec extends RunTemplate {
     /** HTTP/2 multiplexes its requests over Jetty's connection pool: which connection carries a request is not pacer's. */
     static final String CONNECTION_ORDER_HTTP1_MESSAGE = "applies to http/1.1 only (one request per connection at a time): "
             + "over HTTP/2 the requests share the connections' streams; remove it, or set spec.clients.httpVersion to http/1.1";
+    /** A request that waits for the next wake-up is late by up to one interval, which is send lag: half the limit leaves room. */
+    static final String WAKEUP_INTERVAL_SEND_LAG_MESSAGE = "must be at most half of spec.criteria.maxSendLagP99 (in whole "
+            + "milliseconds): requests batched on "
+            + "one wake-up go out up to one interval late, counted as send lag, so the run would be invalid; lower the interval or "
+            + "raise maxSendLagP99";
     static final String H2C_NOT_HTTPS_MESSAGE = "h2c is HTTP/2 in cleartext: over https use h2 (or http/1.1), or set "
             + "spec.request.scheme to http";
     static final String CERTIFICATE_SOURCE_MESSAGE = "must name either secretName (Kubernetes) or directory (locally); unset, a "
@@ -258,7 +263,8 @@ public class BenchmarkRunSpec extends RunTemplate {
                 + "than this go out together on one wake-up, each late by at most about this much (recorded as send lag, and in "
                 + "the response time, which runs from the intended send time). Requests farther apart are each woken for at "
                 + "their own time. Wider: fewer wake-ups, less client CPU per request at high rates, later sends; wrk2 sends on "
-                + "1 ms timers (1000). 0: a wake-up per request.")
+                + "1 ms timers (1000). 0: a wake-up per request. At most half of `criteria.maxSendLagP99` (in whole "
+                + "milliseconds), or the batching alone could fail the run.")
         public Integer minWakeupIntervalMicros = SpecDefaults.MIN_WAKEUP_INTERVAL_MICROS;
 
         @Pattern("^(http/1\\.1|h2c|h2)$")

@@ -82,7 +82,7 @@ public final class Quantities {
                 case "m" -> amount.multiply(BigDecimal.valueOf(60_000));
                 default -> amount.multiply(BigDecimal.valueOf(3_600_000));
             };
-            total = total.plusMillis(millis.longValue());
+            total = total.plusNanos(millis.movePointRight(6).longValue());   // 1.5ms is 1.5 ms, as in the CRD's CEL rules
             position = m.end();
         }
         if (position == 0 || position != trimmed.length()) {

@@ -42,6 +42,9 @@ import static dev.pacer.api.BenchmarkRunSpec.DURATION_PATTERN;
         message = BenchmarkRunSpec.CONNECTION_ORDER_HTTP1_MESSAGE, fieldPath = ".clients.connectionOrder", reason = "FieldValueInvalid")
 @ValidationRule(value = "!has(self.tls) || " + RunTemplate.CEL_HTTPS, message = BenchmarkRunSpec.TLS_NEEDS_HTTPS_MESSAGE,
         fieldPath = ".tls", reason = "FieldValueInvalid")
+@ValidationRule(value = "!has(self.criteria) || !has(self.criteria.maxSendLagP99) || !has(self.clients.minWakeupIntervalMicros) || "
+        + "2 * self.clients.minWakeupIntervalMicros <= duration(self.criteria.maxSendLagP99).getMilliseconds() * 1000",
+        message = BenchmarkRunSpec.WAKEUP_INTERVAL_SEND_LAG_MESSAGE, fieldPath = ".clients.minWakeupIntervalMicros", reason = "FieldValueInvalid")
 public class RunTemplate {
     static final String CEL_HTTPS = "(has(self.request) && has(self.request.scheme) && self.request.scheme == 'https')";
     static final String CEL_PERIOD_MS = "duration(self.samplePeriod).getMilliseconds()";

@@ -164,6 +164,21 @@ class BenchmarkRunValidationTest {
         assertThat(problems(https.replace("scheme: https", "scheme: ftp"))).containsExactly("spec.request.scheme: must be http or https, was 'ftp'");
     }
 
+    @Test
+    void aWakeUpIntervalOverHalfTheSendLagLimitIsRefusedWithTheLargestThatFits() throws IOException {
+        String wrk2Like = VALID.replace("connections: 16,", "connections: 16, minWakeupIntervalMicros: 1000,");
+        assertThat(problems(wrk2Like)).as("1 ms against the default limit, 10 ms").isEmpty();
+        assertThat(problems(wrk2Like.replace("maxP99: 10ms,", "maxP99: 10ms, maxSendLagP99: 2ms,"))).as("exactly half").isEmpty();
+        assertThat(problems(wrk2Like.replace("maxP99: 10ms,", "maxP99: 10ms, maxSendLagP99: 1.5ms,"))).containsExactly(
+                "spec.clients.minWakeupIntervalMicros: " + BenchmarkRunSpec.WAKEUP_INTERVAL_SEND_LAG_MESSAGE
+                        + " (at most 500 for maxSendLagP99 1.5ms); was 1000");
+        assertThat(problems(VALID.replace("maxP99: 10ms,", "maxP99: 10ms, maxSendLagP99: 0.08ms,"))).as("the default interval, 50 µs")
+                .containsExactly("spec.clients.minWakeupIntervalMicros: " + BenchmarkRunSpec.WAKEUP_INTERVAL_SEND_LAG_MESSAGE
+                        + " (at most 0 for maxSendLagP99 0.08ms); was 50");
+        assertThat(problems(VALID.replace("connections: 16,", "connections: 16, minWakeupIntervalMicros: 0,")
+                .replace("maxP99: 10ms,", "maxP99: 10ms, maxSendLagP99: 0.08ms,"))).as("0: no batching").isEmpty();
+    }
+
     static List<String> problems(String yaml) throws IOException {
         return BenchmarkRunValidation.validate(read(yaml).getSpec()).stream().map(FieldProblem::toString).toList();
     }

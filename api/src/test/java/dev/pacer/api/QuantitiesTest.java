@@ -31,6 +31,8 @@ class QuantitiesTest {
         assertThat(Quantities.parseDuration("1m30s")).isEqualTo(Duration.ofSeconds(90));
         assertThat(Quantities.parseDuration("1h")).isEqualTo(Duration.ofHours(1));
         assertThat(Quantities.parseDuration("1.5s")).isEqualTo(Duration.ofMillis(1500));
+        assertThat(Quantities.parseDuration("1.5ms")).as("not truncated to 1 ms").isEqualTo(Duration.ofNanos(1_500_000));
+        assertThat(Quantities.parseDuration("0.08ms")).isEqualTo(Duration.ofNanos(80_000));
         assertThatThrownBy(() -> Quantities.parseDuration("60")).hasMessageContaining("not a duration");
         assertThatThrownBy(() -> Quantities.parseDuration("5 minutes")).hasMessageContaining("not a duration");
     }
