@@ -4,7 +4,8 @@
 # connections, in the same run: wrk2 (the reference, when WRK2 names its binary), vegeta (open loop, Go), pacer's load
 # generator, and on request the plain jetty-load-generator, at each rate. Each client warms up WARMUP_SECONDS at the
 # rate, then MEASURED_SECONDS are measured: its CPU (utime + stime of the process) per response, the rate it achieved
-# (held: within 1 % of the rate offered) and its p99 response time. Ratios are to wrk2 when it ran, else to vegeta,
+# (held: within 1 % of the rate offered; "+N s": pacer was behind its schedule as the warm-up ended, and its warm-up grew
+# by N s, as a run's does) and its p99 response time. Ratios are to wrk2 when it ran, else to vegeta,
 # within this run only. Then a JFR profile of pacer's client at the highest rate says where its CPU goes.
 # Usage: [WRK2=/path/to/wrk2] scripts/bench-client.sh [RATE...]   (default 5000 10000 20000 40000)
 #   CONNECTIONS="16 100 1000" (default): the connection counts; CLIENTS="wrk2 vegeta pacer" (default; "plain" adds the
@@ -64,6 +65,16 @@ pacer_client() {
   local start_at=$(( ($(now_ms) / 1000 + 2) * 1000 ))
   local window_start=$(( start_at + WARMUP_SECONDS * 1000 )) window_end=$(( start_at + (WARMUP_SECONDS + MEASURED_SECONDS) * 1000 ))
   curl -sf -XPOST "localhost:$admin/pacer/v1/run/start" -d "{\"startAtEpochMs\":$start_at}" >/dev/null
+  # as the run protocol does: a client still behind its schedule (more than 10 ms of its requests, the default
+  # maxSendLagP99) as the warm-up ends moves the window a second later, the warm-up growing by WARMUP_SECONDS at most
+  local extended_s=0 late
+  while :; do
+    wait_until_ms $(( window_start - 200 ))
+    late=$(curl -sf "localhost:$admin/pacer/v1/run" | sed -n 's/.*"lateRequests" : \([0-9]*\).*/\1/p')
+    (( ${late:-0} * 1000 / rate > 10 && extended_s < WARMUP_SECONDS )) || break
+    curl -sf -XPOST "localhost:$admin/pacer/v1/run/window" -d "{\"startEpochMs\":$(( window_start + 1000 ))}" >/dev/null || break
+    window_start=$(( window_start + 1000 )); window_end=$(( window_end + 1000 )); extended_s=$(( extended_s + 1 ))
+  done
   wait_until_ms "$window_start"; local cpu0; cpu0=$(cpu_seconds "$pid")
   wait_until_ms "$window_end"; local cpu1; cpu1=$(cpu_seconds "$pid")
   until curl -sf "localhost:$admin/pacer/v1/run" | grep -q '"state" : "done"'; do sleep 0.2; done
@@ -78,8 +89,8 @@ pacer_client() {
   read -r _ p50 p99 _ < <("$JAVA" -cp "$PACER_HOME/loadgen-image/target/app/lib/*" dev.pacer.loadgen.bench.WindowPercentiles "$work/rt.hlog" "$window_start" "$window_end")
   read -r _ lag50 lag99 lagmax < <("$JAVA" -cp "$PACER_HOME/loadgen-image/target/app/lib/*" dev.pacer.loadgen.bench.WindowPercentiles "$work/lag.hlog" "$window_start" "$window_end")
   # what the table has no column for: the median, and how late the requests went out (all of it is in the response times)
-  echo "  pacer${PACER_WAKEUP_MICROS:+ (wake-ups ≥ $PACER_WAKEUP_MICROS µs apart${PACER_CONNECTION_ORDER:+, $PACER_CONNECTION_ORDER})} at $rate req/s, $CONNECTIONS connections: response time p50 $p50 µs; send lag p50 $lag50 µs, p99 $lag99 µs, max $lagmax µs" >>"$work/details"
-  echo "$done $achieved $(echo "$cpu1 - $cpu0" | bc -l) $(echo "scale=3; $p99 / 1000" | bc -l)"
+  echo "  pacer${PACER_WAKEUP_MICROS:+ (wake-ups ≥ $PACER_WAKEUP_MICROS µs apart${PACER_CONNECTION_ORDER:+, $PACER_CONNECTION_ORDER})} at $rate req/s, $CONNECTIONS connections: response time p50 $p50 µs; send lag p50 $lag50 µs, p99 $lag99 µs, max $lagmax µs$( (( extended_s )) && echo "; behind schedule as the warm-up ended: warm-up extended by $extended_s s$( (( ${late:-0} * 1000 / rate > 10 )) && echo ", still behind as the window began")")" >>"$work/details"
+  echo "$done $achieved $(echo "$cpu1 - $cpu0" | bc -l) $(echo "scale=3; $p99 / 1000" | bc -l) $extended_s"
 }
 
 vegeta_client() {
@@ -165,9 +176,9 @@ for rate in "${RATES[@]}"; do
   for client in "${clients[@]}"; do
     if [[ $client == pacer@* ]]; then
       variant=${client#pacer@}; order=""; [[ $variant == *:* ]] && order=${variant#*:}
-      read -r n achieved cpu p99 < <(PACER_WAKEUP_MICROS=${variant%%:*} PACER_CONNECTION_ORDER=$order pacer_client "$rate")
+      read -r n achieved cpu p99 extended_s < <(PACER_WAKEUP_MICROS=${variant%%:*} PACER_CONNECTION_ORDER=$order pacer_client "$rate")
     else
-      read -r n achieved cpu p99 < <("${client}_client" "$rate")
+      read -r n achieved cpu p99 extended_s < <("${client}_client" "$rate")
     fi
     per=$(echo "scale=2; $cpu * 1000000 / ($n + 0.000001)" | bc -l)
     (( n > 0 )) || per=0
@@ -181,7 +192,7 @@ for rate in "${RATES[@]}"; do
       p99_ratio=$(printf "%.2f" "$(echo "$p99 / (${p99_of[$reference]} + 0.000001)" | bc -l)")
     fi
     printf "%8d %6d  %-28s %12.1f %10s %12.1f %10.3f %12s %12s\n" "$rate" "$CONNECTIONS" "$name" "$per" \
-      "$([[ $held == 1 ]] && echo yes || echo no)" "$achieved" "$p99" "$cpu_ratio" "$p99_ratio"
+      "$([[ $held == 1 ]] && echo yes || echo no)$( (( ${extended_s:-0} )) && echo " +${extended_s}s")" "$achieved" "$p99" "$cpu_ratio" "$p99_ratio"
   done
   unset cpu_per p99_of
 done
