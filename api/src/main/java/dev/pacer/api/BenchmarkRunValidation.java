@@ -268,7 +268,7 @@ public final class BenchmarkRunValidation {
         maxSendLagP99 = parse(problems, "spec.criteria.maxSendLagP99", orDefault(criteria.maxSendLagP99, SpecDefaults.MAX_SEND_LAG_P99),
                 Quantities::parseDuration);
         Integer wakeupMicros = spec.clients == null ? null : spec.clients.minWakeupIntervalMicros;
-        if (maxSendLagP99 != null && wakeupMicros != null && wakeupMicros > 0 && wakeupMicros <= BenchmarkRunSpec.MAX_MIN_WAKEUP_INTERVAL_MICROS
+        if (maxSendLagP99 != null && wakeupMicros != null && wakeupMicros <= BenchmarkRunSpec.MAX_MIN_WAKEUP_INTERVAL_MICROS
                 && 2L * wakeupMicros > maxSendLagP99.toMillis() * 1_000) {   // whole milliseconds, as the CRD's rule can
             problems.add(new FieldProblem("spec.clients.minWakeupIntervalMicros", BenchmarkRunSpec.WAKEUP_INTERVAL_SEND_LAG_MESSAGE
                     + " (at most " + maxSendLagP99.toMillis() * 500 + " for maxSendLagP99 " + orDefault(criteria.maxSendLagP99,
