@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import dev.pacer.api.RunResult;
 import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.HistogramLogReader;
+import org.assertj.core.data.Offset;
 import org.assertj.core.data.Percentage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,12 +22,15 @@ import org.junit.jupiter.params.provider.CsvSource;
  * the same requests and the same handshakes, a bad certificate failing the run with its reason.
  */
 class HttpsE2ETest {
+    /** LocalRuns.spec's connections per client. */
+    private static final int CONNECTIONS = 4;
+
     @TempDir
     Path work;
 
     static String spec(String name, String image, String mode, String version, String tls) {
         return LocalRuns.spec(name, image, mode, "200", "/plaintext", "2s", "3s")
-                .replace("connections: 4,", "connections: 4, httpVersion: " + version + ",")
+                .replace("connections: " + CONNECTIONS + ",", "connections: " + CONNECTIONS + ", httpVersion: " + version + ",")
                 .replace("request: {path: \"/plaintext\"}", "request: {path: \"/plaintext\", scheme: https}\n  tls: " + tls);
     }
 
@@ -96,10 +100,12 @@ class HttpsE2ETest {
         long client = handshakes(outcome.directory(), "client-0");
         // 200 req/s for 5 s over connections retired after 50 responses: some 20 more than the first 4; the run's own count
         assertThat(client).isGreaterThan(4 + outcome.document().result().clients.requests / 50 / 2);
-        assertThat(handshakes(outcome.directory(), "server")).isEqualTo(client);
+        // a connection renewed as the run stops may have finished its handshake on one side only: one per connection at most
+        long server = handshakes(outcome.directory(), "server");
+        assertThat(server).isCloseTo(client, Offset.offset((long) CONNECTIONS));
         RunResult.TlsFigures tls = outcome.document().result().tls;
         assertThat(tls.clientHandshakes).isEqualTo(client);
-        assertThat(tls.serverHandshakes).isEqualTo(client);
+        assertThat(tls.serverHandshakes).isEqualTo(server);
         assertThat(tls.handshakesPerSecond).as("200 req/s, a new connection every 50").isGreaterThan(0.0);
     }
 

@@ -24,12 +24,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.pacer.contract.RunRequest;
-import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.http.HttpHeaderValue;
-import org.eclipse.jetty.http.HttpParser;
-import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.io.AbstractConnection;
 import org.eclipse.jetty.io.ClientConnectionFactory;
 import org.eclipse.jetty.io.ClientConnector;
@@ -51,8 +47,9 @@ import org.mortbay.jetty.load.generator.Resource;
 /**
  * A {@link Shard} for HTTP/1.1 on Jetty's I/O layer: a {@link ClientConnector} of its own (one selector), its
  * connections opened before the load, every request the same pre-encoded bytes written on an idle connection, every
- * response read by Jetty's {@link HttpParser} on the selector thread that received it. No request or response object,
- * no header fields kept, no listeners: a request costs a write, and its response a read and a parse.
+ * response read on the selector thread that received it by an {@link Http1ResponseReader}: framed where it ends when it
+ * is a common one, else parsed by Jetty's {@code HttpParser}. No request or response object, no header fields kept, no
+ * listeners: a request costs a write, and its response a read and a scan of its head.
  * <ul>
  *   <li>idle connections and requests that are due are paired by a {@link ConnectionRing}: a request finding every
  *       connection busy goes out on the thread that completes the next response;</li>
@@ -381,27 +378,22 @@ final class Http1Shard implements Shard {
     }
 
     /** One connection: at most one request on the wire, its response parsed on the selector thread as it arrives. */
-    private final class Http1Connection extends AbstractConnection.NonBlocking implements HttpParser.ResponseHandler {
+    private final class Http1Connection extends AbstractConnection.NonBlocking {
         final AtomicReference<Pending> current = new AtomicReference<>();
-        private final HttpParser parser = new HttpParser(this);
+        private final Http1ResponseReader responses = new Http1ResponseReader(headRequest);
         /**
-         * Taken from the connector's pool for a read and given back once what was read is parsed (the parser keeps what
+         * Taken from the connector's pool for a read and given back once what it holds is read (the reader keeps what
          * it needs of a response split between reads): 10,000 mostly idle connections hold no buffer, and a read lands
          * in one just used. Held only within {@link #onFillable}.
          */
         private RetainableByteBuffer in;
-        private int status;
-        private boolean closeAfter;
-        private boolean complete;
-        private Throwable badResponse;
         private volatile boolean closed;
         /** Closed after its requestsPerConnection, and already replaced. */
         volatile boolean retired;
-        private int responses;
+        private int answered;
 
         Http1Connection(EndPoint endPoint) {
             super(endPoint, threads);
-            parser.setHeadResponse(headRequest);
             live.add(this);
         }
 
@@ -460,23 +452,22 @@ final class Http1Shard implements Shard {
                         }
                         if (read < 0) {   // a response delimited by the close completes now; the connection is gone
                             closed = true;
-                            parser.atEOF();
-                            parser.parseNext(buffer);
+                            responses.readAtEndOfInput(buffer);
                             releaseInput();
-                            if (complete) {
+                            if (responses.complete()) {
                                 responded();
                             }
                             getEndPoint().close(new EOFException("the server closed the connection"));
                             return;
                         }
                     }
-                    parser.parseNext(buffer);
-                    if (badResponse != null) {
+                    responses.read(buffer);
+                    if (responses.badResponse() != null) {
                         releaseInput();
-                        getEndPoint().close(badResponse);
+                        getEndPoint().close(responses.badResponse());
                         return;
                     }
-                    if (complete && !responded()) {
+                    if (responses.complete() && !responded()) {
                         releaseInput();
                         return;
                     }
@@ -502,15 +493,11 @@ final class Http1Shard implements Shard {
          * @return whether the connection stays open to read on
          */
         private boolean responded() {
-            complete = false;
-            int answered = status;
-            boolean close = closeAfter;
-            status = 0;
-            closeAfter = false;
-            parser.reset();
-            parser.setHeadResponse(headRequest);
+            int status = responses.status();
+            boolean close = responses.closeAfter();
+            responses.next();
             Pending pending = current.getAndSet(null);
-            if (requestsPerConnection > 0 && ++responses >= requestsPerConnection && !close) {
+            if (requestsPerConnection > 0 && ++answered >= requestsPerConnection && !close) {
                 close = true;
                 retire(this);
             }
@@ -519,7 +506,7 @@ final class Http1Shard implements Shard {
                 getEndPoint().close();
             }
             if (pending != null) {
-                pending.answered(answered);
+                pending.answered(status);
             }
             return !close;
         }
@@ -543,50 +530,6 @@ final class Http1Shard implements Shard {
             if (pending != null) {   // it was on the wire: its failure, and the connection back to be replaced
                 fail(pending, cause != null ? cause : new EOFException("the connection closed before the response"));
             }
-        }
-
-        @Override
-        public void startResponse(HttpVersion version, int code, String reason) {
-            status = code;
-            closeAfter = version != HttpVersion.HTTP_1_1;
-        }
-
-        @Override
-        public void parsedHeader(HttpField field) {
-            if (field.getHeader() == HttpHeader.CONNECTION && field.contains(HttpHeaderValue.CLOSE.asString())) {
-                closeAfter = true;
-            }
-        }
-
-        @Override
-        public boolean headerComplete() {
-            return false;
-        }
-
-        @Override
-        public boolean content(ByteBuffer content) {
-            return false;   // the body is read and dropped
-        }
-
-        @Override
-        public boolean contentComplete() {
-            return false;
-        }
-
-        @Override
-        public boolean messageComplete() {
-            complete = true;
-            return true;
-        }
-
-        @Override
-        public void earlyEOF() {
-            badResponse = new EOFException("the server closed the connection within a response");
-        }
-
-        @Override
-        public void badMessage(HttpException failure) {
-            badResponse = failure instanceof Throwable t ? t : new IllegalStateException(String.valueOf(failure));
         }
     }
 }
