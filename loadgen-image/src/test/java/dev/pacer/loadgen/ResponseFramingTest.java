@@ -34,6 +34,7 @@ class ResponseFramingTest {
                 Arguments.of("spaces and tabs around values", "HTTP/1.1 200 OK\r\nContent-Length:\t 2 \r\nX-A:b\r\n\r\nok", false),
                 Arguments.of("leading zeros", "HTTP/1.1 200 OK\r\nContent-Length: 0002\r\n\r\nok", false),
                 Arguments.of("empty body", "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n" + NGINX, false),
+                Arguments.of("a long head", "HTTP/1.1 200 OK\r\nX-Long: " + "v".repeat(9_000) + "\r\nContent-Length: 2\r\n\r\nok", false),
                 Arguments.of("a body over several reads", "HTTP/1.1 200 OK\r\nContent-Length: 300\r\n\r\n" + "x".repeat(300) + NGINX, false),
                 Arguments.of("204", "HTTP/1.1 204 No Content\r\nServer: x\r\n\r\n" + NGINX, false),
                 Arguments.of("304 with a length", "HTTP/1.1 304 Not Modified\r\nContent-Length: 10\r\n\r\n" + NGINX, false),
