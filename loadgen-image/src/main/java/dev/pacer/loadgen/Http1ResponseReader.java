@@ -37,8 +37,18 @@ final class Http1ResponseReader implements HttpParser.ResponseHandler {
         parser.setHeadResponse(headRequest);
     }
 
-    /** Reads from {@code buffer} until the current response completes, or the buffer is consumed. */
+    /**
+     * Reads from {@code buffer} until the current response completes, or the buffer is consumed. An interim response
+     * (1xx: 100 Continue, 103 Early Hints) is read and passed over: the request's answer is the final one after it.
+     */
     void read(ByteBuffer buffer) {
+        readOne(buffer);
+        if (complete && status >= 100 && status < 200) {
+            next();
+        }
+    }
+
+    private void readOne(ByteBuffer buffer) {
         if (!parsing && framing != null) {
             switch (framing.read(buffer, headRequest)) {
                 case COMPLETE -> {
@@ -61,6 +71,8 @@ final class Http1ResponseReader implements HttpParser.ResponseHandler {
         if (parsing || framing == null || framing.betweenResponses()) {
             parser.atEOF();
             parser.parseNext(buffer);
+        } else {
+            earlyEOF();   // within a framed body
         }
     }
 

@@ -101,7 +101,8 @@ final class ResponseFraming {
             return false;
         }
         at += 3;
-        if (a[at] != ' ' && a[at] != '\r') {
+        // a reason phrase begins with a visible ASCII character: Jetty refuses a tab or a byte above 0x7E there
+        if (a[at] != '\r' && (a[at] != ' ' || at + 1 >= end || a[at + 1] < 0x21 || a[at + 1] > 0x7E)) {
             return false;
         }
         at = lineEnd(a, at, end);
@@ -142,6 +143,9 @@ final class ResponseFraming {
             } else if (named(a, nameStart, nameEnd, TRANSFER_ENCODING)) {
                 return false;   // chunked, most often: Jetty reads it
             } else if (named(a, nameStart, nameEnd, CONNECTION)) {
+                if (!plainList(a, nameEnd + 1, lineEnd - 2)) {
+                    return false;   // quoted or with parameters ("close;x=1"): Jetty's reading of it decides
+                }
                 close |= hasCloseToken(a, nameEnd + 1, lineEnd - 2);
             }
             at = lineEnd;
@@ -229,6 +233,16 @@ final class ResponseFraming {
             value = value * 10 + d;
         }
         return value;
+    }
+
+    /** Tokens, commas and spaces alone. */
+    private static boolean plainList(byte[] a, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (!isToken(a[i]) && a[i] != ',' && !isSpace(a[i])) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether the comma-separated list holds the token {@code close}, in any case. */

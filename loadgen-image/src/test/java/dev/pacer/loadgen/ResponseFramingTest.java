@@ -34,6 +34,20 @@ class ResponseFramingTest {
                 Arguments.of("spaces and tabs around values", "HTTP/1.1 200 OK\r\nContent-Length:\t 2 \r\nX-A:b\r\n\r\nok", false),
                 Arguments.of("leading zeros", "HTTP/1.1 200 OK\r\nContent-Length: 0002\r\n\r\nok", false),
                 Arguments.of("empty body", "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n" + NGINX, false),
+                Arguments.of("a reason phrase not ASCII", "HTTP/1.1 200 \u00e6\u0088\u0090\r\nContent-Length: 2\r\n\r\nok", false),
+                Arguments.of("a reason phrase after a tab", "HTTP/1.1 200 \tOK\r\nContent-Length: 2\r\n\r\nok", false),
+                Arguments.of("an empty reason phrase", "HTTP/1.1 200 \r\nContent-Length: 2\r\n\r\nok", false),
+                Arguments.of("statuses 600 and 999", "HTTP/1.1 600 X\r\nContent-Length: 0\r\n\r\nHTTP/1.1 999 Y\r\nContent-Length: 0\r\n\r\n", false),
+                Arguments.of("close with a parameter", "HTTP/1.1 200 OK\r\nConnection: close;x=1\r\nContent-Length: 2\r\n\r\nok", false),
+                Arguments.of("close quoted", "HTTP/1.1 200 OK\r\nConnection: \"close\"\r\nContent-Length: 2\r\n\r\nok", false),
+                Arguments.of("obs-text and empty values", "HTTP/1.1 200 OK\r\nX-A: caf\u00e9\r\nX-B:\r\nContent-Length: 2\r\n\r\nok", false),
+                Arguments.of("lengths Jetty reads", "HTTP/1.1 200 OK\r\nContent-Length: +2\r\n\r\nok", false),
+                Arguments.of("a length with a space inside", "HTTP/1.1 200 OK\r\nContent-Length: 1 2\r\n\r\nok", false),
+                Arguments.of("a length of 19 digits", "HTTP/1.1 200 OK\r\nContent-Length: 1000000000000000000\r\n\r\nok", false),
+                Arguments.of("a name not a token", "HTTP/1.1 200 OK\r\nX@A: b\r\nContent-Length: 2\r\n\r\nok", false),
+                Arguments.of("HEAD without a length", "HTTP/1.1 200 OK\r\nServer: x\r\n\r\n" + NGINX, true),
+                Arguments.of("chunked in lower case", "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n", false),
+                Arguments.of("103 Early Hints first", "HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n" + NGINX, false),
                 Arguments.of("a long head", "HTTP/1.1 200 OK\r\nX-Long: " + "v".repeat(9_000) + "\r\nContent-Length: 2\r\n\r\nok", false),
                 Arguments.of("a body over several reads", "HTTP/1.1 200 OK\r\nContent-Length: 300\r\n\r\n" + "x".repeat(300) + NGINX, false),
                 Arguments.of("204", "HTTP/1.1 204 No Content\r\nServer: x\r\n\r\n" + NGINX, false),
@@ -94,6 +108,23 @@ class ResponseFramingTest {
         assertThat(framing.read(ByteBuffer.wrap("cde".getBytes(StandardCharsets.ISO_8859_1)), false)).isEqualTo(ResponseFraming.Step.COMPLETE);
         assertThat(framing.status()).isEqualTo(201);
         assertThat(framing.closeAfter()).isTrue();
+    }
+
+    @Test
+    void anInterimResponseIsPassedOverForTheFinalOne() {
+        String input = "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok";
+        assertThat(story(new Http1ResponseReader(false), List.of(input.getBytes(StandardCharsets.ISO_8859_1))))
+                .containsExactly("201 ending at " + input.length());
+    }
+
+    @Test
+    void aCloseWithinAFramedBodyIsACutResponse() {
+        Http1ResponseReader reader = new Http1ResponseReader(false);
+        reader.read(ByteBuffer.wrap("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc".getBytes(StandardCharsets.ISO_8859_1)));
+        assertThat(reader.complete()).isFalse();
+        reader.readAtEndOfInput(ByteBuffer.allocate(0));
+        assertThat(reader.badResponse()).isInstanceOf(java.io.EOFException.class);
+        assertThat(reader.complete()).isFalse();
     }
 
     @Test
