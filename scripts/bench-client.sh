@@ -13,7 +13,10 @@
 #   pacer's warm-up starts with a 5 s ramp; SCHEME=https: every client over TLS 1.3 to nginx (keep-alive connections:
 #   one handshake each, before the window; pacer trusts nginx's certificate, vegeta skips the check);
 #   PACER_VARIANTS="50 500 500:lastUsedFirst": pacer once per variant, each clients.minWakeupIntervalMicros and, after a
-#   colon, clients.connectionOrder (unset: pacer once, with its defaults). wrk2 is built
+#   colon, clients.connectionOrder (unset: pacer once, with its defaults); REPEAT=3: each case (rate, connections) run
+#   3 rounds of every client in turn, each figure the median of its rounds and each ratio the median of the ratios
+#   within a round (the rounds' ratios follow in the text table); FORMAT=markdown: the table as in docs/benchmarks.md;
+#   PROFILE=0: no profile after the table. wrk2 is built
 #   from its public source outside the repository (git clone https://github.com/giltene/wrk2 && make), never committed.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -22,7 +25,10 @@ VEGETA="${PACER_CACHE:-$HOME/.cache/pacer}/tools/bin/vegeta"
 RATES=("$@"); (( ${#RATES[@]} )) || RATES=(5000 10000 20000 40000)
 WARMUP_SECONDS="${WARMUP_SECONDS:-10}"
 MEASURED_SECONDS="${MEASURED_SECONDS:-15}"
-RAMP_SECONDS="${RAMP_SECONDS:-0}"   # pacer only: the first seconds of its warm-up ramp the rate up from 0 (rampUpMs)
+RAMP_SECONDS="${RAMP_SECONDS:-0}"
+REPEAT="${REPEAT:-1}"; [[ $REPEAT =~ ^[1-9][0-9]*$ ]] || { echo "REPEAT must be a whole number of rounds, 1 or more, was '$REPEAT'" >&2; exit 2; }
+FORMAT="${FORMAT:-text}"; [[ $FORMAT == text || $FORMAT == markdown ]] || { echo "FORMAT must be text or markdown, was '$FORMAT'" >&2; exit 2; }
+PROFILE="${PROFILE:-1}"   # pacer only: the first seconds of its warm-up ramp the rate up from 0 (rampUpMs)
 CONNECTION_COUNTS=(${CONNECTIONS:-16 100 1000})
 CONNECTIONS=${CONNECTION_COUNTS[0]}
 if [[ -n ${WRK2:-} ]]; then
@@ -169,38 +175,79 @@ reference=vegeta; [[ " ${clients[*]} " == *" wrk2 "* ]] && reference=wrk2
 echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), kernel $(uname -r)"
 printf "nginx (1 worker) on CPU 0, each client on CPU 1, %s, %s connections, %d s warm-up, %d s measured; ratios to %s in this run\n\n" \
   "$([[ $SCHEME == https ]] && echo "https (TLS 1.3, connections kept)" || echo "http")" "${CONNECTION_COUNTS[*]}" "$WARMUP_SECONDS" "$MEASURED_SECONDS" "$reference"
-printf "%8s %6s  %-28s %12s %10s %12s %10s %12s %12s\n" "offered" "conns" "client" "µs CPU/req" "held" "achieved/s" "p99 ms" "CPU vs ref" "p99 vs ref"
+# one case (a rate, a connection count) is every client in turn, REPEAT rounds over: a client's figure is its median
+# over the rounds, and its ratio to the reference the median of the ratios within each round where both held the rate
+# (a round's clients share the machine's state of the moment; the rounds show how much that moves the figure)
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) printf "%s", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+with_commas() { awk -v v="$1" -v d="$2" 'BEGIN { s = sprintf("%." d "f", v); split(s, p, "."); i = p[1]; o = "";
+  while (length(i) > 3) { o = "," substr(i, length(i) - 2) o; i = substr(i, 1, length(i) - 3) } printf "%s%s%s", i, o, (d > 0 ? "." p[2] : "") }'; }
+if [[ $FORMAT == markdown ]]; then
+  echo "| offered req/s | connections | client | µs CPU per request | held | achieved/s | p99 ms | CPU vs $reference |"
+  echo "|---|---|---|---|---|---|---|---|"
+else
+  printf "%8s %6s  %-28s %12s %10s %12s %10s %12s %12s%s\n" "offered" "conns" "client" "µs CPU/req" "held" "achieved/s" "p99 ms" "CPU vs ref" "p99 vs ref" \
+    "$( (( REPEAT > 1 )) && echo "   CPU vs ref, each round")"
+fi
 for CONNECTIONS in "${CONNECTION_COUNTS[@]}"; do
 for rate in "${RATES[@]}"; do
-  declare -A cpu_per=() p99_of=()
-  for client in "${clients[@]}"; do
-    if [[ $client == pacer@* ]]; then
-      variant=${client#pacer@}; order=""; [[ $variant == *:* ]] && order=${variant#*:}
-      read -r n achieved cpu p99 extended_s < <(PACER_WAKEUP_MICROS=${variant%%:*} PACER_CONNECTION_ORDER=$order pacer_client "$rate")
-    else
-      read -r n achieved cpu p99 extended_s < <("${client}_client" "$rate")
-    fi
-    per=$(echo "scale=2; $cpu * 1000000 / ($n + 0.000001)" | bc -l)
-    (( n > 0 )) || per=0
-    held=$(echo "$achieved >= $rate * 0.99 && $achieved <= $rate * 1.01" | bc -l)
-    cpu_per[$client]=$per; p99_of[$client]=$p99
-    name=$client; [[ $client == pacer ]] && name="pacer loadgen"; [[ $client == pacer@* ]] && name="pacer ${variant%%:*} µs${order:+ $order}"; [[ $client == plain ]] && name="jetty-load-generator"
-    [[ $client == vegeta ]] && name="vegeta (Go)"
-    cpu_ratio="-"; p99_ratio="-"   # no ratio without the reference in the run
-    if [[ -n ${cpu_per[$reference]:-} ]] && (( n > 0 )); then
-      cpu_ratio=$(printf "%.2f" "$(echo "$per / (${cpu_per[$reference]} + 0.000001)" | bc -l)")
-      p99_ratio=$(printf "%.2f" "$(echo "$p99 / (${p99_of[$reference]} + 0.000001)" | bc -l)")
-    fi
-    printf "%8d %6d  %-28s %12.1f %10s %12.1f %10.3f %12s %12s\n" "$rate" "$CONNECTIONS" "$name" "$per" \
-      "$([[ $held == 1 ]] && echo yes || echo no)$( (( ${extended_s:-0} )) && echo " +${extended_s}s")" "$achieved" "$p99" "$cpu_ratio" "$p99_ratio"
+  declare -A per_of=() held_of=() achieved_of=() p99_of=() extended_of=() ratios_of=() p99_ratios_of=()
+  for (( round = 1; round <= REPEAT; round++ )); do
+    declare -A round_per=() round_held=() round_p99=()
+    for client in "${clients[@]}"; do
+      if [[ $client == pacer@* ]]; then
+        variant=${client#pacer@}; order=""; [[ $variant == *:* ]] && order=${variant#*:}
+        read -r n achieved cpu p99 extended_s < <(PACER_WAKEUP_MICROS=${variant%%:*} PACER_CONNECTION_ORDER=$order pacer_client "$rate")
+      else
+        read -r n achieved cpu p99 extended_s < <("${client}_client" "$rate")
+      fi
+      per=$(echo "scale=2; $cpu * 1000000 / ($n + 0.000001)" | bc -l)
+      (( n > 0 )) || per=0
+      held=$(echo "$achieved >= $rate * 0.99 && $achieved <= $rate * 1.01" | bc -l)
+      per_of[$client]+="$per "; achieved_of[$client]+="$achieved "; p99_of[$client]+="$p99 "
+      held_of[$client]=$(( ${held_of[$client]:-0} + held ))
+      (( ${extended_s:-0} > ${extended_of[$client]:-0} )) && extended_of[$client]=$extended_s
+      round_per[$client]=$per; round_held[$client]=$held; round_p99[$client]=$p99
+    done
+    for client in "${clients[@]}"; do   # a ratio only where both held the rate: one behind its schedule is not comparable
+      [[ $client != "$reference" && ${round_held[$reference]:-0} == 1 && ${round_held[$client]} == 1 ]] || continue
+      ratios_of[$client]+="$(printf "%.2f" "$(echo "${round_per[$client]} / (${round_per[$reference]} + 0.000001)" | bc -l)") "
+      p99_ratios_of[$client]+="$(printf "%.2f" "$(echo "${round_p99[$client]} / (${round_p99[$reference]} + 0.000001)" | bc -l)") "
+    done
+    unset round_per round_held round_p99
   done
-  unset cpu_per p99_of
+  for client in "${clients[@]}"; do
+    per=$(tr ' ' '\n' <<<"${per_of[$client]}" | median); achieved=$(tr ' ' '\n' <<<"${achieved_of[$client]}" | median)
+    p99=$(tr ' ' '\n' <<<"${p99_of[$client]}" | median)
+    held_rounds=${held_of[$client]}
+    held=$( (( held_rounds == REPEAT )) && echo yes || { (( held_rounds == 0 )) && echo no || echo "$held_rounds/$REPEAT"; })
+    (( ${extended_of[$client]:-0} )) && held+=" +${extended_of[$client]}s"
+    cpu_ratio="-"; p99_ratio="-"
+    if [[ $client == "$reference" ]]; then
+      (( held_rounds )) && { cpu_ratio=1; p99_ratio=1; }
+    elif [[ -n ${ratios_of[$client]:-} ]]; then
+      cpu_ratio=$(tr ' ' '\n' <<<"${ratios_of[$client]}" | median); p99_ratio=$(tr ' ' '\n' <<<"${p99_ratios_of[$client]}" | median)
+      cpu_ratio=$(printf "%.2f" "$cpu_ratio"); p99_ratio=$(printf "%.2f" "$p99_ratio")
+    fi
+    name=$client; [[ $client == pacer ]] && name="pacer loadgen"; [[ $client == pacer@* ]] && { variant=${client#pacer@}; order=""; [[ $variant == *:* ]] && order=${variant#*:}; name="pacer ${variant%%:*} µs${order:+ $order}"; }
+    [[ $client == plain ]] && name="jetty-load-generator"; [[ $client == vegeta ]] && name="vegeta (Go)"
+    if [[ $FORMAT == markdown ]]; then
+      [[ $client == pacer* ]] && name="**${name/ µs/}**"; [[ $client == pacer@50* ]] && name="${name%\*\*} (default)**"
+      cpu_cell=$(with_commas "$per" 1); (( held_rounds == REPEAT )) || cpu_cell="($cpu_cell)"
+      ratio_cell=${cpu_ratio/-/–}; (( REPEAT > 1 )) && [[ -n ${ratios_of[$client]:-} ]] && ratio_cell+=" (${ratios_of[$client]% })"
+      echo "| $(with_commas "$rate" 0) | $(with_commas "$CONNECTIONS" 0) | $name | $cpu_cell | $held | $(with_commas "$achieved" 1) | $(with_commas "$p99" 3) | $ratio_cell |"
+    else
+      printf "%8d %6d  %-28s %12.1f %10s %12.1f %10.3f %12s %12s%s\n" "$rate" "$CONNECTIONS" "$name" "$per" "$held" "$achieved" "$p99" \
+        "$cpu_ratio" "$p99_ratio" "$( (( REPEAT > 1 )) && echo "   ${ratios_of[$client]:-}")"
+    fi
+  done
+  unset per_of held_of achieved_of p99_of extended_of ratios_of p99_ratios_of
 done
 done
 [[ -s $work/details ]] && { echo; cat "$work/details"; }
 
 fi
 
+[[ $PROFILE == 0 ]] && exit 0
 top="${RATES[-1]}"; CONNECTIONS=${CONNECTION_COUNTS[0]}
 echo
 echo "== where pacer's client CPU goes at $top req/s (JFR execution samples, the measured run)"

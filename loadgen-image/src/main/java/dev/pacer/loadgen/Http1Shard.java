@@ -467,9 +467,18 @@ final class Http1Shard implements Shard {
                         getEndPoint().close(responses.badResponse());
                         return;
                     }
-                    if (responses.complete() && !responded()) {
-                        releaseInput();
-                        return;
+                    if (responses.complete()) {
+                        if (!responded()) {
+                            releaseInput();
+                            return;
+                        }
+                        if (!buffer.hasRemaining()) {
+                            // all read, and the next response can only follow the next request: the selector says when
+                            // it comes, where another read now would cost a system call to find nothing
+                            releaseInput();
+                            fillInterested();
+                            return;
+                        }
                     }
                 }
             } catch (Throwable failure) {
