@@ -178,7 +178,7 @@ printf "nginx (1 worker) on CPU 0, each client on CPU 1, %s, %s connections, %d 
 # one case (a rate, a connection count) is every client in turn, REPEAT rounds over: a client's figure is its median
 # over the rounds, and its ratio to the reference the median of the ratios within each round where both held the rate
 # (a round's clients share the machine's state of the moment; the rounds show how much that moves the figure)
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) printf "%s", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+median() { sort -g | awk 'NF { v[++n] = $1 } END { if (n) printf "%s", (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }'; }
 with_commas() { awk -v v="$1" -v d="$2" 'BEGIN { s = sprintf("%." d "f", v); split(s, p, "."); i = p[1]; o = "";
   while (length(i) > 3) { o = "," substr(i, length(i) - 2) o; i = substr(i, 1, length(i) - 3) } printf "%s%s%s", i, o, (d > 0 ? "." p[2] : "") }'; }
 if [[ $FORMAT == markdown ]]; then
@@ -231,9 +231,10 @@ for rate in "${RATES[@]}"; do
     name=$client; [[ $client == pacer ]] && name="pacer loadgen"; [[ $client == pacer@* ]] && { variant=${client#pacer@}; order=""; [[ $variant == *:* ]] && order=${variant#*:}; name="pacer ${variant%%:*} µs${order:+ $order}"; }
     [[ $client == plain ]] && name="jetty-load-generator"; [[ $client == vegeta ]] && name="vegeta (Go)"
     if [[ $FORMAT == markdown ]]; then
-      [[ $client == pacer* ]] && name="**${name/ µs/}**"; [[ $client == pacer@50* ]] && name="${name%\*\*} (default)**"
+      [[ $client == pacer ]] && name="**pacer**"; [[ $client == pacer@* ]] && name="**pacer**, ${variant%%:*}${order:+, $order}"
+      [[ $client == vegeta ]] && name=vegeta
       cpu_cell=$(with_commas "$per" 1); (( held_rounds == REPEAT )) || cpu_cell="($cpu_cell)"
-      ratio_cell=${cpu_ratio/-/–}; (( REPEAT > 1 )) && [[ -n ${ratios_of[$client]:-} ]] && ratio_cell+=" (${ratios_of[$client]% })"
+      ratio_cell=${cpu_ratio/-/–}; (( REPEAT > 1 )) && [[ -n ${ratios_of[$client]:-} ]] && { rounds=${ratios_of[$client]% }; ratio_cell+=" (${rounds// /, })"; }
       echo "| $(with_commas "$rate" 0) | $(with_commas "$CONNECTIONS" 0) | $name | $cpu_cell | $held | $(with_commas "$achieved" 1) | $(with_commas "$p99" 3) | $ratio_cell |"
     else
       printf "%8d %6d  %-28s %12.1f %10s %12.1f %10.3f %12s %12s%s\n" "$rate" "$CONNECTIONS" "$name" "$per" "$held" "$achieved" "$p99" \
