@@ -473,8 +473,9 @@ final class Http1Shard implements Shard {
                             return;
                         }
                         if (!buffer.hasRemaining()) {
-                            // all read, and the next response can only follow the next request: the selector says when
-                            // it comes, where another read now would cost a system call to find nothing
+                            // all read, and the next response can only follow the next request: the selector (over TLS,
+                            // the TLS endpoint, for records it holds already) says when it comes, where another read now
+                            // would cost a system call to find nothing
                             releaseInput();
                             fillInterested();
                             return;
