@@ -25,10 +25,10 @@ VEGETA="${PACER_CACHE:-$HOME/.cache/pacer}/tools/bin/vegeta"
 RATES=("$@"); (( ${#RATES[@]} )) || RATES=(5000 10000 20000 40000)
 WARMUP_SECONDS="${WARMUP_SECONDS:-10}"
 MEASURED_SECONDS="${MEASURED_SECONDS:-15}"
-RAMP_SECONDS="${RAMP_SECONDS:-0}"
+RAMP_SECONDS="${RAMP_SECONDS:-0}"   # pacer only: the first seconds of its warm-up ramp the rate up from 0 (rampUpMs)
 REPEAT="${REPEAT:-1}"; [[ $REPEAT =~ ^[1-9][0-9]*$ ]] || { echo "REPEAT must be a whole number of rounds, 1 or more, was '$REPEAT'" >&2; exit 2; }
 FORMAT="${FORMAT:-text}"; [[ $FORMAT == text || $FORMAT == markdown ]] || { echo "FORMAT must be text or markdown, was '$FORMAT'" >&2; exit 2; }
-PROFILE="${PROFILE:-1}"   # pacer only: the first seconds of its warm-up ramp the rate up from 0 (rampUpMs)
+PROFILE="${PROFILE:-1}"   # 0: no JFR profile after the table
 CONNECTION_COUNTS=(${CONNECTIONS:-16 100 1000})
 CONNECTIONS=${CONNECTION_COUNTS[0]}
 if [[ -n ${WRK2:-} ]]; then
@@ -178,6 +178,8 @@ printf "nginx (1 worker) on CPU 0, each client on CPU 1, %s, %s connections, %d 
 # one case (a rate, a connection count) is every client in turn, REPEAT rounds over: a client's figure is its median
 # over the rounds, and its ratio to the reference the median of the ratios within each round where both held the rate
 # (a round's clients share the machine's state of the moment; the rounds show how much that moves the figure)
+# pacer@500:lastUsedFirst -> wakeup=500 order=lastUsedFirst
+split_variant() { local variant=${1#pacer@}; wakeup=${variant%%:*}; order=""; [[ $variant == *:* ]] && order=${variant#*:}; return 0; }
 median() { sort -g | awk 'NF { v[++n] = $1 } END { if (n) printf "%s", (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }'; }
 with_commas() { awk -v v="$1" -v d="$2" 'BEGIN { s = sprintf("%." d "f", v); split(s, p, "."); i = p[1]; o = "";
   while (length(i) > 3) { o = "," substr(i, length(i) - 2) o; i = substr(i, 1, length(i) - 3) } printf "%s%s%s", i, o, (d > 0 ? "." p[2] : "") }'; }
@@ -195,8 +197,8 @@ for rate in "${RATES[@]}"; do
     declare -A round_per=() round_held=() round_p99=()
     for client in "${clients[@]}"; do
       if [[ $client == pacer@* ]]; then
-        variant=${client#pacer@}; order=""; [[ $variant == *:* ]] && order=${variant#*:}
-        read -r n achieved cpu p99 extended_s < <(PACER_WAKEUP_MICROS=${variant%%:*} PACER_CONNECTION_ORDER=$order pacer_client "$rate")
+        split_variant "$client"
+        read -r n achieved cpu p99 extended_s < <(PACER_WAKEUP_MICROS=$wakeup PACER_CONNECTION_ORDER=$order pacer_client "$rate")
       else
         read -r n achieved cpu p99 extended_s < <("${client}_client" "$rate")
       fi
@@ -228,15 +230,16 @@ for rate in "${RATES[@]}"; do
       cpu_ratio=$(tr ' ' '\n' <<<"${ratios_of[$client]}" | median); p99_ratio=$(tr ' ' '\n' <<<"${p99_ratios_of[$client]}" | median)
       cpu_ratio=$(printf "%.2f" "$cpu_ratio"); p99_ratio=$(printf "%.2f" "$p99_ratio")
     fi
-    name=$client; [[ $client == pacer ]] && name="pacer loadgen"; [[ $client == pacer@* ]] && { variant=${client#pacer@}; order=""; [[ $variant == *:* ]] && order=${variant#*:}; name="pacer ${variant%%:*} µs${order:+ $order}"; }
-    [[ $client == plain ]] && name="jetty-load-generator"; [[ $client == vegeta ]] && name="vegeta (Go)"
+    [[ $client == pacer@* ]] && split_variant "$client"
     if [[ $FORMAT == markdown ]]; then
-      [[ $client == pacer ]] && name="**pacer**"; [[ $client == pacer@* ]] && name="**pacer**, ${variant%%:*}${order:+, $order}"
-      [[ $client == vegeta ]] && name=vegeta
+      name=$client; [[ $client == pacer ]] && name="**pacer**"; [[ $client == pacer@* ]] && name="**pacer**, $wakeup${order:+, $order}"
+      [[ $client == plain ]] && name="jetty-load-generator"
       cpu_cell=$(with_commas "$per" 1); (( held_rounds == REPEAT )) || cpu_cell="($cpu_cell)"
       ratio_cell=${cpu_ratio/-/–}; (( REPEAT > 1 )) && [[ -n ${ratios_of[$client]:-} ]] && { rounds=${ratios_of[$client]% }; ratio_cell+=" (${rounds// /, })"; }
       echo "| $(with_commas "$rate" 0) | $(with_commas "$CONNECTIONS" 0) | $name | $cpu_cell | $held | $(with_commas "$achieved" 1) | $(with_commas "$p99" 3) | $ratio_cell |"
     else
+      name=$client; [[ $client == pacer ]] && name="pacer loadgen"; [[ $client == pacer@* ]] && name="pacer $wakeup µs${order:+ $order}"
+      [[ $client == plain ]] && name="jetty-load-generator"; [[ $client == vegeta ]] && name="vegeta (Go)"
       printf "%8d %6d  %-28s %12.1f %10s %12.1f %10.3f %12s %12s%s\n" "$rate" "$CONNECTIONS" "$name" "$per" "$held" "$achieved" "$p99" \
         "$cpu_ratio" "$p99_ratio" "$( (( REPEAT > 1 )) && echo "   ${ratios_of[$client]:-}")"
     fi
