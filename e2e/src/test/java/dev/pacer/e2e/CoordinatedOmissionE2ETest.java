@@ -66,10 +66,12 @@ class CoordinatedOmissionE2ETest {
             long expected = RATE * durationMs / 1000;
             assertThat(window.getTotalCount()).as("responses recorded in the window").isBetween(expected * 97 / 100, expected * 103 / 100);
             assertThat(window.getMaxValue()).as("max response time").isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(STALL_MS) * 95 / 100);
-            // Requests intended during the first half of the stall waited at least half a second each; a few intended
-            // just after its middle too, queued behind the backlog while it drains (seen: 122 of 100 on a busy machine).
+            // Requests intended during the first half of the stall waited at least half a second each; some intended
+            // after its middle too, queued behind the backlog while it drains, as many as the machine's speed makes it
+            // last (seen: 122 of 100 on a busy machine). None intended after the stall: it waits only for that drain.
             long waitedHalfSecond = window.getCountBetweenValues(TimeUnit.MILLISECONDS.toNanos(500), Long.MAX_VALUE / 2);
-            assertThat(waitedHalfSecond).as("requests recorded with at least 500 ms of wait").isBetween((long) RATE / 2 * 90 / 100, (long) RATE / 2 * 150 / 100);
+            assertThat(waitedHalfSecond).as("requests recorded with at least 500 ms of wait")
+                    .isBetween((long) RATE / 2 * 90 / 100, RATE * STALL_MS / 1000);
             LoadRunStatus runStatus = agent.runStatus();
             assertThat(runStatus.errors()).isEqualTo(0);
             assertThat(runStatus.sendLagClampedValues()).isEqualTo(0);

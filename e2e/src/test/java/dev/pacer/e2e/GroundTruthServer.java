@@ -11,6 +11,7 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -18,8 +19,9 @@ import java.util.concurrent.locks.LockSupport;
  * are left unread for {@code --wait-before-read-micros} after they arrive (so residence − service is at least that),
  * then read, then {@code --burn-micros} of CPU are spent before the response (so service is at least that), which is
  * written in one write, or in two {@code --split-write-gap-micros} apart (headers, then the body: service must run to
- * the last). With {@code --slow-after-seconds} and {@code --slow-burn-micros}, the CPU per request becomes that once the
- * server has run that long: a capacity that drops after a while. With {@code --close-unread-every=N}, after N requests
+ * the last). With {@code --slow-after-requests=N} and {@code --slow-burn-micros}, the CPU per request becomes that
+ * after the server's first N requests over all its connections: a capacity that drops after a while, at a point a
+ * request count fixes, not the machine's speed. With {@code --close-unread-every=N}, after N requests
  * on a connection the server waits for the next one's bytes and closes the connection without reading them: a request
  * that arrived and was never read. With {@code --stall-first-millis=N}, the first request the server ever reads waits N ms
  * before its answer: a client with one connection builds a backlog behind it, as at a slow start. With
@@ -35,9 +37,10 @@ public final class GroundTruthServer {
     private final long waitBeforeReadNanos;
     private final long burnNanos;
     private final long splitWriteGapNanos;
-    private final boolean slows;
-    private final long slowFromNanos;
+    private final long slowAfterRequests;
     private final long slowBurnNanos;
+    /** Heads read so far, over every connection: the count at which the server slows. */
+    private final AtomicLong headsRead = new AtomicLong();
     private final long closeUnreadEvery;
     /** Unused slots a burst may take at once: a pause of the machine shorter than this costs no capacity. */
     private static final long SLOT_CREDIT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
@@ -58,13 +61,12 @@ public final class GroundTruthServer {
     private long stallFirstNanos;
     private final AtomicBoolean firstStalled = new AtomicBoolean();
 
-    private GroundTruthServer(long waitBeforeReadMicros, long burnMicros, long splitWriteGapMicros, long slowAfterSeconds, long slowBurnMicros,
+    private GroundTruthServer(long waitBeforeReadMicros, long burnMicros, long splitWriteGapMicros, long slowAfterRequests, long slowBurnMicros,
                               long closeUnreadEvery) {
         this.waitBeforeReadNanos = TimeUnit.MICROSECONDS.toNanos(waitBeforeReadMicros);
         this.burnNanos = TimeUnit.MICROSECONDS.toNanos(burnMicros);
         this.splitWriteGapNanos = TimeUnit.MICROSECONDS.toNanos(splitWriteGapMicros);
-        this.slows = slowAfterSeconds >= 0;
-        this.slowFromNanos = System.nanoTime() + TimeUnit.SECONDS.toNanos(Math.max(0, slowAfterSeconds));
+        this.slowAfterRequests = slowAfterRequests;
         this.slowBurnNanos = TimeUnit.MICROSECONDS.toNanos(slowBurnMicros);
         this.closeUnreadEvery = closeUnreadEvery;
     }
@@ -89,7 +91,7 @@ public final class GroundTruthServer {
                 burn = Long.parseLong(value);
             } else if (arg.startsWith("--split-write-gap-micros=")) {
                 gap = Long.parseLong(value);
-            } else if (arg.startsWith("--slow-after-seconds=")) {
+            } else if (arg.startsWith("--slow-after-requests=")) {
                 slowAfter = Long.parseLong(value);
             } else if (arg.startsWith("--slow-burn-micros=")) {
                 slowBurn = Long.parseLong(value);
@@ -101,7 +103,7 @@ public final class GroundTruthServer {
                 capacityPerSecond = Long.parseLong(value);
             } else {
                 throw new IllegalArgumentException("unknown argument " + arg + " (--port=, --wait-before-read-micros=, --burn-micros=, "
-                        + "--split-write-gap-micros=, --slow-after-seconds=, --slow-burn-micros=, --close-unread-every=, --stall-first-millis=, --capacity-per-second=)");
+                        + "--split-write-gap-micros=, --slow-after-requests=, --slow-burn-micros=, --close-unread-every=, --stall-first-millis=, --capacity-per-second=)");
             }
         }
         GroundTruthServer server = new GroundTruthServer(wait, burn, gap, slowAfter, slowBurn, closeUnreadEvery);
@@ -154,7 +156,7 @@ public final class GroundTruthServer {
                     if (stallFirstNanos > 0 && firstStalled.compareAndSet(false, true)) {
                         pause(stallFirstNanos);
                     }
-                    burn(slows && System.nanoTime() - slowFromNanos >= 0 ? slowBurnNanos : burnNanos);
+                    burn(slowAfterRequests >= 0 && headsRead.incrementAndGet() > slowAfterRequests ? slowBurnNanos : burnNanos);
                     if (slotPeriodNanos > 0) {
                         pauseUntil(takeSlotNanos());
                     }

@@ -23,15 +23,16 @@ class SuiteE2ETest {
      * A server whose capacity is fixed by construction ({@link GroundTruthServer} with {@code --capacity-per-second}:
      * answers leave on one schedule, 1,200 a second, with 100 ms of credit), so neither a slow machine nor the build
      * beside the test moves it. A server that burns CPU per request has a capacity that a busy machine lowers between the
-     * run that measures it and the sweep. The sweep starts at a quarter of it and doubles. Beyond the capacity the
-     * backlog grows by the excess every second, so a p99 limit of 100 ms fails within a few percent above it. Below it,
-     * a pause of the machine shorter than the credit costs nothing, so the limit holds. The knee must be within 15 %
-     * below the capacity and at most 5 % above it.
+     * run that measures it and the sweep. The sweep starts at half of it, doubles up to 1.5 times it and bisects to
+     * 10 %. Beyond the capacity the backlog grows by the excess every second, so a p99 limit of 100 ms fails within a
+     * few percent above it (at 6 % over, the backlog is 300 ms deep when the window opens). Below it, a pause of the
+     * machine shorter than the credit costs nothing, so the limit holds. The knee must be within 15 % below the capacity
+     * and at most 5 % above it: a bisection to 10 % ends within that band whether the capacity itself passes or fails.
      */
     @Test
     void aSweepFindsTheKneeOfAServerOfKnownCapacity() throws Exception {
         String java = ProcessHandle.current().info().command().orElse("java");
-        long start = CAPACITY_PER_SECOND / 4;
+        long start = CAPACITY_PER_SECOND / 2;
         LocalRuns.Outcome outcome = LocalRuns.run(work, "knee", """
                 apiVersion: pacer.dev/v1alpha1
                 kind: BenchmarkSuite
@@ -39,7 +40,7 @@ class SuiteE2ETest {
                 spec:
                   template:
                     clients: {count: 1, rate: "%d", connections: 32, cpus: "1"}
-                    warmup: 8s
+                    warmup: 5s
                     duration: 4s
                     timeout: 2m
                     criteria: {rateTolerance: 3%%, maxSendLagP99: 1s}
@@ -50,9 +51,9 @@ class SuiteE2ETest {
                       port: %d
                       measure: none
                       cpus: "1"
-                  sweep: {start: "%d", max: "%d", growth: 2, resolution: 5%%, maxClientP99: 100ms}
+                  sweep: {start: "%d", max: "%d", growth: 2, resolution: 10%%, maxClientP99: 100ms}
                 """.formatted(start, java, Processes.HOME.resolve("e2e/target/test-classes"), GroundTruthServer.class.getName(),
-                CAPACITY_PER_SECOND, freePort(), start, CAPACITY_PER_SECOND * 2));
+                CAPACITY_PER_SECOND, freePort(), start, CAPACITY_PER_SECOND * 3 / 2));
         assertThat(outcome.exitCode()).as(outcome.out() + outcome.err()).isZero();
         SuiteDocument suite = SuiteDocument.read(outcome.directory());
         Long sustained = suite.summary().servers().getFirst().sustainedRatePerClient;
@@ -112,10 +113,12 @@ class SuiteE2ETest {
 
     /**
      * The confirmation moves a figure down when the confirming run fails: a server whose capacity drops after a while
-     * ({@link GroundTruthServer}: 50 µs of CPU per request, 4 ms once it has run 14 s, so 250 req/s on its one CPU). The
-     * short runs (2 s of warm-up, 2 s measured, the server started afresh for each) end before the drop and pass up to
-     * the sweep's max, 400 req/s; the 16 s confirmation there outlives it and fails. The figure must move below, to a
-     * rate that held for 16 s, and say so.
+     * ({@link GroundTruthServer}: 50 µs of CPU per request, 4 ms after its first 4,400 requests, so 250 req/s on its one
+     * CPU). The drop comes at a request count, so a slow machine's start-up does not move it. The short runs (2 s of
+     * warm-up, 2 s measured, the server started afresh for each) send at most 2,400 requests, even with a warm-up
+     * extended by its whole length, and pass up to the sweep's max, 400 req/s. The 16 s confirmation there sends 7,200:
+     * it slows 11 s in, its backlog grows by 150 requests a second, and it fails. The figure must move below, to a rate
+     * that held for 16 s (200 req/s: at most 4,000 requests, so it never slows), and say so.
      */
     @Test
     void aConfirmationThatFailsMovesTheSustainedRateDownAndSaysSo() throws Exception {
@@ -134,7 +137,7 @@ class SuiteE2ETest {
                   servers:
                     - name: fading
                       image: ground-truth
-                      command: ["%s", -cp, "%s", %s, "--port=${PORT}", "--burn-micros=50", "--slow-after-seconds=14", "--slow-burn-micros=4000"]
+                      command: ["%s", -cp, "%s", %s, "--port=${PORT}", "--burn-micros=50", "--slow-after-requests=4400", "--slow-burn-micros=4000"]
                       port: %d
                       measure: none
                       cpus: "1"
