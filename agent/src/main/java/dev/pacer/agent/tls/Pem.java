@@ -6,6 +6,8 @@ import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.KeyStore;
 import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.Signature;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
@@ -69,9 +71,15 @@ public final class Pem {
     public static KeyStore keyStore(String certificatePem, String keyPem, String certificateSource, String keySource) {
         List<X509Certificate> chain = certificates(certificatePem, certificateSource);
         PrivateKey key = privateKey(keyPem, keySource);
-        if (!chain.getFirst().getPublicKey().getAlgorithm().equals(key.getAlgorithm())) {
+        PublicKey certified = chain.getFirst().getPublicKey();
+        if (!certified.getAlgorithm().equals(key.getAlgorithm())) {
             throw new IllegalArgumentException(keySource + " is an " + key.getAlgorithm() + " key, but " + certificateSource
-                    + " certifies an " + chain.getFirst().getPublicKey().getAlgorithm() + " key: they are not a pair");
+                    + " certifies an " + certified.getAlgorithm() + " key: they are not a pair");
+        }
+        if (!signsFor(key, certified)) {
+            throw new IllegalArgumentException(keySource + " is not the key " + certificateSource + " certifies (its first "
+                    + "certificate, " + chain.getFirst().getSubjectX500Principal().getName() + "): give the key the certificate was "
+                    + "issued for, or a certificate issued for this key");
         }
         try {
             KeyStore store = KeyStore.getInstance("PKCS12");
@@ -80,6 +88,32 @@ public final class Pem {
             return store;
         } catch (Exception e) {
             throw new IllegalStateException("cannot hold the server's key: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Whether a signature by the private key verifies with the public key: a server with a key that is not its
+     * certificate's fails every handshake, so the pair is checked before it starts.
+     */
+    private static boolean signsFor(PrivateKey key, PublicKey certified) {
+        String algorithm = switch (key.getAlgorithm()) {
+            case "RSA" -> "SHA256withRSA";
+            case "EC" -> "SHA256withECDSA";
+            default -> key.getAlgorithm();   // Ed25519, Ed448: the key's algorithm is its signature's
+        };
+        byte[] challenge = "pacer: does this key belong to this certificate".getBytes(StandardCharsets.US_ASCII);
+        try {
+            Signature signer = Signature.getInstance(algorithm);
+            signer.initSign(key);
+            signer.update(challenge);
+            byte[] signature = signer.sign();
+            Signature verifier = Signature.getInstance(algorithm);
+            verifier.initVerify(certified);
+            verifier.update(challenge);
+            return verifier.verify(signature);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalArgumentException("cannot check that the key and the certificate are a pair (" + algorithm + "): "
+                    + e.getMessage(), e);
         }
     }
 
