@@ -20,7 +20,7 @@ import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 
 /**
  * TLS of an https run on Kubernetes, without I/O. The server's certificate and key come from a {@code kubernetes.io/tls}
- * Secret, the user's ({@code spec.tls.certificate.secretName}) or one the operator makes for the run ({@code <run>-tls},
+ * Secret, the user's ({@code spec.tls.certificate.secretName}) or one the operator makes for the run ({@code <run>-tls-<uid prefix>},
  * owned by the run, deleted with it). The server pod mounts its {@code tls.crt} and {@code tls.key}; the client pods
  * mount {@code tls.crt} alone, the certificates they trust: the operator never reads a Secret. The clients connect to
  * the server pod's address and check the certificate against the name of the run's server Service,
@@ -57,8 +57,20 @@ public final class TlsFactory {
         return ServiceFactory.serviceName(run) + "." + run.getMetadata().getNamespace() + ".svc";
     }
 
+    /**
+     * The user's Secret, or the run's own: {@code <run>-tls-<the first 8 characters of the run's uid>}. A run deleted and
+     * applied again under its name gets a Secret of its own, so the one it finds already there (409) is always its own
+     * from an earlier reconcile, never the previous run's, which the garbage collector deletes with that run.
+     */
     public static String secretName(BenchmarkRun run, RunPlan plan) {
-        return plan.tls().secretName() != null ? plan.tls().secretName() : run.getMetadata().getName() + "-tls";
+        if (plan.tls().secretName() != null) {
+            return plan.tls().secretName();
+        }
+        String uid = run.getMetadata().getUid();
+        if (uid == null || uid.length() < 8) {
+            throw new IllegalStateException("run " + run.getMetadata().getName() + " has no uid yet: its Secret is named after it");
+        }
+        return run.getMetadata().getName() + "-tls-" + uid.substring(0, 8);
     }
 
     /** The Secret of a certificate made for the run: for its Service's names, valid through the run's timeout. */

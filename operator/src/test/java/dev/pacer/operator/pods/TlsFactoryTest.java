@@ -47,7 +47,7 @@ class TlsFactoryTest {
             assertThat(m.getMountPath()).isEqualTo("/etc/pacer/tls");
             assertThat(m.getReadOnly()).isTrue();
         });
-        assertThat(tlsVolume(server).getSecret().getSecretName()).isEqualTo(run.getMetadata().getName() + "-tls");
+        assertThat(tlsVolume(server).getSecret().getSecretName()).isEqualTo(run.getMetadata().getName() + "-tls-6f1c2a9e");
         assertThat(tlsVolume(server).getSecret().getItems()).extracting(KeyToPath::getKey).containsExactly("tls.crt", "tls.key");
         assertThat(tlsVolume(server).getSecret().getDefaultMode()).as("0440").isEqualTo(0440);
         assertThat(server.getSpec().getSecurityContext().getFsGroup()).isEqualTo(PodFactory.NON_ROOT_UID);
@@ -79,6 +79,22 @@ class TlsFactoryTest {
                 .contains(TlsFactory.serverName(run));
         assertThat(certificate.getNotAfter().toInstant()).isAfter(now.plus(plan.timeout()));
         assertThat(secret.getStringData().get("tls.key")).startsWith("-----BEGIN PRIVATE KEY-----");
+    }
+
+    @Test
+    void aRunAppliedAgainUnderItsNameGetsASecretOfItsOwnNotTheDeletedRunsLeftover() throws Exception {
+        BenchmarkRun first = https();
+        BenchmarkRun again = https();
+        again.getMetadata().setUid("0b9d4e27-0000-4000-8000-000000000002");
+        String firstSecret = TlsFactory.generatedSecret(first, TlsFactory.clientTrust(first, RunPlanner.plan(first)), Instant.now())
+                .getMetadata().getName();
+        RunPlan plan = TlsFactory.clientTrust(again, RunPlanner.plan(again));
+        Secret secret = TlsFactory.generatedSecret(again, plan, Instant.now());
+
+        assertThat(secret.getMetadata().getName()).isEqualTo("jetty12-core-tls-0b9d4e27").isNotEqualTo(firstSecret);
+        assertThat(tlsVolume(PodFactory.serverPod(again, plan)).getSecret().getSecretName()).isEqualTo(secret.getMetadata().getName());
+        assertThat(tlsVolume(PodFactory.clientPod(again, plan, plan.clients().getFirst())).getSecret().getSecretName())
+                .isEqualTo(secret.getMetadata().getName());
     }
 
     @Test
