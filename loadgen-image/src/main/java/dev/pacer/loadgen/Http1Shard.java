@@ -238,9 +238,9 @@ final class Http1Shard implements Shard {
     }
 
     /**
-     * Opens a connection in place of one found closed, in the background. When it cannot be opened, the requests waiting
-     * for one fail with the reason, as each would on a connect of its own (a server gone shows as errors, not as a
-     * client behind its schedule), and it is tried again shortly.
+     * Opens a connection in place of one found closed, in the background, and tries again shortly when it cannot. A
+     * failed open fails the requests waiting for a connection only when the shard has none left that can carry them (a
+     * server gone shows as errors, not as a client behind its schedule); while others are open, those carry them.
      */
     private void reopen() {
         if (!running) {
@@ -252,7 +252,9 @@ final class Http1Shard implements Shard {
                 ring.release(opened);
                 return;
             }
-            ring.failWaiting(waiting -> waiting.neverSent(failure));
+            if (live.stream().noneMatch(Http1Connection::usable)) {
+                ring.failWaiting(waiting -> waiting.neverSent(failure));
+            }
             if (running) {
                 connector.getScheduler().schedule(this::reopen, REOPEN_DELAY_MS, TimeUnit.MILLISECONDS);
             }

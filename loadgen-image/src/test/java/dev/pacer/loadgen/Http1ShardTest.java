@@ -36,7 +36,10 @@ class Http1ShardTest {
     final AtomicInteger connectionsSeen = new AtomicInteger();
     /** Requests served per connection, by the server's id of the connection. */
     final Map<String, AtomicInteger> servedOn = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The server's count of the one request it answers with Connection: close, whatever {@code closeEvery} says (0: none). */
+    final AtomicInteger closeTheNth = new AtomicInteger();
     Server server;
+    ServerConnector connector;
     Shard shard;
 
     final Shard.Completions completions = new Shard.Completions() {
@@ -63,7 +66,7 @@ class Http1ShardTest {
     /** A server answering "ok" (201 to a POST, with the body's length), closing every {@code closeEvery}th connection, holding {@code /slow}. */
     int start(int closeEvery) throws Exception {
         server = new Server();
-        ServerConnector connector = new ServerConnector(server, 1, 1);
+        connector = new ServerConnector(server, 1, 1);
         connector.addEventListener(new org.eclipse.jetty.io.Connection.Listener() {
             @Override
             public void onOpened(org.eclipse.jetty.io.Connection connection) {
@@ -79,7 +82,7 @@ class Http1ShardTest {
                 if (request.getHttpURI().getPath().equals("/slow")) {
                     Thread.sleep(500);
                 }
-                if (closeEvery > 0 && n % closeEvery == 0) {
+                if ((closeEvery > 0 && n % closeEvery == 0) || n == closeTheNth.get()) {
                     response.getHeaders().put(HttpHeader.CONNECTION, "close");
                 }
                 if ("POST".equals(request.getMethod())) {
@@ -178,6 +181,42 @@ class Http1ShardTest {
         // the requests left. A third cannot wait so: with both of the shard's connections closed, the next request
         // replaces one. Never more than one connection per close.
         assertThat(connectionsSeen.get()).isBetween(2 + 50 - 2, 2 + 50 - 1);
+    }
+
+    @Test
+    void aConnectionThatCannotBeReplacedFailsNoRequestWhileAnotherCarriesThem() throws Exception {
+        closeTheNth.set(3);
+        Shard shard = shard(start(0), "GET", "/", null, 2, 5_000);
+        stopAcceptingOnceBothAreAccepted();
+        for (int i = 0; i < 40; i++) {   // at once: most wait for a connection, and one of the two closes after its answer
+            assertThat(shard.trySend(i, System.nanoTime())).isTrue();
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> done.size() == 40);
+        assertThat(done).allSatisfy(d -> assertThat(d.status()).as("%s", d.failure()).isEqualTo(200));
+        assertThat(served).as("every request answered, by the connection left").hasValue(40);
+        assertThat(servedOn).hasSize(2);
+    }
+
+    @Test
+    void whenNoConnectionIsLeftAndNoneCanBeOpenedTheRequestsWaitingFail() throws Exception {
+        Shard shard = shard(start(1), "GET", "/", null, 2, 5_000);   // every answer closes its connection
+        stopAcceptingOnceBothAreAccepted();
+        for (int i = 0; i < 40; i++) {
+            assertThat(shard.trySend(i, System.nanoTime())).isTrue();
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> done.size() == 40);
+        assertThat(served).as("one answer on each connection, then both closed").hasValue(2);
+        assertThat(done).filteredOn(d -> d.failure() != null).as("the rest failed, none left waiting").hasSize(38)
+                .allSatisfy(d -> assertThat(d.status()).isZero());
+    }
+
+    /**
+     * No new connection from now on; the two open stay open. A connection the client counts as open may still wait in the
+     * kernel's backlog, which closing the listening socket would reset: both must be the server's first.
+     */
+    void stopAcceptingOnceBothAreAccepted() {
+        await().atMost(Duration.ofSeconds(10)).until(() -> connectionsSeen.get() == 2);
+        connector.close();
     }
 
     @Test
