@@ -32,6 +32,8 @@ final class RunningStage extends ProtocolStep {
     static final Duration COLLECT_ALLOWANCE = Duration.ofSeconds(60);
     /** How long before the window's start the clients are looked at, to judge whether they are on schedule. */
     static final Duration LOOK_BEFORE_WINDOW = Duration.ofMillis(300);
+    /** How long after the clients' schedules end they are looked at, for their last responses to come in. */
+    static final Duration LOOK_AFTER_SCHEDULES = Duration.ofMillis(100);
 
     RunningStage(ProtocolStep shared) {
         super(shared);
@@ -103,13 +105,23 @@ final class RunningStage extends ProtocolStep {
         status.phase = next;
         condition(RunConditions.READY, UNKNOWN, next.name(), String.format(Locale.ROOT,
                 "%.0f of %.0f s; achieved %.0f of %.0f req/s", progress.elapsedSeconds, progress.totalSeconds, achieved, offered));
-        return decide(untilTheLookBeforeTheWindow(nowMs));
+        return decide(untilTheNextLook(plan, nowMs));
     }
 
-    /** The next look: every POLL, and one just before the window starts, where the clients' schedule is judged. */
-    private Duration untilTheLookBeforeTheWindow(long nowMs) {
+    /**
+     * The next look: every POLL, one just before the window starts, where the clients' schedule is judged, and one as
+     * the clients should be done (their schedules run one period past the window), so that collecting starts then.
+     */
+    private Duration untilTheNextLook(RunPlan plan, long nowMs) {
         long untilLookMs = status.window.startEpochMs - LOOK_BEFORE_WINDOW.toMillis() - nowMs;
-        return untilLookMs > 0 && untilLookMs < POLL.toMillis() ? Duration.ofMillis(untilLookMs) : POLL;
+        long untilDoneMs = status.window.endEpochMs + plan.samplePeriod().toMillis() + LOOK_AFTER_SCHEDULES.toMillis() - nowMs;
+        long nextMs = POLL.toMillis();
+        for (long candidateMs : new long[] {untilLookMs, untilDoneMs}) {
+            if (candidateMs > 0 && candidateMs < nextMs) {
+                nextMs = candidateMs;
+            }
+        }
+        return Duration.ofMillis(nextMs);
     }
 
     /**
@@ -149,7 +161,7 @@ final class RunningStage extends ProtocolStep {
         condition(RunConditions.READY, UNKNOWN, Phase.WarmingUp.name(), "warm-up extended by " + extendedMs / 1000.0 + " s: "
                 + String.join(", ", behind) + " behind schedule");
         status.phase = Phase.WarmingUp;
-        return Optional.of(decide(untilTheLookBeforeTheWindow(nowMs)));
+        return Optional.of(decide(untilTheNextLook(plan, nowMs)));
     }
 
     /** How long after {@code startAt} a client may still be waiting to start: 5 s, or two periods. */

@@ -195,9 +195,9 @@ class RunProtocolTest {
         assertThat(scheduled.actions()).as("startAt is kept before anyone hears of it").isEmpty();
         assertThat(scheduled.recheckAfter()).isEqualTo(RunProtocol.NEXT_STEP);
         s = scheduled.status();
-        // one lead rule: 3 s + 250 ms per client (+ 4 answers per client, none measured here), then the next period
+        // one lead rule: 1.5 s + 250 ms per client (+ 4 answers per client, none measured here), then the next period
         // boundary; the window holds whole periods
-        long earliest = FakeRun.T0.toEpochMilli() + 3_500;
+        long earliest = FakeRun.T0.toEpochMilli() + 2_000;
         assertThat(s.startAtEpochMs).isGreaterThanOrEqualTo(earliest).isLessThan(earliest + 1000);
         assertThat(s.startAtEpochMs % 1000).isZero();
         assertThat(s.startAt).isEqualTo(Instant.ofEpochMilli(s.startAtEpochMs).toString());
@@ -217,8 +217,8 @@ class RunProtocolTest {
         run.clientsAre(LoadRunStatus.State.ARMED, 0);
         run.statuses.put("client-1", run.statuses.get("client-1").took(Duration.ofMillis(300).toNanos()));
         BenchmarkRunStatus s = run.step().status();
-        // 3 s + 2 × 250 ms + 2 clients × 4 answers × 300 ms
-        long earliest = FakeRun.T0.toEpochMilli() + 3_500 + 2_400;
+        // 1.5 s + 2 × 250 ms + 2 clients × 4 answers × 300 ms
+        long earliest = FakeRun.T0.toEpochMilli() + 2_000 + 2_400;
         assertThat(s.startAtEpochMs).isGreaterThanOrEqualTo(earliest).isLessThan(earliest + 1000);
     }
 
@@ -322,7 +322,7 @@ class RunProtocolTest {
         assertThat(d.notices()).extracting(Notice::reason).containsExactly("Rescheduled");
         assertThat(d.notices().getFirst().message()).contains("client-1", "passed");
         // the lead again, plus twice how late the refused start was
-        assertThat(d.status().startAtEpochMs).isGreaterThanOrEqualTo(old + 1_000 + 3_500 + 2_000);
+        assertThat(d.status().startAtEpochMs).isGreaterThanOrEqualTo(old + 1_000 + 2_000 + 2_000);
         assertThat(d.status().window.startEpochMs).isEqualTo(d.status().startAtEpochMs + 5_000);
         assertThat(d.actions()).as("kept before it is posted").isEmpty();
         run.statuses.put("client-0", AgentAnswer.of(FakeRun.status(LoadRunStatus.State.WAITING, 0, 0, 0, old)));
@@ -393,6 +393,27 @@ class RunProtocolTest {
         assertThat(measuring.status().progress.achievedRate).isEqualTo(999.0);
         assertThat(measuring.notices()).extracting(Notice::reason).containsExactly("Measuring");
         assertThat(run.step().notices()).isEmpty();
+    }
+
+    /** The clients' schedules run one period (1 s) past the window: they are looked at just after, and collected then. */
+    @Test
+    void theClientsAreLookedAtAsTheirSchedulesEndAndCollectedOnceDone() {
+        FakeRun run = new FakeRun().toWarmingUp();
+        long end = run.status.window.endEpochMs;
+        run.at(end - 1_000);
+        run.clientsAre(LoadRunStatus.State.MEASURING, 500);
+        assertThat(run.step().recheckAfter()).as("every POLL while measuring").isEqualTo(RunProtocol.POLL);
+        run.at(end - 500);
+        assertThat(run.step().recheckAfter()).as("the schedules end within a POLL").isEqualTo(Duration.ofMillis(1_600));
+        run.at(end + 500);
+        run.clientsAre(LoadRunStatus.State.MEASURING, 500);
+        assertThat(run.step().recheckAfter()).as("at the schedules' end, 1 s after the window's, and 100 ms more")
+                .isEqualTo(Duration.ofMillis(600));
+        run.at(end + 1_100);
+        run.clientsAre(LoadRunStatus.State.DONE, 500);
+        Decision collect = run.step();
+        assertThat(collect.status().phase).isEqualTo(Phase.Collecting);
+        assertThat(collect.actions()).containsExactly(new Action.Collect(run.status.window.startEpochMs, end));
     }
 
     /** 500 req/s per client, maxSendLagP99 10 ms: more than 5 requests due and not sent is behind schedule. */
