@@ -20,8 +20,8 @@ import java.util.concurrent.locks.LockSupport;
  * then read, then {@code --burn-micros} of CPU are spent before the response (so service is at least that), which is
  * written in one write, or in two {@code --split-write-gap-micros} apart (headers, then the body: service must run to
  * the last). With {@code --slow-after-requests=N} and {@code --slow-burn-micros}, the CPU per request becomes that
- * after the server's first N requests over all its connections: a capacity that drops after a while, at a point a
- * request count fixes, not the machine's speed. With {@code --close-unread-every=N}, after N requests
+ * after the server's first N requests over all its connections, one request at a time: a capacity that drops to one
+ * over the slow burn after a while, at a point a request count fixes, not the machine's speed. With {@code --close-unread-every=N}, after N requests
  * on a connection the server waits for the next one's bytes and closes the connection without reading them: a request
  * that arrived and was never read. With {@code --stall-first-millis=N}, the first request the server ever reads waits N ms
  * before its answer: a client with one connection builds a backlog behind it, as at a slow start. With
@@ -41,6 +41,7 @@ public final class GroundTruthServer {
     private final long slowBurnNanos;
     /** Heads read so far, over every connection: the count at which the server slows. */
     private final AtomicLong headsRead = new AtomicLong();
+    private final Object slowBurns = new Object();
     private final long closeUnreadEvery;
     /** Unused slots a burst may take at once: a pause of the machine shorter than this costs no capacity. */
     private static final long SLOT_CREDIT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
@@ -156,7 +157,13 @@ public final class GroundTruthServer {
                     if (stallFirstNanos > 0 && firstStalled.compareAndSet(false, true)) {
                         pause(stallFirstNanos);
                     }
-                    burn(slowAfterRequests >= 0 && headsRead.incrementAndGet() > slowAfterRequests ? slowBurnNanos : burnNanos);
+                    if (slowAfterRequests >= 0 && headsRead.incrementAndGet() > slowAfterRequests) {
+                        synchronized (slowBurns) {   // one at a time: the slowed capacity is 1 / slow burn, whatever the threads
+                            burn(slowBurnNanos);
+                        }
+                    } else {
+                        burn(burnNanos);
+                    }
                     if (slotPeriodNanos > 0) {
                         pauseUntil(takeSlotNanos());
                     }

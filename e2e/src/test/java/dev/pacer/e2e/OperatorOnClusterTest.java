@@ -382,7 +382,9 @@ class OperatorOnClusterTest {
             assertThat(result.tls.clientHandshakes).isGreaterThan(connections + result.clients.requests / requestsPerConnection / 2);
         }
         assertThat(result.tls.serverHandshakes).isEqualTo(result.tls.clientHandshakes);
-        Secret secret = client.secrets().inNamespace(NAMESPACE).withName(name + "-tls").get();
+        String uid = client.resources(BenchmarkRun.class).inNamespace(NAMESPACE).withName(name).get().getMetadata().getUid();
+        Secret secret = client.secrets().inNamespace(NAMESPACE).withName(name + "-tls-" + uid.substring(0, 8)).get();
+        assertThat(secret).as("the run's own Secret, named after it and its uid").isNotNull();
         assertThat(secret.getType()).isEqualTo("kubernetes.io/tls");
         assertThat(secret.getMetadata().getOwnerReferences()).singleElement().satisfies(o -> assertThat(o.getName()).isEqualTo(name));
     }

@@ -8,6 +8,7 @@ import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.Signature;
+import java.security.SignatureException;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
@@ -110,7 +111,11 @@ public final class Pem {
             Signature verifier = Signature.getInstance(algorithm);
             verifier.initVerify(certified);
             verifier.update(challenge);
-            return verifier.verify(signature);
+            try {
+                return verifier.verify(signature);
+            } catch (SignatureException unreadable) {   // a signature of another size (an RSA key of another length)
+                return false;
+            }
         } catch (GeneralSecurityException e) {
             throw new IllegalArgumentException("cannot check that the key and the certificate are a pair (" + algorithm + "): "
                     + e.getMessage(), e);

@@ -17,6 +17,7 @@ import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -48,6 +49,19 @@ class PemTest {
                 .hasMessageStartingWith("/certs/tls.key is not the key /certs/tls.crt certifies")
                 .hasMessageContaining("CN=pacer test")
                 .hasMessageContaining("a certificate issued for this key");
+    }
+
+    @Test
+    void anRsaKeyOfAnotherLengthIsRefusedAsNotThePair() throws Exception {
+        X509Certificate certificate = selfSigned(keys("RSA"));
+        KeyPairGenerator longer = KeyPairGenerator.getInstance("RSA");
+        longer.initialize(3072);
+        KeyPair other = longer.generateKeyPair();
+
+        assertThatThrownBy(() -> Pem.keyStore(pem("CERTIFICATE", certificate.getEncoded()), pem("PRIVATE KEY", other.getPrivate().getEncoded()),
+                "tls.crt", "tls.key"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("tls.key is not the key tls.crt certifies");
     }
 
     @ParameterizedTest(name = "{0} key, {1} certificate")

@@ -77,7 +77,7 @@ public record RunPlan(String runName, ServerRole server, List<ClientRole> client
      * The least time between choosing {@code startAt} and the instant itself: the start is kept in the status, then
      * posted to each client, a round trip each.
      */
-    public static final Duration START_LEAD = Duration.ofMillis(1_500);
+    public static final Duration START_LEAD = Duration.ofSeconds(3);
     public static final Duration START_LEAD_PER_CLIENT = Duration.ofMillis(250);
     /** Each client's share of the lead, in multiples of the slowest answer an agent gave in the step that chose it. */
     public static final int START_LEAD_ANSWERS_PER_CLIENT = 4;
