@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.channels.ClosedChannelException;
+import java.nio.channels.Selector;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,6 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.pacer.contract.RunRequest;
+import dev.pacer.loadgen.pacing.PacingLoop;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.AbstractConnection;
@@ -31,6 +34,8 @@ import org.eclipse.jetty.io.ClientConnectionFactory;
 import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.io.ManagedSelector;
+import org.eclipse.jetty.io.SelectorManager;
 import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.io.RetainableByteBuffer;
 import org.eclipse.jetty.io.Transport;
@@ -89,7 +94,7 @@ final class Http1Shard implements Shard {
     private final int requestsPerConnection;
     private final boolean lastUsedFirst;
     private volatile boolean running;
-    private long handedOff;   // the pacing thread's alone
+    private long handedOff;   // the pacing loop's thread's alone
 
     Http1Shard(int index, RunRequest spec, Resource resource, int connections, int maxQueued, Completions completions) {
         URI base = URI.create(spec.targetUrl());
@@ -108,7 +113,7 @@ final class Http1Shard implements Shard {
         threads = new QueuedThreadPool(8, 2);
         threads.setName("pacer-shard-" + index);
         threads.setReservedThreads(0);
-        connector = new ClientConnector();
+        connector = new PacingConnector();
         connector.setSelectors(1);
         connector.setExecutor(threads);
         connector.setConnectTimeout(Duration.ofMillis(LoadRun.CONNECT_TIMEOUT_MS));
@@ -117,6 +122,106 @@ final class Http1Shard implements Shard {
         if (sslContext != null) {
             connector.setSslContextFactory(sslContext);
         }
+    }
+
+    /**
+     * Jetty's client connector, whose one selector may also pace: between its selects it sends what is due, and it
+     * waits in its select until the next wake-up or a response, whichever comes first ({@link #paceOnSelector}).
+     */
+    private final class PacingConnector extends ClientConnector {
+        @Override
+        protected SelectorManager newSelectorManager() {
+            return new ClientSelectorManager(getExecutor(), getScheduler(), getSelectors()) {
+                @Override
+                protected ManagedSelector newSelector(int id) {
+                    PacingSelector made = new PacingSelector(this, id);
+                    selector = made;
+                    return made;
+                }
+            };
+        }
+    }
+
+    private volatile PacingSelector selector;
+    /** The loop the selector's thread runs, or null. */
+    private volatile SelectorPacing pacing;
+
+    private final class PacingSelector extends ManagedSelector {
+        PacingSelector(SelectorManager manager, int id) {
+            super(manager, id);
+        }
+
+        @Override
+        protected int nioSelect(Selector nio, boolean now) throws IOException {
+            SelectorPacing paced = pacing;
+            if (now || paced == null) {
+                return now ? nio.selectNow() : nio.select();
+            }
+            long waitMs = paced.beforeSelect();
+            if (waitMs < 0) {
+                pacing = null;   // the loop has ended
+                return nio.select();
+            }
+            return waitMs == 0 ? nio.selectNow() : nio.select(waitMs);
+        }
+    }
+
+    /**
+     * A pacing loop run by the selector's thread, between its selects: sends and responses on one thread, as wrk2 runs
+     * them, without the hand-off between a pacing thread and the selector's. A select that returns before the loop's
+     * next wake-up brought responses: the loop is not woken for it, and its interval still runs from the wake-up that
+     * sent. The select waits in whole milliseconds, so a wake-up comes up to a millisecond late: the interval must be
+     * at least that ({@link LoadRun#SELECTOR_PACING_MIN_INTERVAL_NANOS}).
+     */
+    private static final class SelectorPacing {
+        final PacingLoop loop;
+        final CompletableFuture<PacingLoop.Result> result = new CompletableFuture<>();
+        private boolean woken;
+        private long wakeAtNanos;   // the loop's next wake-up, once it woke
+
+        SelectorPacing(PacingLoop loop) {
+            this.loop = loop;
+        }
+
+        /** @return how long the select may wait, in ms: 0 not at all, -1 for good (the loop has ended) */
+        long beforeSelect() {
+            try {
+                long now = System.nanoTime();
+                if (!woken || now - wakeAtNanos >= 0) {
+                    woken = true;
+                    long wakeAt = loop.wakeUp();
+                    if (wakeAt == PacingLoop.DONE) {
+                        result.complete(loop.finish());
+                        return -1;
+                    }
+                    long stopAt = loop.stopAtNanos();
+                    wakeAtNanos = wakeAt - stopAt > 0 ? stopAt : wakeAt;
+                    now = System.nanoTime();
+                }
+                long waitNanos = wakeAtNanos - now;
+                if (waitNanos <= 0) {
+                    return 0;
+                }
+                long waitMs = Math.ceilDiv(waitNanos, TimeUnit.MILLISECONDS.toNanos(1));
+                loop.waiting(TimeUnit.MILLISECONDS.toNanos(waitMs));   // what the select may sleep: no stall up to it
+                return waitMs;
+            } catch (Throwable failure) {   // never into Jetty's select loop: it would close the selector
+                result.completeExceptionally(failure);
+                return -1;
+            }
+        }
+    }
+
+    @Override
+    public Optional<CompletableFuture<PacingLoop.Result>> paceOnSelector(PacingLoop loop) {
+        PacingSelector on = selector;
+        if (on == null || !running) {
+            return Optional.empty();
+        }
+        SelectorPacing paced = new SelectorPacing(loop);
+        pacing = paced;
+        on.getSelector().wakeup();   // out of a select without a timeout: the loop's first wake-up is now
+        return Optional.of(paced.result);
     }
 
     /** Opens each connection's TLS and times its handshake, from the TCP connection to the handshake's end. */
@@ -195,7 +300,7 @@ final class Http1Shard implements Shard {
             opening.add(open());
         }
         CompletableFuture.allOf(opening.toArray(CompletableFuture[]::new)).get(timeoutMs, TimeUnit.MILLISECONDS);
-        opening.forEach(opened -> ring.release(opened.join()));
+        opening.forEach(opened -> ring.release(opened.join().joined()));
         scheduleTimeoutSweep();
     }
 
@@ -239,8 +344,8 @@ final class Http1Shard implements Shard {
 
     /**
      * Opens a connection in place of one found closed, in the background, and tries again shortly when it cannot. A
-     * failed open fails the requests waiting for a connection only when the shard has none left that can carry them (a
-     * server gone shows as errors, not as a client behind its schedule); while others are open, those carry them.
+     * failed open fails the requests waiting for a connection only when the shard has none left, open and in the ring,
+     * to carry them (a server gone shows as errors, not as a client behind its schedule); while others are, they do.
      */
     private void reopen() {
         if (!running) {
@@ -249,10 +354,10 @@ final class Http1Shard implements Shard {
         open().whenComplete((opened, failure) -> {
             if (failure == null) {
                 reopenedAtNanos.put(opened, System.nanoTime());
-                ring.release(opened);
+                ring.release(opened.joined());
                 return;
             }
-            if (live.stream().noneMatch(Http1Connection::usable)) {
+            if (live.stream().noneMatch(connection -> connection.joined && connection.usable())) {
                 ring.failWaiting(waiting -> waiting.neverSent(failure));
             }
             if (running) {
@@ -392,6 +497,11 @@ final class Http1Shard implements Shard {
         private volatile boolean closed;
         /** Closed after its requestsPerConnection, and already replaced. */
         volatile boolean retired;
+        /**
+         * Opened (over TLS: its handshake succeeded) and given to the ring. Only such a connection can carry the requests
+         * waiting: one whose handshake never ends stays open, and a failed reopen must not wait for it.
+         */
+        volatile boolean joined;
         private int answered;
 
         Http1Connection(EndPoint endPoint) {
@@ -415,6 +525,11 @@ final class Http1Shard implements Shard {
 
         boolean usable() {
             return !closed && getEndPoint().isOpen();
+        }
+
+        Http1Connection joined() {
+            joined = true;
+            return this;
         }
 
         void send(Pending pending) {

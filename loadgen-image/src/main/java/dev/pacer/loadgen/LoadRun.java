@@ -7,6 +7,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
@@ -63,6 +65,12 @@ final class LoadRun {
     static final int DEFAULT_RATE_PER_SHARD = 50_000;
     /** Requests one wake-up sends at most before it looks at the clock again. */
     static final int MAX_BATCH = 256;
+    /**
+     * From this wake-up interval on, an HTTP/1.1 shard's selector thread runs its pacing loop (one thread sends and
+     * reads, as wrk2's does): its select waits in whole milliseconds, so a wake-up may come up to 1 ms late, within
+     * such an interval. Below it, a pacing thread of its own parks to the microsecond.
+     */
+    static final long SELECTOR_PACING_MIN_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     static final long CONNECT_TIMEOUT_MS = 10_000;
 
     private final RunRequest spec;
@@ -299,6 +307,9 @@ final class LoadRun {
         }
         List<Thread> threads = new ArrayList<>();
         List<PacingLoop.Result> results = Collections.synchronizedList(new ArrayList<>());
+        List<PacingLoop> onSelectors = new ArrayList<>();
+        List<CompletableFuture<PacingLoop.Result>> selectorResults = new ArrayList<>();
+        boolean paceOnSelectors = spec.minWakeupIntervalNanos() >= SELECTOR_PACING_MIN_INTERVAL_NANOS;
         for (int k = 0; k < shards; k++) {
             Shard shard = clients.get(k);
             PacingLoop loop = new PacingLoop(this.schedule, k, shards, MAX_BATCH, spec.minWakeupIntervalNanos(), stopAtNanos,
@@ -313,18 +324,48 @@ final class LoadRun {
                 loops.add(loop);
                 loop.extend(this.schedule, stopAtNanos);
             }
-            threads.add(Thread.ofPlatform().name("pacer-pacing-" + k).unstarted(() -> results.add(loop.run())));
+            if (paceOnSelectors) {
+                onSelectors.add(loop);
+            } else {
+                threads.add(Thread.ofPlatform().name("pacer-pacing-" + k).unstarted(() -> results.add(loop.run())));
+            }
         }
         long waitNanos = startNanos - System.nanoTime();
         if (waitNanos > 0) {
             TimeUnit.NANOSECONDS.sleep(waitNanos);
         }
+        for (int k = 0; k < onSelectors.size(); k++) {
+            PacingLoop loop = onSelectors.get(k);
+            Optional<CompletableFuture<PacingLoop.Result>> paced = clients.get(k).paceOnSelector(loop);
+            if (paced.isPresent()) {
+                selectorResults.add(paced.get());
+            } else {   // a shard without a selector of its own to pace on (h2c, h2): a thread, as at finer intervals
+                Thread thread = Thread.ofPlatform().name("pacer-pacing-" + k).unstarted(() -> results.add(loop.run()));
+                threads.add(thread);
+            }
+        }
         threads.forEach(Thread::start);
-        while (threads.stream().anyMatch(Thread::isAlive)) {
+        while (threads.stream().anyMatch(Thread::isAlive) || selectorResults.stream().anyMatch(r -> !r.isDone())) {
             for (Thread thread : threads) {
                 thread.join(Math.max(1, periodMs / 4));
             }
+            for (CompletableFuture<PacingLoop.Result> result : selectorResults) {
+                try {
+                    result.get(Math.max(1, periodMs / 4), TimeUnit.MILLISECONDS);
+                } catch (TimeoutException stillSending) {
+                    break;   // tracked below, then waited for again
+                } catch (ExecutionException failed) {
+                    // ended: its failure is told below
+                }
+            }
             trackInFlight();
+        }
+        for (CompletableFuture<PacingLoop.Result> result : selectorResults) {
+            try {
+                results.add(result.get());
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("a pacing loop failed on its selector: " + describe(e), e);
+            }
         }
         long handedOff = results.stream().mapToLong(PacingLoop.Result::sent).sum();
         sentAtEnd = handedOff;

@@ -1,6 +1,10 @@
 package dev.pacer.loadgen;
 
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
 import dev.pacer.contract.RunRequest;
+import dev.pacer.loadgen.pacing.PacingLoop;
 import org.mortbay.jetty.load.generator.Resource;
 
 /**
@@ -47,6 +51,16 @@ interface Shard {
      * @return whether the request was taken
      */
     boolean trySend(long intendedNanos, long handedNanos);
+
+    /**
+     * Runs the loop on the shard's own selector thread, between its selects, when the shard can (HTTP/1.1): from now,
+     * and in place of a pacing thread.
+     *
+     * @return the loop's account once it ended; empty when the shard cannot
+     */
+    default Optional<CompletableFuture<PacingLoop.Result>> paceOnSelector(PacingLoop loop) {
+        return Optional.empty();
+    }
 
     /** Stops the shard on a thread of its own: a long queue left by an overloaded run takes a while. */
     void closeInBackground();

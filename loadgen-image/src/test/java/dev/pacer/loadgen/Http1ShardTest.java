@@ -9,11 +9,16 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.pacer.contract.RunRequest;
+import dev.pacer.loadgen.pacing.PacingLoop;
+import dev.pacer.loadgen.pacing.Schedule;
+import dev.pacer.loadgen.pacing.Ticker;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
@@ -217,6 +222,35 @@ class Http1ShardTest {
     void stopAcceptingOnceBothAreAccepted() {
         await().atMost(Duration.ofSeconds(10)).until(() -> connectionsSeen.get() == 2);
         connector.close();
+    }
+
+    @Test
+    void aLoopPacedOnTheSelectorSendsItsWholeScheduleNeverEarlyAndEveryRequestIsAnswered() throws Exception {
+        Shard shard = shard(start(0), "GET", "/", null, 4, 5_000);
+        long startNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
+        Schedule schedule = Schedule.covering(startNanos, 2_000, TimeUnit.SECONDS.toNanos(1), 0);
+        ConcurrentLinkedQueue<String> early = new ConcurrentLinkedQueue<>();
+        ConcurrentLinkedQueue<String> sendingThreads = new ConcurrentLinkedQueue<>();
+        PacingLoop loop = new PacingLoop(schedule, 0, 1, 256, TimeUnit.MILLISECONDS.toNanos(1), startNanos + TimeUnit.SECONDS.toNanos(10),
+                Ticker.SYSTEM, (n, intended, handed) -> {
+            if (handed < intended) {
+                early.add(n + ": handed " + (intended - handed) + " ns early");
+            }
+            sendingThreads.add(Thread.currentThread().getName());
+            assertThat(shard.trySend(intended, handed)).isTrue();
+        });
+
+        PacingLoop.Result result = shard.paceOnSelector(loop).orElseThrow().get(30, TimeUnit.SECONDS);
+
+        assertThat(result.sent()).isEqualTo(schedule.total());
+        assertThat(result.unsent()).isZero();
+        assertThat(early).isEmpty();
+        assertThat(Set.copyOf(sendingThreads)).as("one thread, the selector's").hasSize(1)
+                .allSatisfy(name -> assertThat(name).startsWith("pacer-shard-0"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> done.size() == schedule.total());
+        assertThat(done).allSatisfy(d -> assertThat(d.status()).as("%s", d.failure()).isEqualTo(200));
+        assertThat(done).extracting(Done::intendedNanos).doesNotHaveDuplicates();
+        assertThat(served).hasValue((int) schedule.total());
     }
 
     @Test

@@ -56,48 +56,91 @@ public final class PacingLoop {
         this.sender = sender;
     }
 
+    /** {@link #wakeUp()}'s answer once the loop has ended: {@link #finish()} it. */
+    public static final long DONE = Long.MIN_VALUE;
+
+    // the loop's own state, on the one thread that runs it (run(), or wakeUp() and finish())
+    private long next = -1;   // the next request of the shard's share; -1: not begun
+    private long sent;
+    private Schedule current;
+    private long total;
+    private long lastIntended = Long.MIN_VALUE / 2;   // of the last request sent; none yet
+    private long lastNowNanos;
+    private long lastStopAtNanos;
+
+    /** Sends on this thread until the loop ends, parking between wake-ups. */
     public Result run() {
-        long n = shard;
-        long sent = 0;
-        Schedule schedule = this.schedule;
-        long total = schedule.total();
-        long lastIntended = Long.MIN_VALUE / 2;   // of the last request sent; none yet
-        while (n < total && !stopRequested) {
+        for (long wakeAt = wakeUp(); wakeAt != DONE; wakeAt = wakeUp()) {
+            long wait = wakeAt - ticker.nanoTime();
+            if (wait > 0) {
+                ticker.parkNanos(Math.min(wait, Math.max(1, lastStopAtNanos - lastNowNanos)));
+            }
+        }
+        return finish();
+    }
+
+    /**
+     * One wake-up, for a thread that waits on its own (a selector): sends every request due, and says when to wake
+     * next, at the earliest. A wait that ends sooner (the thread had other work) must not call again before then: the
+     * interval runs from the wake-up that sent.
+     *
+     * @return when to wake next, on the ticker's clock; {@link #DONE} once the loop has ended
+     */
+    public long wakeUp() {
+        if (next < 0) {
+            next = shard;
+            current = this.schedule;
+            total = current.total();
+        }
+        while (next < total && !stopRequested) {
             long now = ticker.nanoTime();
             long stopAtNanos = this.stopAtNanos;
             if (now >= stopAtNanos) {
                 break;
             }
             int batch = 0;
-            long intended = schedule.intendedNanos(n);   // read once per request: the check and the send share it
+            long intended = current.intendedNanos(next);   // read once per request: the check and the send share it
             while (batch < maxBatch && intended <= now) {
-                sender.send(n, intended, ticker.nanoTime());
+                sender.send(next, intended, ticker.nanoTime());
                 lastIntended = intended;
-                n += shards;
+                next += shards;
                 sent++;
                 batch++;
-                intended = n < total ? schedule.intendedNanos(n) : Long.MAX_VALUE;
+                intended = next < total ? current.intendedNanos(next) : Long.MAX_VALUE;
             }
             sentSoFar = sent;
-            if (this.schedule != schedule) {   // extended: the requests so far keep their times, more follow
-                schedule = this.schedule;
-                total = schedule.total();
-                intended = n < total ? schedule.intendedNanos(n) : Long.MAX_VALUE;
+            if (this.schedule != current) {   // extended: the requests so far keep their times, more follow
+                current = this.schedule;
+                total = current.total();
+                intended = next < total ? current.intendedNanos(next) : Long.MAX_VALUE;
             }
-            if (batch == maxBatch || n >= total) {
+            if (batch == maxBatch || next >= total) {
                 continue;   // a backlog: look at the clock and send on, without waiting
             }
+            lastNowNanos = now;
+            lastStopAtNanos = stopAtNanos;
             // only a request due less than the interval after the one before it waits for the interval: one farther apart
             // is woken for at its own time, however late this wake-up came
-            long wakeAt = intended - lastIntended < minWakeupIntervalNanos ? Math.max(intended, now + minWakeupIntervalNanos) : intended;
-            long wait = wakeAt - ticker.nanoTime();
-            if (wait > 0) {
-                ticker.parkNanos(Math.min(wait, Math.max(1, stopAtNanos - now)));
-            }
+            return intended - lastIntended < minWakeupIntervalNanos ? Math.max(intended, now + minWakeupIntervalNanos) : intended;
         }
+        return DONE;
+    }
+
+    /** Once {@link #wakeUp()} said {@link #DONE}: the loop's account. */
+    public Result finish() {
         ticker.done();
         long unsent = this.schedule.countOf(shard, shards) - sent;
         return new Result(sent, unsent, unsent > 0);
+    }
+
+    /** A thread that waits on its own tells the loop before each wait, as its parking would (the stall meter counts on it). */
+    public void waiting(long nanos) {
+        ticker.waiting(nanos);
+    }
+
+    /** When the loop stops sending, on the ticker's clock: a wait on its own ends by then. */
+    public long stopAtNanos() {
+        return stopAtNanos;
     }
 
     /**

@@ -51,11 +51,16 @@ public final class StallWatchingTicker implements Ticker {
 
     @Override
     public void parkNanos(long nanos) {
+        waiting(nanos);
+        clock.parkNanos(nanos);
+    }
+
+    @Override
+    public void waiting(long nanos) {
         long now = nanoTime();
         report(now, nanos);
         lastReportNanos = now + nanos;   // from the wake-up it asked for: only lateness past it, or work, is due a report
         sleptNanos = nanos;
-        clock.parkNanos(nanos);
     }
 
     @Override

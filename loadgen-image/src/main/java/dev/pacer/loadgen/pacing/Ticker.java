@@ -9,6 +9,10 @@ public interface Ticker {
     /** Waits about this long; may return early (a spurious wake-up, an interrupt): the loop checks the time again. */
     void parkNanos(long nanos);
 
+    /** A wait of about this long that the thread carries out by other means (a selector's): as parking, without parking. */
+    default void waiting(long nanos) {
+    }
+
     /** The loop is done with this ticker: it neither reads nor sleeps on it again. */
     default void done() {
     }
