@@ -112,7 +112,7 @@ final class Http1Shard implements Shard {
         this.maxOutstanding = maxQueued;
         threads = new QueuedThreadPool(8, 2);
         threads.setName("pacer-shard-" + index);
-        threads.setReservedThreads(0);
+        threads.setReservedThreads(0);   // also keeps the selector's production, and a loop it paces, on one thread
         connector = new PacingConnector();
         connector.setSelectors(1);
         connector.setExecutor(threads);
@@ -162,7 +162,9 @@ final class Http1Shard implements Shard {
                 pacing = null;   // the loop has ended
                 return nio.select();
             }
-            return waitMs == 0 ? nio.selectNow() : nio.select(waitMs);
+            int selected = waitMs == 0 ? nio.selectNow() : nio.select(waitMs);
+            paced.loop.waitEnded();   // Jetty's work on what was selected follows: not the loop's stall (beforeSelect)
+            return selected;
         }
     }
 
@@ -186,6 +188,7 @@ final class Http1Shard implements Shard {
         /** @return how long the select may wait, in ms: 0 not at all, -1 for good (the loop has ended) */
         long beforeSelect() {
             try {
+                loop.resumed();
                 long now = System.nanoTime();
                 if (!woken || now - wakeAtNanos >= 0) {
                     woken = true;
@@ -414,6 +417,10 @@ final class Http1Shard implements Shard {
     @Override
     public void closeInBackground() {
         running = false;
+        SelectorPacing paced = pacing;
+        if (paced != null) {   // its selector stops: nothing would end the loop's wait
+            paced.result.completeExceptionally(new IllegalStateException("shard closed while its selector paced"));
+        }
         Thread.ofPlatform().daemon().name("pacer-shard-stop").start(() -> {
             try {
                 connector.stop();

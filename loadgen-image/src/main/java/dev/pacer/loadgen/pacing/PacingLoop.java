@@ -138,6 +138,16 @@ public final class PacingLoop {
         ticker.waiting(nanos);
     }
 
+    /** That wait ended (the thread's clock is read: lateness past the wait is a stall). */
+    public void waitEnded() {
+        ticker.waitEnded();
+    }
+
+    /** The thread comes back to the loop from other work, which is not the loop's stall. */
+    public void resumed() {
+        ticker.resumed();
+    }
+
     /** When the loop stops sending, on the ticker's clock: a wait on its own ends by then. */
     public long stopAtNanos() {
         return stopAtNanos;

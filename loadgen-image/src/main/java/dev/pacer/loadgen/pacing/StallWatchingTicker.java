@@ -63,6 +63,18 @@ public final class StallWatchingTicker implements Ticker {
         sleptNanos = nanos;
     }
 
+    /**
+     * The selector's own work after its wait (reading responses, sending on the connections they free) is not a stall:
+     * the clock is watched again from now. A stall within that work is the stall meter's own thread's to see.
+     */
+    @Override
+    public void resumed() {
+        if (read) {
+            lastReadNanos = clock.nanoTime();
+            sleptNanos = 0;
+        }
+    }
+
     @Override
     public void done() {
         report(nanoTime(), Long.MAX_VALUE);

@@ -13,6 +13,15 @@ public interface Ticker {
     default void waiting(long nanos) {
     }
 
+    /** That wait ended, as a return from parking does: the clock is read, so that lateness past the wait is seen. */
+    default void waitEnded() {
+        nanoTime();
+    }
+
+    /** The thread comes back from work of another kind (a selector's, since the wait ended): that time is not its stall. */
+    default void resumed() {
+    }
+
     /** The loop is done with this ticker: it neither reads nor sleeps on it again. */
     default void done() {
     }

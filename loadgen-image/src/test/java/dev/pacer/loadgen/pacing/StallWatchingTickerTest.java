@@ -47,6 +47,37 @@ class StallWatchingTickerTest {
     }
 
     /**
+     * On a selector's thread: a wait of 1 ms told before it, carried out by the selector, and the selector's own work on
+     * what it selected after it. A wait that ends 3 ms late is a stall, seen as it ends; 5 ms of reading responses
+     * after it is not the loop's stall; a pause between two of the loop's own reads still is.
+     */
+    @Test
+    void aSelectorsWaitIsWatchedButItsWorkAfterTheWaitIsNotTheLoopsStall() {
+        PacingLoopTest.FakeTicker clock = new PacingLoopTest.FakeTicker();
+        List<Report> reports = new ArrayList<>();
+        Ticker watched = new StallWatchingTicker(clock, (jump, now, sleep) -> reports.add(new Report(jump, now, sleep)));
+        watched.nanoTime();
+        watched.waiting(MS);
+        assertThat(reports.getLast().sleepNanos()).as("the wait told before it begins").isEqualTo(MS);
+        clock.now += 4 * MS;   // the selector woke 3 ms late
+        watched.waitEnded();
+        clock.now += 5 * MS;   // reading responses, writing requests on the connections they freed
+        watched.resumed();
+        watched.waiting(MS);
+        assertThat(reports).extracting(Report::longestJumpNanos).as("the late wake-up, not the selector's work")
+                .filteredOn(jump -> jump > 0).containsExactly(3 * MS);
+        int before = reports.size();
+        clock.now += MS / 2;   // woke early: responses came
+        watched.waitEnded();
+        watched.resumed();
+        clock.now += 2 * MS;   // the loop's own thread stopped between two of its reads
+        watched.nanoTime();
+        watched.waiting(MS);
+        assertThat(reports.subList(before, reports.size())).extracting(Report::longestJumpNanos).as("a pause within the loop's own work")
+                .filteredOn(jump -> jump > 0).containsExactly(2 * MS);
+    }
+
+    /**
      * Each send costs 2 ms with requests 1 ms apart: the loop falls behind and never sleeps, yet it reports at each read
      * half a millisecond or more after its last report, so the meter knows it still watches. The 11th send, stopped
      * 7 ms, starts at 20 ms: its pause is reported at the next read, at 27 ms.
