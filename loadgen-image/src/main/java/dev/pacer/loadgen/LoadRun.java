@@ -3,7 +3,6 @@ package dev.pacer.loadgen;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -305,11 +304,7 @@ final class LoadRun {
             scheduledRequests = schedule.total();
             stopAtNanos = startNanos + TimeUnit.MILLISECONDS.toNanos(windowEndEpochMs + 2 * periodMs - startAtEpochMs);
         }
-        List<Thread> threads = new ArrayList<>();
-        List<PacingLoop.Result> results = Collections.synchronizedList(new ArrayList<>());
-        List<PacingLoop> onSelectors = new ArrayList<>();
-        List<CompletableFuture<PacingLoop.Result>> selectorResults = new ArrayList<>();
-        boolean paceOnSelectors = spec.minWakeupIntervalNanos() >= SELECTOR_PACING_MIN_INTERVAL_NANOS;
+        List<PacingLoop> shardLoops = new ArrayList<>();
         for (int k = 0; k < shards; k++) {
             Shard shard = clients.get(k);
             PacingLoop loop = new PacingLoop(this.schedule, k, shards, MAX_BATCH, spec.minWakeupIntervalNanos(), stopAtNanos,
@@ -324,47 +319,38 @@ final class LoadRun {
                 loops.add(loop);
                 loop.extend(this.schedule, stopAtNanos);
             }
-            if (paceOnSelectors) {
-                onSelectors.add(loop);
-            } else {
-                threads.add(Thread.ofPlatform().name("pacer-pacing-" + k).unstarted(() -> results.add(loop.run())));
-            }
+            shardLoops.add(loop);
         }
         long waitNanos = startNanos - System.nanoTime();
         if (waitNanos > 0) {
             TimeUnit.NANOSECONDS.sleep(waitNanos);
         }
-        for (int k = 0; k < onSelectors.size(); k++) {
-            PacingLoop loop = onSelectors.get(k);
-            Optional<CompletableFuture<PacingLoop.Result>> paced = clients.get(k).paceOnSelector(loop);
-            if (paced.isPresent()) {
-                selectorResults.add(paced.get());
-            } else {   // a shard without a selector of its own to pace on (h2c, h2): a thread, as at finer intervals
-                Thread thread = Thread.ofPlatform().name("pacer-pacing-" + k).unstarted(() -> results.add(loop.run()));
-                threads.add(thread);
-            }
+        // each loop on its shard's selector thread from a 1 ms interval, when the shard has one to pace on (HTTP/1.1);
+        // else on a thread of its own
+        boolean paceOnSelectors = spec.minWakeupIntervalNanos() >= SELECTOR_PACING_MIN_INTERVAL_NANOS;
+        List<CompletableFuture<PacingLoop.Result>> pacing = new ArrayList<>();
+        for (int k = 0; k < shards; k++) {
+            PacingLoop loop = shardLoops.get(k);
+            Optional<CompletableFuture<PacingLoop.Result>> onSelector = paceOnSelectors ? clients.get(k).paceOnSelector(loop) : Optional.empty();
+            pacing.add(onSelector.isPresent() ? onSelector.get() : onThreadOfItsOwn(k, loop));
         }
-        threads.forEach(Thread::start);
-        while (threads.stream().anyMatch(Thread::isAlive) || selectorResults.stream().anyMatch(r -> !r.isDone())) {
-            for (Thread thread : threads) {
-                thread.join(Math.max(1, periodMs / 4));
-            }
-            for (CompletableFuture<PacingLoop.Result> result : selectorResults) {
-                try {
-                    result.get(Math.max(1, periodMs / 4), TimeUnit.MILLISECONDS);
-                } catch (TimeoutException stillSending) {
-                    break;   // tracked below, then waited for again
-                } catch (ExecutionException failed) {
-                    // ended: its failure is told below
-                }
+        CompletableFuture<Void> allPaced = CompletableFuture.allOf(pacing.toArray(CompletableFuture[]::new));
+        while (!allPaced.isDone()) {
+            try {
+                allPaced.get(Math.max(1, periodMs / 4), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException stillSending) {
+                // tracked below, then waited for again
+            } catch (ExecutionException failed) {
+                // ended: its failure is told below
             }
             trackInFlight();
         }
-        for (CompletableFuture<PacingLoop.Result> result : selectorResults) {
+        List<PacingLoop.Result> results = new ArrayList<>();
+        for (CompletableFuture<PacingLoop.Result> result : pacing) {
             try {
                 results.add(result.get());
             } catch (ExecutionException e) {
-                throw new IllegalStateException("a pacing loop failed on its selector: " + describe(e), e);
+                throw new IllegalStateException("a pacing loop failed: " + describe(e), e);
             }
         }
         long handedOff = results.stream().mapToLong(PacingLoop.Result::sent).sum();
@@ -417,6 +403,19 @@ final class LoadRun {
     private long handedOff() {
         long sent = sentAtEnd;
         return sent >= 0 ? sent : loops.stream().mapToLong(PacingLoop::sentSoFar).sum();
+    }
+
+    /** A loop on a platform thread of its own, which parks between its wake-ups. */
+    private static CompletableFuture<PacingLoop.Result> onThreadOfItsOwn(int shard, PacingLoop loop) {
+        CompletableFuture<PacingLoop.Result> result = new CompletableFuture<>();
+        Thread.ofPlatform().name("pacer-pacing-" + shard).start(() -> {
+            try {
+                result.complete(loop.run());
+            } catch (Throwable failure) {
+                result.completeExceptionally(failure);
+            }
+        });
+        return result;
     }
 
     private void trackInFlight() {
