@@ -71,6 +71,9 @@ public final class PacingLoop {
     /** Sends on this thread until the loop ends, parking between wake-ups. */
     public Result run() {
         for (long wakeAt = wakeUp(); wakeAt != DONE; wakeAt = wakeUp()) {
+            if (wakeAt <= lastNowNanos) {
+                continue;   // a backlog batch sent: on at once, the clock read again by the next wake-up
+            }
             long wait = wakeAt - ticker.nanoTime();
             if (wait > 0) {
                 ticker.parkNanos(Math.min(wait, Math.max(1, lastStopAtNanos - lastNowNanos)));
@@ -82,7 +85,8 @@ public final class PacingLoop {
     /**
      * One wake-up, for a thread that waits on its own (a selector): sends every request due, and says when to wake
      * next, at the earliest. A wait that ends sooner (the thread had other work) must not call again before then: the
-     * interval runs from the wake-up that sent.
+     * interval runs from the wake-up that sent. A backlog is sent {@code maxBatch} requests per call, each call
+     * answering a time already past: the thread may do its other work (read responses) before it calls again.
      *
      * @return when to wake next, on the ticker's clock; {@link #DONE} once the loop has ended
      */
@@ -114,11 +118,15 @@ public final class PacingLoop {
                 total = current.total();
                 intended = next < total ? current.intendedNanos(next) : Long.MAX_VALUE;
             }
-            if (batch == maxBatch || next >= total) {
-                continue;   // a backlog: look at the clock and send on, without waiting
-            }
             lastNowNanos = now;
             lastStopAtNanos = stopAtNanos;
+            if (next >= total) {
+                continue;   // the schedule is done, unless it was extended meanwhile
+            }
+            if (batch == maxBatch) {
+                // a backlog: due at once, but the thread comes back between batches (a selector reads its responses)
+                return intended <= now ? intended : now;
+            }
             // only a request due less than the interval after the one before it waits for the interval: one farther apart
             // is woken for at its own time, however late this wake-up came
             return intended - lastIntended < minWakeupIntervalNanos ? Math.max(intended, now + minWakeupIntervalNanos) : intended;

@@ -214,4 +214,24 @@ class PacingLoopTest {
         assertThat(early.parks.getFirst()).isEqualTo(3 * MS);
         assertThat(waited.getFirst().sent()).isEqualTo(3 * MS);
     }
+
+    /** A thread that also reads responses (a selector) gets the loop back between batches of a backlog, never a wait. */
+    @Test
+    void aBacklogIsSentOneBatchPerWakeUpEachAnsweringATimeAlreadyDue() {
+        FakeTicker ticker = new FakeTicker();
+        ticker.now = 600 * MS;   // 601 requests due at once, one per ms from 0
+        List<Sent> sent = new ArrayList<>();
+        PacingLoop loop = new PacingLoop(Schedule.covering(0, 1_000, 1_000 * MS), 0, 1, 256, 0, Long.MAX_VALUE, ticker,
+                (i, intended, at) -> sent.add(new Sent(i, intended, at)));
+        List<Long> wakeAts = new ArrayList<>();
+        List<Long> sentSoFar = new ArrayList<>();
+        for (int call = 0; call < 3; call++) {
+            wakeAts.add(loop.wakeUp());
+            sentSoFar.add(loop.sentSoFar());
+        }
+        assertThat(sentSoFar).containsExactly(256L, 512L, 601L);
+        assertThat(wakeAts.subList(0, 2)).allSatisfy(at -> assertThat(at).isLessThanOrEqualTo(ticker.now));
+        assertThat(wakeAts.get(2)).as("the backlog sent: the next request at its own time").isEqualTo(601 * MS);
+        assertThat(sent).extracting(Sent::index).containsExactlyElementsOf(LongStream.range(0, 601).boxed().toList());
+    }
 }
