@@ -57,6 +57,7 @@ e2e: test-deps cluster-binaries
 bench: build
 	scripts/bench-client.sh
 	scripts/bench-tls.sh
+	scripts/bench-pacing.sh
 	scripts/bench-recording-overhead.sh
 	scripts/bench-sampler.sh
 	scripts/bench-probe.sh

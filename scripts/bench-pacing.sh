@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Pacing benchmark (prints figures; not a test): what the client's wake-up interval does to the server's own figures
+# and to both sides' CPU, with pacer's own runs (./pacer run) on this machine: the Jetty 12 server (core, with its
+# agent) pinned to one CPU, one pacer client on the other, RATE req/s over CONNECTIONS connections, each run WARMUP then
+# MEASURED, once per interval of WAKEUPS (clients.minWakeupIntervalMicros) in turn, REPEAT rounds.
+# For each run: the server's p50/p99/p99.9 processing time (its agent's histograms over the window), the server's and
+# the client's CPU per request (their footprints: CPU time in the window over the window's requests), the server's CPU
+# in cores, the client's response time p50/p99 (from each request's intended time) and send lag p99, the verdict.
+# Then, per interval, the medians over the rounds. Compare intervals within one invocation only.
+# Usage: scripts/bench-pacing.sh [RATE]  (default 20000); WAKEUPS="50 1000" CONNECTIONS=16 WARMUP=8s MEASURED=15s REPEAT=2.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+RATE="${1:-20000}"
+WAKEUPS="${WAKEUPS:-50 1000}"
+CONNECTIONS="${CONNECTIONS:-16}"
+WARMUP="${WARMUP:-8s}"
+MEASURED="${MEASURED:-15s}"
+REPEAT="${REPEAT:-2}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+spec() { # name wake-up-µs
+  cat <<YAML
+apiVersion: pacer.dev/v1alpha1
+kind: BenchmarkRun
+metadata: {name: $1}
+spec:
+  server: {image: pacer/server-jetty12:0.1.0, args: ["--mode=core"], cpus: "1"}
+  clients: {count: 1, rate: "$RATE", connections: $CONNECTIONS, cpus: "1", minWakeupIntervalMicros: $2}
+  request: {path: /plaintext}
+  warmup: $WARMUP
+  duration: $MEASURED
+  timeout: 5m
+  criteria: {rateTolerance: 2%, maxSendLagP99: 10ms}
+YAML
+}
+
+echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), kernel $(uname -r)"
+echo "Jetty 12 core (agent) on one CPU, one pacer client on the other, $RATE req/s, $CONNECTIONS connections," \
+     "$WARMUP warm-up, $MEASURED measured, intervals $WAKEUPS µs in turn, $REPEAT rounds"
+echo
+for round in $(seq 1 "$REPEAT"); do
+  for wakeup in $WAKEUPS; do
+    name="pacing-bench-$wakeup-$round"
+    spec "$name" "$wakeup" >"$work/$name.yaml"
+    echo "  round $round: $wakeup µs" >&2
+    "$PACER_HOME/pacer" run "$work/$name.yaml" --output "$work/$name" >"$work/$name.log" 2>&1 || true
+    if [[ -s $work/$name/result.json ]]; then
+      echo "$wakeup|$round|$work/$name/result.json" >>"$work/rows"
+    else
+      echo "$wakeup µs, round $round: no result:" >&2; tail -5 "$work/$name.log" >&2
+    fi
+  done
+done
+python3 - "$work/rows" <<'PY'
+import json, statistics, sys
+rows = []
+for line in open(sys.argv[1]):
+    wakeup, rnd, path = line.rstrip("\n").split("|", 2)
+    r = json.load(open(path))["result"]
+    s, c = r.get("server", {}), r.get("clients", {})
+    sf, cf = s.get("footprint") or {}, ((c.get("perClient") or [{}])[0].get("footprint") or {})
+    rows.append((wakeup, rnd, s.get("p50Micros"), s.get("p99Micros"), s.get("p999Micros"), sf.get("cpuMicrosPerRequest"),
+                 sf.get("cpuCores"), cf.get("cpuMicrosPerRequest"), c.get("p50Micros"), c.get("p99Micros"),
+                 c.get("sendLagP99Micros"), r.get("verdict")))
+head = ("interval µs", "round", "srv p50 µs", "srv p99 µs", "srv p99.9 µs", "srv µs CPU/req", "srv cores",
+        "cli µs CPU/req", "cli p50 µs", "cli p99 µs", "send lag p99 µs", "verdict")
+fmt = lambda v: "-" if v is None else ("%.2f" % v if isinstance(v, float) and v < 10 else ("%.1f" % v if isinstance(v, float) else str(v)))
+print("| " + " | ".join(head) + " |")
+print("|" + "---|" * len(head))
+for row in rows:
+    print("| " + " | ".join(fmt(v) for v in row) + " |")
+for wakeup in dict.fromkeys(r[0] for r in rows):
+    mine = [r for r in rows if r[0] == wakeup]
+    med = [statistics.median(v for v in col if v is not None) if any(v is not None for v in col) else None
+           for col in list(zip(*mine))[2:11]]
+    verdicts = ",".join(r[11] or "-" for r in mine)
+    print("| " + " | ".join([wakeup, "median"] + [fmt(v) for v in med] + [verdicts]) + " |")
+print()
+print("srv: the server's processing time from its agent's histograms over the window; cli: response time from each")
+print("request's intended time; send lag: the client's lateness. CPU per request: CPU time in the window over its requests.")
+PY
