@@ -43,20 +43,14 @@ for round in $(seq 1 "$REPEAT"); do
   for wakeup in $WAKEUPS; do
     name="pacing-bench-$wakeup-$round"
     spec "$name" "$wakeup" >"$work/$name.yaml"
-    echo "  round $round: $wakeup µs" >&2
-    "$PACER_HOME/pacer" run "$work/$name.yaml" --output "$work/$name" >"$work/$name.log" 2>&1 || true
-    if [[ -s $work/$name/result.json ]]; then
-      echo "$wakeup|$round|$work/$name/result.json" >>"$work/rows"
-    else
-      echo "$wakeup µs, round $round: no result:" >&2; tail -5 "$work/$name.log" >&2
-    fi
+    run_spec "$work" "$name" "$wakeup|$round"
   done
 done
 python3 - "$work/rows" <<'PY'
 import json, statistics, sys
 rows = []
 for line in open(sys.argv[1]):
-    wakeup, rnd, path = line.rstrip("\n").split("|", 2)
+    wakeup, rnd, path = line.rstrip("\n").split("|", 2)   # run_spec's label is "interval|round"
     r = json.load(open(path))["result"]
     s, c = r.get("server", {}), r.get("clients", {})
     sf, cf = s.get("footprint") or {}, ((c.get("perClient") or [{}])[0].get("footprint") or {})

@@ -46,13 +46,7 @@ for variant in "http|http|" "https|https|tls: {protocols: [TLSv1.3]}" \
   IFS='|' read -r label scheme tls <<<"$variant"
   name="tls-bench-$(echo "$label" | tr -cs 'a-z' '-' | sed 's/-$//')"
   spec "$name" "$scheme" "$tls" >"$work/$name.yaml"
-  echo "  running: $label" >&2
-  "$PACER_HOME/pacer" run "$work/$name.yaml" --output "$work/$name" >"$work/$name.log" 2>&1 || true
-  if [[ -s $work/$name/result.json ]]; then
-    echo "$label|$work/$name/result.json" >>"$work/rows"
-  else
-    echo "$label: no result:" >&2; tail -5 "$work/$name.log" >&2
-  fi
+  run_spec "$work" "$name" "$label"
 done
 python3 - "$work/rows" <<'PY'
 import json, sys

@@ -31,6 +31,19 @@ start_app() {
   APP_PORT=$(sed -n 's/.*"appPort":\([0-9]*\).*/\1/p' "$ready")
 }
 
+# run_spec WORK NAME LABEL: `pacer run`s WORK/NAME.yaml into WORK/NAME; appends "LABEL|its result.json" to WORK/rows, or
+# says there is none (with its log's tail) and goes on
+run_spec() {
+  local work="$1" name="$2" label="$3"
+  echo "  running: $label" >&2
+  "$PACER_HOME/pacer" run "$work/$name.yaml" --output "$work/$name" >"$work/$name.log" 2>&1 || true
+  if [[ -s $work/$name/result.json ]]; then
+    echo "$label|$work/$name/result.json" >>"$work/rows"
+  else
+    echo "$label: no result:" >&2; tail -5 "$work/$name.log" >&2
+  fi
+}
+
 # cpu_seconds PID: user + system CPU seconds of a process so far
 cpu_seconds() {
   awk '{ split($0, a, ") "); split(a[2], f, " "); printf "%.2f\n", (f[12] + f[13]) / 100 }' "/proc/$1/stat"
