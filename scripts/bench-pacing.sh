@@ -7,7 +7,7 @@
 # the client's CPU per request (their footprints: CPU time in the window over the window's requests), the server's CPU
 # in cores, the client's response time p50/p99 (from each request's intended time) and send lag p99, the verdict.
 # Then, per interval, the medians over the rounds. Compare intervals within one invocation only.
-# Usage: scripts/bench-pacing.sh [RATE]  (default 20000); WAKEUPS="50 1000" CONNECTIONS=16 WARMUP=8s MEASURED=15s REPEAT=2.
+# Usage: scripts/bench-pacing.sh [RATE]  (default 20000); WAKEUPS="50 1000" CONNECTIONS=16 WARMUP=8s MEASURED=15s REPEAT=3.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 RATE="${1:-20000}"
@@ -15,7 +15,8 @@ WAKEUPS="${WAKEUPS:-50 1000}"
 CONNECTIONS="${CONNECTIONS:-16}"
 WARMUP="${WARMUP:-8s}"
 MEASURED="${MEASURED:-15s}"
-REPEAT="${REPEAT:-2}"
+REPEAT="${REPEAT:-3}"
+[[ $REPEAT =~ ^[1-9][0-9]*$ ]] || { echo "REPEAT must be a whole number of rounds, 1 or more (REPEAT=$REPEAT)" >&2; exit 2; }
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
@@ -43,9 +44,10 @@ for round in $(seq 1 "$REPEAT"); do
   for wakeup in $WAKEUPS; do
     name="pacing-bench-$wakeup-$round"
     spec "$name" "$wakeup" >"$work/$name.yaml"
-    run_spec "$work" "$name" "$wakeup|$round"
+    run_spec "$work" "$name" "$wakeup µs, round $round" "$wakeup|$round"
   done
 done
+[[ -s $work/rows ]] || { echo "no run left a result" >&2; exit 1; }
 python3 - "$work/rows" <<'PY'
 import json, statistics, sys
 rows = []
@@ -59,7 +61,12 @@ for line in open(sys.argv[1]):
                  c.get("sendLagP99Micros"), r.get("verdict")))
 head = ("interval µs", "round", "srv p50 µs", "srv p99 µs", "srv p99.9 µs", "srv µs CPU/req", "srv cores",
         "cli µs CPU/req", "cli p50 µs", "cli p99 µs", "send lag p99 µs", "verdict")
-fmt = lambda v: "-" if v is None else ("%.2f" % v if isinstance(v, float) and v < 10 else ("%.1f" % v if isinstance(v, float) else str(v)))
+def fmt(v):   # whole figures as they are (a median of two may end in .5), fractions to 3 significant places or so
+    if v is None:
+        return "-"
+    if isinstance(v, str) or isinstance(v, int) or v.is_integer():
+        return str(v if not isinstance(v, float) else int(v))
+    return "%.2f" % v if v < 10 else "%.1f" % v
 print("| " + " | ".join(head) + " |")
 print("|" + "---|" * len(head))
 for row in rows:

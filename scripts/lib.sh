@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Shared helpers of pacer's scripts: the JDK, starting an application pinned with taskset, reading its ports.
+# Shared helpers of pacer's scripts: the JDK, starting an application pinned with taskset, reading its ports, running
+# a spec with `pacer run` for a benchmark.
 PACER_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JAVA_HOME="$("$PACER_HOME/scripts/find-jdk.sh")" || exit 2
 JAVA="$JAVA_HOME/bin/java"
@@ -31,14 +32,14 @@ start_app() {
   APP_PORT=$(sed -n 's/.*"appPort":\([0-9]*\).*/\1/p' "$ready")
 }
 
-# run_spec WORK NAME LABEL: `pacer run`s WORK/NAME.yaml into WORK/NAME; appends "LABEL|its result.json" to WORK/rows, or
-# says there is none (with its log's tail) and goes on
+# run_spec WORK NAME LABEL [KEY]: `pacer run`s WORK/NAME.yaml into WORK/NAME; appends "KEY|its result.json" to WORK/rows
+# (KEY: LABEL unless given), or says there is none (with its log's tail) and goes on
 run_spec() {
-  local work="$1" name="$2" label="$3"
+  local work="$1" name="$2" label="$3" key="${4:-$3}"
   echo "  running: $label" >&2
   "$PACER_HOME/pacer" run "$work/$name.yaml" --output "$work/$name" >"$work/$name.log" 2>&1 || true
   if [[ -s $work/$name/result.json ]]; then
-    echo "$label|$work/$name/result.json" >>"$work/rows"
+    echo "$key|$work/$name/result.json" >>"$work/rows"
   else
     echo "$label: no result:" >&2; tail -5 "$work/$name.log" >&2
   fi
