@@ -3,7 +3,8 @@ package dev.pacer.loadgen.pacing;
 /**
  * Sends one shard's share of a {@link Schedule} on time: the requests {@code shard, shard + shards, …}. Each wake-up
  * sends every request that is due, at most {@code maxBatch} before looking at the clock again, and drops none: a
- * client that fell behind sends its backlog at once, each request with its own intended time. A request is never sent
+ * client that fell behind sends its backlog without waiting, {@code maxBatch} at a time, each request with its own
+ * intended time. A request is never sent
  * before its intended time: the time it is sent is read after the check that it is due, on the same clock.
  * <p>A request due less than {@code minWakeupIntervalNanos} after the one before it waits for the next wake-up, at
  * least that interval after the last: requests closer together than the interval go out together. Requests farther
@@ -83,10 +84,10 @@ public final class PacingLoop {
     }
 
     /**
-     * One wake-up, for a thread that waits on its own (a selector): sends every request due, and says when to wake
-     * next, at the earliest. A wait that ends sooner (the thread had other work) must not call again before then: the
-     * interval runs from the wake-up that sent. A backlog is sent {@code maxBatch} requests per call, each call
-     * answering a time already past: the thread may do its other work (read responses) before it calls again.
+     * One wake-up, for a thread that waits on its own (a selector): sends the requests due, {@code maxBatch} at most,
+     * and says when to wake next, at the earliest. A wait that ends sooner (the thread had other work) must not call
+     * again before then: the interval runs from the wake-up that sent. A call that sent a full batch answers a time not
+     * later than its clock read: call again at once, after other work (reading responses) if the thread has some.
      *
      * @return when to wake next, on the ticker's clock; {@link #DONE} once the loop has ended
      */
