@@ -40,8 +40,16 @@ public class BenchmarkRunStatus {
     public RunResult.Window window;
 
     @JsonPropertyDescription("How much longer than spec.warmup the warm-up lasted, seconds: a client was still behind its schedule as "
-            + "the warm-up was to end, so the window started later (at most spec.warmup later, within spec.timeout); absent when it was not extended.")
+            + "the warm-up was to end, so the window started later (within spec.timeout; past spec.warmup more only while the backlog "
+            + "shrank); absent when it was not extended.")
     public Double warmupExtendedSeconds;
+
+    @JsonPropertyDescription("The largest client backlog, ms of its schedule, at the last look that moved the window later.")
+    public Long warmupBacklogMs;
+
+    @JsonPropertyDescription("The clients behind their schedules as the window started, when the warm-up could grow no further, "
+            + "and why: the window measured their catching up, and the verdict is Invalid. Absent when every client was on its schedule.")
+    public String behindAtWindowStart;
 
     @JsonPropertyDescription("Live figures while the load runs, refreshed every few seconds.")
     public Progress progress;

@@ -50,6 +50,11 @@ final class CollectingStage extends ProtocolStep {
             pinning.forEach(p -> result.reasons.add("placement asked for pinned CPUs, but " + p));
         }
         result.warnings.addAll(Pinning.unverified(status.pods, plan.server().measure()));
+        if (status.behindAtWindowStart != null) {   // the window measured a client's catching up (RunningStage)
+            result.verdict = Verdict.Invalid;
+            result.reasons.add(status.behindAtWindowStart + ": the window measured the clients catching up. Give them a "
+                    + "spec.rampUp, more CPU (spec.clients.cpus) or more clients (spec.clients.count), or a longer spec.timeout");
+        }
         result.warmupExtendedSeconds = status.warmupExtendedSeconds;
         if (plan.tls() != null) {
             result.tls = HandshakeAnalysis.of(collection.collected().rawLogs(), plan.clients().stream().map(RunPlan.ClientRole::name).toList(),

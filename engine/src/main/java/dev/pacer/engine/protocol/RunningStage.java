@@ -24,8 +24,10 @@ import dev.pacer.engine.plan.RunPlan;
  * Just before the window starts (the protocol looks again {@link #LOOK_BEFORE_WINDOW} before it), a client still behind
  * its schedule (a backlog of more than {@code criteria.maxSendLagP99} of its requests) moves the window later, one sample
  * period at a time, each new start looked at again just before it: a warm-up backlog never spills into the window. The
- * warm-up is extended so by at most {@code spec.warmup}, and only while the window still ends within {@code spec.timeout};
- * beyond, the window starts anyway and the analysis judges the client (saturated: Invalid).
+ * warm-up grows so only while the window still ends within {@code spec.timeout}, and past {@code spec.warmup} more only
+ * while the largest backlog shrinks from one look to the next (a client that is not catching up would spend the whole
+ * timeout). Beyond, the window starts with the backlog in it, the run says why, and its verdict is Invalid
+ * ({@code status.behindAtWindowStart}, read by the collecting step).
  */
 final class RunningStage extends ProtocolStep {
     /** What collecting the histograms may take after the window, at most, when a moved window must still fit the timeout. */
@@ -148,13 +150,21 @@ final class RunningStage extends ProtocolStep {
         boolean withinWarmup = extendedMs <= plan.warmup().toMillis();
         boolean withinTimeout = newStartMs + durationMs + 2 * periodMs + COLLECT_ALLOWANCE.toMillis()
                 <= started.plus(plan.timeout()).toEpochMilli();
-        if (!withinWarmup || !withinTimeout) {
-            notices.add(Notice.warning("WarmupNotExtended", String.join(", ", behind) + " behind schedule as the window starts; "
-                    + "the warm-up cannot grow further (" + (withinWarmup ? "spec.timeout" : "at most spec.warmup more") + ")"));
+        long backlogMs = lateMs.values().stream().mapToLong(Long::longValue).max().orElse(0);
+        Long lastBacklogMs = status.warmupBacklogMs;
+        boolean catchingUp = lastBacklogMs == null || backlogMs < lastBacklogMs;
+        if (!withinTimeout || !(withinWarmup || catchingUp)) {
+            String why = !withinTimeout ? "a later window would not end within spec.timeout"
+                    : "past spec.warmup more, the backlog did not shrink since the last look (" + lastBacklogMs + " ms then)";
+            status.behindAtWindowStart = String.join(", ", behind) + " behind schedule as the window started, and the warm-up "
+                    + "could grow no further: " + why;
+            notices.add(Notice.warning("WarmupNotExtended", status.behindAtWindowStart + "; the run will be Invalid"));
             return Optional.empty();
         }
         status.window = new RunResult.Window(newStartMs, newStartMs + durationMs);
         status.warmupExtendedSeconds = extendedMs / 1000.0;
+        status.warmupBacklogMs = backlogMs;
+        status.behindAtWindowStart = null;   // a late look that moved the window: the window it judged is not measured
         notices.add(Notice.normal("WarmupExtended", String.join(", ", behind) + " behind schedule as the warm-up ended: the window "
                 + "starts at " + Instant.ofEpochMilli(newStartMs) + ", the warm-up extended by " + extendedMs / 1000.0 + " s"));
         plan.clients().forEach(client -> actions.add(new Action.MoveWindow(client.name(), newStartMs)));

@@ -470,16 +470,18 @@ class RunProtocolTest {
     }
 
     @Test
-    void theWarmUpGrowsByAtMostSpecWarmupThenTheWindowStartsAndSaysWhy() {
+    void pastSpecWarmupMoreABacklogThatDoesNotShrinkStartsTheWindowAndTheRunIsInvalidSayingWhy() {
         FakeRun run = new FakeRun().toWarmingUp();
         long plannedStart = run.status.window.startEpochMs;
         run.clientsAre(LoadRunStatus.State.WARMUP, 0);
-        for (int i = 1; i <= 5; i++) {   // spec.warmup 5 s: five periods more
+        for (int i = 1; i <= 5; i++) {   // spec.warmup 5 s: five periods more, whatever the backlog does
             run.at(run.status.window.startEpochMs - 300);
             run.clientLate("client-0", LoadRunStatus.State.WARMUP, 10_000);
             assertThat(run.step().status().window.startEpochMs).isEqualTo(plannedStart + i * 1_000L);
         }
+        assertThat(run.status.warmupBacklogMs).as("10 000 requests at 500 req/s").isEqualTo(20_000L);
         run.at(run.status.window.startEpochMs - 300);
+        run.clientLate("client-0", LoadRunStatus.State.WARMUP, 10_000);   // not catching up
         Decision capped = run.step();
         assertThat(capped.actions()).isEmpty();
         assertThat(capped.status().window.startEpochMs).isEqualTo(plannedStart + 5_000);
@@ -487,7 +489,52 @@ class RunProtocolTest {
         assertThat(capped.notices()).singleElement().satisfies(n -> {
             assertThat(n.reason()).isEqualTo("WarmupNotExtended");
             assertThat(n.warning()).isTrue();
+            assertThat(n.message()).contains("client-0 20000 ms", "did not shrink", "20000 ms then", "Invalid");
         });
+        assertThat(capped.status().behindAtWindowStart).contains("client-0 20000 ms behind schedule as the window started");
+
+        toCollecting(run);
+        run.outcomes = new Outcomes(Map.of(), Optional.of(Outcomes.Collection.of(run.collected())));
+        BenchmarkRunStatus judged = run.step().status();
+        assertThat(judged.result.verdict).as("histograms that would pass: the backlog alone makes it Invalid").isEqualTo(Verdict.Invalid);
+        assertThat(judged.result.reasons).anySatisfy(r -> assertThat(r).contains("client-0 20000 ms behind schedule",
+                "the window measured the clients catching up", "spec.rampUp"));
+        assertThat(condition(judged, RunConditions.PASSED)).isEqualTo("False/VerdictInvalid");
+    }
+
+    @Test
+    void pastSpecWarmupMoreTheWarmUpGrowsWhileTheBacklogShrinksAndTheWindowMeasuresNoneOfIt() {
+        FakeRun run = new FakeRun().toWarmingUp();
+        long plannedStart = run.status.window.startEpochMs;
+        run.clientsAre(LoadRunStatus.State.WARMUP, 0);
+        long[] backlogs = {10_000, 10_000, 10_000, 10_000, 10_000, 9_000, 8_000, 7_000};   // catching up after 5 s more
+        for (int i = 1; i <= backlogs.length; i++) {
+            run.at(run.status.window.startEpochMs - 300);
+            run.clientLate("client-0", LoadRunStatus.State.WARMUP, backlogs[i - 1]);
+            assertThat(run.step().status().window.startEpochMs).isEqualTo(plannedStart + i * 1_000L);
+        }
+        assertThat(run.status.warmupExtendedSeconds).as("beyond spec.warmup (5 s)").isEqualTo(8.0);
+        run.at(run.status.window.startEpochMs - 300);
+        run.clientsAre(LoadRunStatus.State.WARMUP, 0);   // on its schedule
+        assertThat(run.step().actions()).isEmpty();
+        assertThat(run.status.behindAtWindowStart).isNull();
+
+        toCollecting(run);
+        run.outcomes = new Outcomes(Map.of(), Optional.of(Outcomes.Collection.of(run.collected())));
+        assertThat(run.step().status().result.verdict).isEqualTo(Verdict.Passed);
+    }
+
+    @Test
+    void aWindowThatWouldEndPastSpecTimeoutIsNotMovedAndTheRunIsInvalid() {
+        FakeRun run = new FakeRun("timeout: 20s").toWarmingUp();   // a moved window must end 2 periods and 60 s before it
+        long plannedStart = run.status.window.startEpochMs;
+        run.at(plannedStart - 300);
+        run.clientsAre(LoadRunStatus.State.WARMUP, 0);
+        run.clientLate("client-1", LoadRunStatus.State.WARMUP, 1_000);
+        Decision notMoved = run.step();
+        assertThat(notMoved.actions()).isEmpty();
+        assertThat(notMoved.status().window.startEpochMs).isEqualTo(plannedStart);
+        assertThat(notMoved.status().behindAtWindowStart).contains("client-1 2000 ms", "spec.timeout");
     }
 
     @Test
