@@ -48,7 +48,7 @@ public class BenchmarkRunStatus {
     public Long warmupBacklogMs;
 
     @JsonPropertyDescription("The clients behind their schedules as the window started, when the warm-up could grow no further, "
-            + "and why: the window measured their catching up, and the verdict is Invalid. Absent when every client was on its schedule.")
+            + "and why: the window measured their catching up, and the verdict is Invalid. Absent when every client was on its schedule at the look just before the window.")
     public String behindAtWindowStart;
 
     @JsonPropertyDescription("Live figures while the load runs, refreshed every few seconds.")

@@ -50,10 +50,9 @@ final class CollectingStage extends ProtocolStep {
             pinning.forEach(p -> result.reasons.add("placement asked for pinned CPUs, but " + p));
         }
         result.warnings.addAll(Pinning.unverified(status.pods, plan.server().measure()));
-        if (status.behindAtWindowStart != null) {   // the window measured a client's catching up (RunningStage)
+        if (status.behindAtWindowStart != null) {   // the window measured the clients catching up (RunningStage): first
             result.verdict = Verdict.Invalid;
-            result.reasons.add(status.behindAtWindowStart + ": the window measured the clients catching up. Give them a "
-                    + "spec.rampUp, more CPU (spec.clients.cpus) or more clients (spec.clients.count), or a longer spec.timeout");
+            result.reasons.addFirst(status.behindAtWindowStart + "; the window measured the clients catching up");
         }
         result.warmupExtendedSeconds = status.warmupExtendedSeconds;
         if (plan.tls() != null) {

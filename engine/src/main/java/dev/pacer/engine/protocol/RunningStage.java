@@ -115,7 +115,7 @@ final class RunningStage extends ProtocolStep {
      * the clients should be done (their schedules run one period past the window), so that collecting starts then.
      */
     private Duration untilTheNextLook(RunPlan plan, long nowMs) {
-        long untilLookMs = status.window.startEpochMs - LOOK_BEFORE_WINDOW.toMillis() - nowMs;
+        long untilLookMs = status.window.startEpochMs - lookBeforeWindowMs(plan) - nowMs;
         long untilDoneMs = status.window.endEpochMs + plan.samplePeriod().toMillis() + LOOK_AFTER_SCHEDULES.toMillis() - nowMs;
         long nextMs = POLL.toMillis();
         for (long candidateMs : new long[] {untilLookMs, untilDoneMs}) {
@@ -134,13 +134,20 @@ final class RunningStage extends ProtocolStep {
     private Optional<Decision> windowLater(RunPlan plan, Map<String, Long> lateMs, long nowMs, Instant started) {
         long periodMs = plan.samplePeriod().toMillis();
         long startMs = status.window.startEpochMs;
-        if (nowMs < startMs - 2 * LOOK_BEFORE_WINDOW.toMillis() || nowMs >= startMs + periodMs) {
+        long lookMs = lookBeforeWindowMs(plan);
+        if (nowMs < startMs - 2 * lookMs || nowMs >= startMs + periodMs) {
             return Optional.empty();
         }
+        // the look that judges this window: the one scheduled just before its start, or a late one just after; other
+        // looks may move the window but do not judge it (a backlog well after the start is the window's own to measure)
+        boolean judging = nowMs >= startMs - lookMs && nowMs < startMs + lookMs;
         long allowedMs = plan.criteria().maxSendLagP99().toMillis();
         List<String> behind = lateMs.entrySet().stream().filter(e -> e.getValue() > allowedMs)
                 .map(e -> e.getKey() + " " + e.getValue() + " ms").toList();
         if (behind.isEmpty()) {
+            if (judging && status.behindAtWindowStart != null) {
+                status.behindAtWindowStart = null;   // an earlier look saw a backlog the clients have since caught up
+            }
             return Optional.empty();
         }
         long newStartMs = startMs + Math.max(1, Math.ceilDiv(nowMs + periodMs - startMs, periodMs)) * periodMs;
@@ -154,17 +161,24 @@ final class RunningStage extends ProtocolStep {
         Long lastBacklogMs = status.warmupBacklogMs;
         boolean catchingUp = lastBacklogMs == null || backlogMs < lastBacklogMs;
         if (!withinTimeout || !(withinWarmup || catchingUp)) {
-            String why = !withinTimeout ? "a later window would not end within spec.timeout"
-                    : "past spec.warmup more, the backlog did not shrink since the last look (" + lastBacklogMs + " ms then)";
-            status.behindAtWindowStart = String.join(", ", behind) + " behind schedule as the window started, and the warm-up "
-                    + "could grow no further: " + why;
-            notices.add(Notice.warning("WarmupNotExtended", status.behindAtWindowStart + "; the run will be Invalid"));
+            if (judging) {
+                String why = !withinTimeout
+                        ? "a later window would not end within spec.timeout (give the run a longer spec.timeout)"
+                        : "past spec.warmup more, the backlog did not shrink since the last look (" + lastBacklogMs + " ms then): "
+                          + "the clients do not keep up with their schedule (give them a spec.rampUp, more CPU with "
+                          + "spec.clients.cpus, or more of them with spec.clients.count)";
+                status.behindAtWindowStart = String.join(", ", behind) + " behind schedule as the window started, and the "
+                        + "warm-up could grow no further: " + why;
+                notices.add(Notice.warning("WarmupNotExtended", status.behindAtWindowStart + "; the run will be Invalid"));
+            }
             return Optional.empty();
         }
         status.window = new RunResult.Window(newStartMs, newStartMs + durationMs);
         status.warmupExtendedSeconds = extendedMs / 1000.0;
         status.warmupBacklogMs = backlogMs;
-        status.behindAtWindowStart = null;   // a late look that moved the window: the window it judged is not measured
+        if (status.behindAtWindowStart != null) {
+            status.behindAtWindowStart = null;   // a late look moved the window: the one judged before is not measured
+        }
         notices.add(Notice.normal("WarmupExtended", String.join(", ", behind) + " behind schedule as the warm-up ended: the window "
                 + "starts at " + Instant.ofEpochMilli(newStartMs) + ", the warm-up extended by " + extendedMs / 1000.0 + " s"));
         plan.clients().forEach(client -> actions.add(new Action.MoveWindow(client.name(), newStartMs)));
@@ -172,6 +186,14 @@ final class RunningStage extends ProtocolStep {
                 + String.join(", ", behind) + " behind schedule");
         status.phase = Phase.WarmingUp;
         return Optional.of(decide(untilTheNextLook(plan, nowMs)));
+    }
+
+    /**
+     * How long before the window's start its judging look comes: {@link #LOOK_BEFORE_WINDOW}, or half a period when that is
+     * shorter, so that the step just after a move (a period or more before the new start) does not judge the new window.
+     */
+    private static long lookBeforeWindowMs(RunPlan plan) {
+        return Math.min(LOOK_BEFORE_WINDOW.toMillis(), plan.samplePeriod().toMillis() / 2);
     }
 
     /** How long after {@code startAt} a client may still be waiting to start: 5 s, or two periods. */

@@ -538,6 +538,29 @@ class RunProtocolTest {
     }
 
     @Test
+    void onlyTheLookJustBeforeTheWindowJudgesItAndOneThatFindsTheClientsCaughtUpClearsAnEarlierVerdict() {
+        FakeRun run = new FakeRun("timeout: 20s").toWarmingUp();   // no room to move the window
+        long start = run.status.window.startEpochMs;
+        run.clientsAre(LoadRunStatus.State.WARMUP, 0);
+        run.at(start - 300);
+        run.clientLate("client-0", LoadRunStatus.State.WARMUP, 1_000);
+        assertThat(run.step().status().behindAtWindowStart).contains("client-0 2000 ms");
+        run.at(start - 100);   // another look before the start: caught up
+        run.clientsAre(LoadRunStatus.State.WARMUP, 0);
+        run.step();
+        assertThat(run.status.behindAtWindowStart).as("on schedule as the window started").isNull();
+        run.at(start + 700);   // a backlog well after the start is the window's to measure, not a warm-up's
+        run.clientLate("client-0", LoadRunStatus.State.MEASURING, 1_000);
+        Decision inWindow = run.step();
+        assertThat(inWindow.notices()).extracting(Notice::reason).doesNotContain("WarmupNotExtended", "WarmupExtended");
+        assertThat(inWindow.status().behindAtWindowStart).isNull();
+
+        toCollecting(run);
+        run.outcomes = new Outcomes(Map.of(), Optional.of(Outcomes.Collection.of(run.collected())));
+        assertThat(run.step().status().result.verdict).isEqualTo(Verdict.Passed);
+    }
+
+    @Test
     void aClientThatDidNotTakeTheMovedWindowFailsTheRun() {
         FakeRun run = new FakeRun().toWarmingUp();
         run.at(run.status.window.startEpochMs - 300);
