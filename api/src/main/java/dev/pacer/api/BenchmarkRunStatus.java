@@ -47,6 +47,10 @@ public class BenchmarkRunStatus {
     @JsonPropertyDescription("The largest client backlog, ms of its schedule, at the last look that moved the window later.")
     public Long warmupBacklogMs;
 
+    @JsonPropertyDescription("The start of the window (epoch ms) whose clients were judged on their schedules or not, at its first "
+            + "look from just before it; later looks do not judge it again.")
+    public Long windowJudgedEpochMs;
+
     @JsonPropertyDescription("The clients behind their schedules as the window started, when the warm-up could grow no further, "
             + "and why: the window measured their catching up, and the verdict is Invalid. Absent when every client was on its schedule at the look just before the window.")
     public String behindAtWindowStart;

@@ -52,7 +52,7 @@ final class CollectingStage extends ProtocolStep {
         result.warnings.addAll(Pinning.unverified(status.pods, plan.server().measure()));
         if (status.behindAtWindowStart != null) {   // the window measured the clients catching up (RunningStage): first
             result.verdict = Verdict.Invalid;
-            result.reasons.addFirst(status.behindAtWindowStart + "; the window measured the clients catching up");
+            result.reasons.addFirst(status.behindAtWindowStart);
         }
         result.warmupExtendedSeconds = status.warmupExtendedSeconds;
         if (plan.tls() != null) {

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 import dev.pacer.api.BenchmarkRunStatus;
@@ -127,27 +128,29 @@ final class RunningStage extends ProtocolStep {
     }
 
     /**
-     * At the warm-up's end (the look just before the window starts, or a late one within its first period), a client
-     * behind its schedule moves the window to the first period boundary at least a period away, if the warm-up may
-     * still grow.
+     * At the warm-up's end, the first look from just before the window's start (the one scheduled then, or a late one
+     * within its first period) judges it, once: a client behind its schedule moves the window to the first period
+     * boundary at least a period away, if the warm-up may still grow; if it may not, the run will be Invalid. Later
+     * looks at the same window change nothing (a backlog after the start is the window's own to measure), but one still
+     * before the start that finds every client on schedule clears that verdict: the backlog drained in time.
      */
     private Optional<Decision> windowLater(RunPlan plan, Map<String, Long> lateMs, long nowMs, Instant started) {
         long periodMs = plan.samplePeriod().toMillis();
         long startMs = status.window.startEpochMs;
-        long lookMs = lookBeforeWindowMs(plan);
-        if (nowMs < startMs - 2 * lookMs || nowMs >= startMs + periodMs) {
+        if (nowMs < startMs - lookBeforeWindowMs(plan) || nowMs >= startMs + periodMs) {
             return Optional.empty();
         }
-        // the look that judges this window: the one scheduled just before its start, or a late one just after; other
-        // looks may move the window but do not judge it (a backlog well after the start is the window's own to measure)
-        boolean judging = nowMs >= startMs - lookMs && nowMs < startMs + lookMs;
         long allowedMs = plan.criteria().maxSendLagP99().toMillis();
         List<String> behind = lateMs.entrySet().stream().filter(e -> e.getValue() > allowedMs)
                 .map(e -> e.getKey() + " " + e.getValue() + " ms").toList();
-        if (behind.isEmpty()) {
-            if (judging && status.behindAtWindowStart != null) {
-                status.behindAtWindowStart = null;   // an earlier look saw a backlog the clients have since caught up
+        if (Objects.equals(status.windowJudgedEpochMs, startMs)) {
+            if (behind.isEmpty() && nowMs < startMs && status.behindAtWindowStart != null) {
+                status.behindAtWindowStart = null;
             }
+            return Optional.empty();
+        }
+        status.windowJudgedEpochMs = startMs;
+        if (behind.isEmpty()) {
             return Optional.empty();
         }
         long newStartMs = startMs + Math.max(1, Math.ceilDiv(nowMs + periodMs - startMs, periodMs)) * periodMs;
@@ -161,24 +164,19 @@ final class RunningStage extends ProtocolStep {
         Long lastBacklogMs = status.warmupBacklogMs;
         boolean catchingUp = lastBacklogMs == null || backlogMs < lastBacklogMs;
         if (!withinTimeout || !(withinWarmup || catchingUp)) {
-            if (judging) {
-                String why = !withinTimeout
-                        ? "a later window would not end within spec.timeout (give the run a longer spec.timeout)"
-                        : "past spec.warmup more, the backlog did not shrink since the last look (" + lastBacklogMs + " ms then): "
-                          + "the clients do not keep up with their schedule (give them a spec.rampUp, more CPU with "
-                          + "spec.clients.cpus, or more of them with spec.clients.count)";
-                status.behindAtWindowStart = String.join(", ", behind) + " behind schedule as the window started, and the "
-                        + "warm-up could grow no further: " + why;
-                notices.add(Notice.warning("WarmupNotExtended", status.behindAtWindowStart + "; the run will be Invalid"));
-            }
+            String why = !withinTimeout
+                    ? "a later window would not end within spec.timeout (give the run a longer spec.timeout)"
+                    : "past spec.warmup more, the backlog did not shrink since the last look (" + lastBacklogMs + " ms then), "
+                      + "so the clients do not keep up with their schedule (give them a spec.rampUp, more CPU with "
+                      + "spec.clients.cpus, or more of them with spec.clients.count)";
+            status.behindAtWindowStart = String.join(", ", behind) + " behind schedule as the window started, so the window "
+                    + "measured the clients catching up: the warm-up could grow no further, as " + why;
+            notices.add(Notice.warning("WarmupNotExtended", status.behindAtWindowStart + "; the run will be Invalid"));
             return Optional.empty();
         }
         status.window = new RunResult.Window(newStartMs, newStartMs + durationMs);
         status.warmupExtendedSeconds = extendedMs / 1000.0;
         status.warmupBacklogMs = backlogMs;
-        if (status.behindAtWindowStart != null) {
-            status.behindAtWindowStart = null;   // a late look moved the window: the one judged before is not measured
-        }
         notices.add(Notice.normal("WarmupExtended", String.join(", ", behind) + " behind schedule as the warm-up ended: the window "
                 + "starts at " + Instant.ofEpochMilli(newStartMs) + ", the warm-up extended by " + extendedMs / 1000.0 + " s"));
         plan.clients().forEach(client -> actions.add(new Action.MoveWindow(client.name(), newStartMs)));
@@ -190,7 +188,8 @@ final class RunningStage extends ProtocolStep {
 
     /**
      * How long before the window's start its judging look comes: {@link #LOOK_BEFORE_WINDOW}, or half a period when that is
-     * shorter, so that the step just after a move (a period or more before the new start) does not judge the new window.
+     * shorter, so that the step just after a move (a period or more before the new start) does not judge the new window
+     * with what made the move.
      */
     private static long lookBeforeWindowMs(RunPlan plan) {
         return Math.min(LOOK_BEFORE_WINDOW.toMillis(), plan.samplePeriod().toMillis() / 2);

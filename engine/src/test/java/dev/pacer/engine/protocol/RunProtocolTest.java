@@ -538,18 +538,19 @@ class RunProtocolTest {
     }
 
     @Test
-    void onlyTheLookJustBeforeTheWindowJudgesItAndOneThatFindsTheClientsCaughtUpClearsAnEarlierVerdict() {
+    void theLookJustBeforeTheWindowJudgesItOnceAndALaterOneBeforeTheStartFindingTheClientsCaughtUpClearsTheVerdict() {
         FakeRun run = new FakeRun("timeout: 20s").toWarmingUp();   // no room to move the window
         long start = run.status.window.startEpochMs;
         run.clientsAre(LoadRunStatus.State.WARMUP, 0);
         run.at(start - 300);
         run.clientLate("client-0", LoadRunStatus.State.WARMUP, 1_000);
         assertThat(run.step().status().behindAtWindowStart).contains("client-0 2000 ms");
+        assertThat(run.status.windowJudgedEpochMs).isEqualTo(start);
         run.at(start - 100);   // another look before the start: caught up
         run.clientsAre(LoadRunStatus.State.WARMUP, 0);
         run.step();
         assertThat(run.status.behindAtWindowStart).as("on schedule as the window started").isNull();
-        run.at(start + 700);   // a backlog well after the start is the window's to measure, not a warm-up's
+        run.at(start + 100);   // a backlog after the start is the window's to measure, not a warm-up's
         run.clientLate("client-0", LoadRunStatus.State.MEASURING, 1_000);
         Decision inWindow = run.step();
         assertThat(inWindow.notices()).extracting(Notice::reason).doesNotContain("WarmupNotExtended", "WarmupExtended");
@@ -558,6 +559,39 @@ class RunProtocolTest {
         toCollecting(run);
         run.outcomes = new Outcomes(Map.of(), Optional.of(Outcomes.Collection.of(run.collected())));
         assertThat(run.step().status().result.verdict).isEqualTo(Verdict.Passed);
+    }
+
+    @Test
+    void aLookBeforeTheJudgingOneChangesNothingAndALateFirstLookStillJudges() {
+        FakeRun run = new FakeRun("timeout: 20s").toWarmingUp();
+        long start = run.status.window.startEpochMs;
+        run.clientsAre(LoadRunStatus.State.WARMUP, 0);
+        run.at(start - 500);   // earlier than the look scheduled at start - 300
+        run.clientLate("client-0", LoadRunStatus.State.WARMUP, 1_000);
+        Decision early = run.step();
+        assertThat(early.notices()).extracting(Notice::reason).doesNotContain("WarmupNotExtended", "WarmupExtended");
+        assertThat(early.status().windowJudgedEpochMs).isNull();
+        run.at(start + 600);   // the first look since, late (its scheduled step did not come), within the first period
+        run.clientLate("client-0", LoadRunStatus.State.MEASURING, 1_000);
+        assertThat(run.step().status().behindAtWindowStart).contains("client-0 2000 ms", "spec.timeout");
+    }
+
+    @Test
+    void withShortPeriodsTheStepRightAfterAMoveDoesNotJudgeTheNewWindow() {
+        FakeRun run = new FakeRun("samplePeriod: 200ms").toWarmingUp();   // the judging look 100 ms before a start
+        long start = run.status.window.startEpochMs;
+        run.clientsAre(LoadRunStatus.State.WARMUP, 0);
+        run.at(start - 100);
+        run.clientLate("client-0", LoadRunStatus.State.WARMUP, 100);   // 200 ms behind
+        assertThat(run.step().status().window.startEpochMs).isEqualTo(start + 200);
+        run.at(start - 95);   // the driver steps again at once, with the same backlog
+        Decision again = run.step();
+        assertThat(again.actions()).isEmpty();
+        assertThat(again.status().window.startEpochMs).isEqualTo(start + 200);
+        assertThat(again.status().windowJudgedEpochMs).isEqualTo(start);
+        run.at(start + 100);   // the new window's own look
+        run.clientLate("client-0", LoadRunStatus.State.WARMUP, 50);
+        assertThat(run.step().status().window.startEpochMs).as("still behind, catching up: moved again").isEqualTo(start + 400);
     }
 
     @Test
