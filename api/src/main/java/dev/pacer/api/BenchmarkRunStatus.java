@@ -51,8 +51,8 @@ public class BenchmarkRunStatus {
             + "look from just before it; later looks do not judge it again.")
     public Long windowJudgedEpochMs;
 
-    @JsonPropertyDescription("The clients behind their schedules as the window started, when the warm-up could grow no further, "
-            + "and why: the window measured their catching up, and the verdict is Invalid. Absent when every client was on its schedule at the look just before the window.")
+    @JsonPropertyDescription("The clients behind their schedules as the window started, when the warm-up could grow no further "
+            + "(or when the first look at the window came too late to move it), and why: the window measured their catching up, and the verdict is Invalid. Absent when every client was on its schedule at the look just before the window.")
     public String behindAtWindowStart;
 
     @JsonPropertyDescription("Live figures while the load runs, refreshed every few seconds.")

@@ -128,16 +128,17 @@ final class RunningStage extends ProtocolStep {
     }
 
     /**
-     * At the warm-up's end, the first look from just before the window's start (the one scheduled then, or a late one
-     * within its first period) judges it, once: a client behind its schedule moves the window to the first period
-     * boundary at least a period away, if the warm-up may still grow; if it may not, the run will be Invalid. Later
+     * At the warm-up's end, the first look from just before the window's start (the one scheduled then, or a late one)
+     * judges it, once: a client behind its schedule moves the window to the first period boundary at least a period
+     * away, if the warm-up may still grow and the look came within the window's first period; if not, the run will be
+     * Invalid. Later
      * looks at the same window change nothing (a backlog after the start is the window's own to measure), but one still
      * before the start that finds every client on schedule clears that verdict: the backlog drained in time.
      */
     private Optional<Decision> windowLater(RunPlan plan, Map<String, Long> lateMs, long nowMs, Instant started) {
         long periodMs = plan.samplePeriod().toMillis();
         long startMs = status.window.startEpochMs;
-        if (nowMs < startMs - lookBeforeWindowMs(plan) || nowMs >= startMs + periodMs) {
+        if (nowMs < startMs - lookBeforeWindowMs(plan)) {
             return Optional.empty();
         }
         long allowedMs = plan.criteria().maxSendLagP99().toMillis();
@@ -151,6 +152,13 @@ final class RunningStage extends ProtocolStep {
         }
         status.windowJudgedEpochMs = startMs;
         if (behind.isEmpty()) {
+            return Optional.empty();
+        }
+        if (nowMs >= startMs + periodMs) {   // its look did not come (an agent that did not answer, a retried step)
+            status.behindAtWindowStart = String.join(", ", behind) + " behind schedule at the first look at the window, "
+                    + (nowMs - startMs) + " ms after its start, too late to move it: the window may have measured the clients "
+                    + "catching up a warm-up backlog";
+            notices.add(Notice.warning("WarmupNotExtended", status.behindAtWindowStart + "; the run will be Invalid"));
             return Optional.empty();
         }
         long newStartMs = startMs + Math.max(1, Math.ceilDiv(nowMs + periodMs - startMs, periodMs)) * periodMs;

@@ -454,19 +454,23 @@ class RunProtocolTest {
     }
 
     @Test
-    void aBacklogEarlyInTheWarmUpOrOnceTheWindowIsUnderWayMovesNothing() {
+    void aBacklogEarlyInTheWarmUpOrOnceTheWindowWasJudgedMovesNothing() {
         FakeRun run = new FakeRun().toWarmingUp();
         long plannedStart = run.status.window.startEpochMs;
         run.at(plannedStart - 1_000);   // a second before the window: time to catch up
         run.clientsAre(LoadRunStatus.State.WARMUP, 0);
         run.clientLate("client-0", LoadRunStatus.State.WARMUP, 1_000);
         assertThat(run.step().actions()).isEmpty();
-        run.at(plannedStart + 1_000);   // a period into the window: the analysis judges the client
+        run.at(plannedStart - 300);   // the look: on schedule
+        run.clientsAre(LoadRunStatus.State.WARMUP, 0);
+        assertThat(run.step().actions()).isEmpty();
+        run.at(plannedStart + 1_000);   // a period into the window: the window's own, which the analysis judges
         run.clientLate("client-0", LoadRunStatus.State.MEASURING, 1_000);
         Decision late = run.step();
         assertThat(late.actions()).isEmpty();
         assertThat(late.status().window.startEpochMs).isEqualTo(plannedStart);
         assertThat(late.status().warmupExtendedSeconds).isNull();
+        assertThat(late.status().behindAtWindowStart).isNull();
     }
 
     @Test
@@ -562,22 +566,44 @@ class RunProtocolTest {
     }
 
     @Test
-    void aLookBeforeTheJudgingOneChangesNothingAndALateFirstLookStillJudges() {
-        FakeRun run = new FakeRun("timeout: 20s").toWarmingUp();
+    void aLookBeforeTheJudgingOneChangesNothingAndALateFirstLookStillMovesTheWindow() {
+        FakeRun run = new FakeRun().toWarmingUp();
         long start = run.status.window.startEpochMs;
         run.clientsAre(LoadRunStatus.State.WARMUP, 0);
         run.at(start - 500);   // earlier than the look scheduled at start - 300
         run.clientLate("client-0", LoadRunStatus.State.WARMUP, 1_000);
         Decision early = run.step();
-        assertThat(early.notices()).extracting(Notice::reason).doesNotContain("WarmupNotExtended", "WarmupExtended");
+        assertThat(early.actions()).isEmpty();
+        assertThat(early.status().window.startEpochMs).isEqualTo(start);
         assertThat(early.status().windowJudgedEpochMs).isNull();
         run.at(start + 600);   // the first look since, late (its scheduled step did not come), within the first period
         run.clientLate("client-0", LoadRunStatus.State.MEASURING, 1_000);
-        assertThat(run.step().status().behindAtWindowStart).contains("client-0 2000 ms", "spec.timeout");
+        Decision late = run.step();
+        assertThat(late.status().window.startEpochMs).as("the first boundary a period away").isEqualTo(start + 2_000);
+        assertThat(late.actions()).hasSize(2).allSatisfy(a -> assertThat(a).isInstanceOf(Action.MoveWindow.class));
     }
 
     @Test
-    void withShortPeriodsTheStepRightAfterAMoveDoesNotJudgeTheNewWindow() {
+    void aFirstLookPastTheWindowsFirstPeriodCannotMoveItAndABacklogThenMakesTheRunInvalid() {
+        FakeRun run = new FakeRun().toWarmingUp();
+        long start = run.status.window.startEpochMs;
+        run.at(start + 1_700);   // no step since the warm-up (an agent did not answer at the look)
+        run.clientsAre(LoadRunStatus.State.MEASURING, 0);
+        run.clientLate("client-1", LoadRunStatus.State.MEASURING, 1_000);
+        Decision late = run.step();
+        assertThat(late.actions()).isEmpty();
+        assertThat(late.status().behindAtWindowStart).contains("client-1 2000 ms", "1700 ms after its start", "too late to move it");
+
+        toCollecting(run);
+        run.outcomes = new Outcomes(Map.of(), Optional.of(Outcomes.Collection.of(run.collected())));
+        BenchmarkRunStatus judged = run.step().status();
+        assertThat(judged.result.verdict).isEqualTo(Verdict.Invalid);
+        assertThat(judged.result.reasons.getFirst()).contains("client-1 2000 ms behind schedule at the first look");
+    }
+
+    /** The judging look comes at most half a period before the start: a move puts the new start at least a period away. */
+    @Test
+    void withShortPeriodsTheStepRightAfterAMoveIsBeforeTheNewWindowsLookAndMovesNothing() {
         FakeRun run = new FakeRun("samplePeriod: 200ms").toWarmingUp();   // the judging look 100 ms before a start
         long start = run.status.window.startEpochMs;
         run.clientsAre(LoadRunStatus.State.WARMUP, 0);
@@ -588,7 +614,7 @@ class RunProtocolTest {
         Decision again = run.step();
         assertThat(again.actions()).isEmpty();
         assertThat(again.status().window.startEpochMs).isEqualTo(start + 200);
-        assertThat(again.status().windowJudgedEpochMs).isEqualTo(start);
+        assertThat(again.status().windowJudgedEpochMs).as("the new window not judged yet").isEqualTo(start);
         run.at(start + 100);   // the new window's own look
         run.clientLate("client-0", LoadRunStatus.State.WARMUP, 50);
         assertThat(run.step().status().window.startEpochMs).as("still behind, catching up: moved again").isEqualTo(start + 400);
