@@ -21,19 +21,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 spec() { # name wake-up-µs
-  cat <<YAML
-apiVersion: pacer.dev/v1alpha1
-kind: BenchmarkRun
-metadata: {name: $1}
-spec:
-  server: {image: pacer/server-jetty12:0.1.0, args: ["--mode=core"], cpus: "1"}
-  clients: {count: 1, rate: "$RATE", connections: $CONNECTIONS, cpus: "1", minWakeupIntervalMicros: $2}
-  request: {path: /plaintext}
-  warmup: $WARMUP
-  duration: $MEASURED
-  timeout: 5m
-  criteria: {rateTolerance: 2%, maxSendLagP99: 10ms}
-YAML
+  jetty12_spec "$1" ", minWakeupIntervalMicros: $2" "" 10ms
 }
 
 echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), kernel $(uname -r)"

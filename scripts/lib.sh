@@ -32,6 +32,26 @@ start_app() {
   APP_PORT=$(sed -n 's/.*"appPort":\([0-9]*\).*/\1/p' "$ready")
 }
 
+# jetty12_spec NAME CLIENT_FIELDS REQUEST_FIELDS MAX_SEND_LAG [MORE_SPEC]: a BenchmarkRun of the Jetty 12 server (core) and
+# one client, one CPU each, RATE req/s over CONNECTIONS, WARMUP then MEASURED (the caller's variables); CLIENT_FIELDS and
+# REQUEST_FIELDS go on in their flow mappings (", field: value"), MORE_SPEC is a line of its own under spec
+jetty12_spec() {
+  cat <<YAML
+apiVersion: pacer.dev/v1alpha1
+kind: BenchmarkRun
+metadata: {name: $1}
+spec:
+  server: {image: pacer/server-jetty12:0.1.0, args: ["--mode=core"], cpus: "1"}
+  clients: {count: 1, rate: "$RATE", connections: $CONNECTIONS, cpus: "1"$2}
+  request: {path: /plaintext$3}
+  ${5:-}
+  warmup: $WARMUP
+  duration: $MEASURED
+  timeout: 5m
+  criteria: {rateTolerance: 2%, maxSendLagP99: $4}
+YAML
+}
+
 # run_spec WORK NAME LABEL [KEY]: `pacer run`s WORK/NAME.yaml into WORK/NAME; appends "KEY|its result.json" to WORK/rows
 # (KEY: LABEL unless given), or says there is none (with its log's tail) and goes on
 run_spec() {
