@@ -6,7 +6,7 @@
 # rate, then MEASURED_SECONDS are measured: its CPU (utime + stime of the process) per response, the rate it achieved
 # (held: within 1 % of the rate offered; "+N s": pacer was behind its schedule as the warm-up ended, and its warm-up grew
 # by N s, as a run's does) and its p99 response time. Ratios are to wrk2 when it ran, else to vegeta,
-# within this run only. Then a JFR profile of pacer's client at the highest rate says where its CPU goes.
+# within this run only; with several connection counts, each client's cost is also set against its own at the first. Then a JFR profile of pacer's client at the highest rate says where its CPU goes.
 # Usage: [WRK2=/path/to/wrk2] scripts/bench-client.sh [RATE...]   (default 5000 10000 20000 40000)
 #   CONNECTIONS="16 100 1000" (default): the connection counts; CLIENTS="wrk2 vegeta pacer" (default; "plain" adds the
 #   jetty-load-generator): only those clients; PROFILE_ONLY=1: only the profile at the highest rate; RAMP_SECONDS=5:
@@ -183,12 +183,19 @@ split_variant() { local variant=${1#pacer@}; wakeup=${variant%%:*}; order=""; [[
 median() { sort -g | awk 'NF { v[++n] = $1 } END { if (n) printf "%s", (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }'; }
 with_commas() { awk -v v="$1" -v d="$2" 'BEGIN { s = sprintf("%." d "f", v); split(s, p, "."); i = p[1]; o = "";
   while (length(i) > 3) { o = "," substr(i, length(i) - 2) o; i = substr(i, 1, length(i) - 3) } printf "%s%s%s", i, o, (d > 0 ? "." p[2] : "") }'; }
+# with several connection counts, each client's cost per request against its own at the first count, in this run
+base_count=${CONNECTION_COUNTS[0]}; declare -A base_per_of=()
+vs_base() {   # per, held rounds, rate, client -> "+15 %", or – where either count did not hold the rate in every round
+  local base=${base_per_of["$3 $4"]:-}
+  [[ $CONNECTIONS == "$base_count" || -z $base || $2 != "$REPEAT" ]] && { echo "–"; return; }
+  awk -v p="$1" -v b="$base" 'BEGIN { d = (p / b - 1) * 100; printf "%s%.0f %%", (d >= 0 ? "+" : "−"), (d >= 0 ? d : -d) }'
+}
 if [[ $FORMAT == markdown ]]; then
-  echo "| offered req/s | connections | client | µs CPU per request | held | achieved/s | p99 ms | CPU vs $reference |"
-  echo "|---|---|---|---|---|---|---|---|"
+  echo "| offered req/s | connections | client | µs CPU per request | held | achieved/s | p99 ms | CPU vs $reference |$( (( ${#CONNECTION_COUNTS[@]} > 1 )) && echo " vs its cost at $base_count connections |")"
+  echo "|---|---|---|---|---|---|---|---|$( (( ${#CONNECTION_COUNTS[@]} > 1 )) && echo "---|")"
 else
-  printf "%8s %6s  %-28s %12s %10s %12s %10s %12s %12s%s\n" "offered" "conns" "client" "µs CPU/req" "held" "achieved/s" "p99 ms" "CPU vs ref" "p99 vs ref" \
-    "$( (( REPEAT > 1 )) && echo "   CPU vs ref, each round")"
+  printf "%8s %6s  %-28s %12s %10s %12s %10s %12s %12s%s%s\n" "offered" "conns" "client" "µs CPU/req" "held" "achieved/s" "p99 ms" "CPU vs ref" "p99 vs ref" \
+    "$( (( ${#CONNECTION_COUNTS[@]} > 1 )) && printf " %12s" "vs $base_count c")" "$( (( REPEAT > 1 )) && echo "   CPU vs ref, each round")"
 fi
 for CONNECTIONS in "${CONNECTION_COUNTS[@]}"; do
 for rate in "${RATES[@]}"; do
@@ -231,17 +238,19 @@ for rate in "${RATES[@]}"; do
       cpu_ratio=$(printf "%.2f" "$cpu_ratio"); p99_ratio=$(printf "%.2f" "$p99_ratio")
     fi
     [[ $client == pacer@* ]] && split_variant "$client"
+    [[ $CONNECTIONS == "$base_count" && $held_rounds == "$REPEAT" ]] && base_per_of["$rate $client"]=$per
+    vs_base_cell=""; (( ${#CONNECTION_COUNTS[@]} > 1 )) && vs_base_cell=$(vs_base "$per" "$held_rounds" "$rate" "$client")
     if [[ $FORMAT == markdown ]]; then
       name=$client; [[ $client == pacer ]] && name="**pacer**"; [[ $client == pacer@* ]] && name="**pacer**, $wakeup${order:+, $order}"
       [[ $client == plain ]] && name="jetty-load-generator"
       cpu_cell=$(with_commas "$per" 1); (( held_rounds == REPEAT )) || cpu_cell="($cpu_cell)"
       ratio_cell=${cpu_ratio/-/–}; (( REPEAT > 1 )) && [[ -n ${ratios_of[$client]:-} ]] && { rounds=${ratios_of[$client]% }; ratio_cell+=" (${rounds// /, })"; }
-      echo "| $(with_commas "$rate" 0) | $(with_commas "$CONNECTIONS" 0) | $name | $cpu_cell | $held | $(with_commas "$achieved" 1) | $(with_commas "$p99" 3) | $ratio_cell |"
+      echo "| $(with_commas "$rate" 0) | $(with_commas "$CONNECTIONS" 0) | $name | $cpu_cell | $held | $(with_commas "$achieved" 1) | $(with_commas "$p99" 3) | $ratio_cell |${vs_base_cell:+ $vs_base_cell |}"
     else
       name=$client; [[ $client == pacer ]] && name="pacer loadgen"; [[ $client == pacer@* ]] && name="pacer $wakeup µs${order:+ $order}"
       [[ $client == plain ]] && name="jetty-load-generator"; [[ $client == vegeta ]] && name="vegeta (Go)"
-      printf "%8d %6d  %-28s %12.1f %10s %12.1f %10.3f %12s %12s%s\n" "$rate" "$CONNECTIONS" "$name" "$per" "$held" "$achieved" "$p99" \
-        "$cpu_ratio" "$p99_ratio" "$( (( REPEAT > 1 )) && echo "   ${ratios_of[$client]:-}")"
+      printf "%8d %6d  %-28s %12.1f %10s %12.1f %10.3f %12s %12s%s%s\n" "$rate" "$CONNECTIONS" "$name" "$per" "$held" "$achieved" "$p99" \
+        "$cpu_ratio" "$p99_ratio" "${vs_base_cell:+$(printf " %12s" "$vs_base_cell")}" "$( (( REPEAT > 1 )) && echo "   ${ratios_of[$client]:-}")"
     fi
   done
   unset per_of held_of achieved_of p99_of extended_of ratios_of p99_ratios_of
