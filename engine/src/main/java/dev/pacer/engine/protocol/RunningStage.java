@@ -55,6 +55,7 @@ final class RunningStage extends ProtocolStep {
             }
         }
         Map<String, Long> lateMs = new LinkedHashMap<>();
+        Map<String, LoadRunStatus> reports = new LinkedHashMap<>();
         boolean allDone = true;
         double offered = 0;
         double achieved = 0;
@@ -65,6 +66,7 @@ final class RunningStage extends ProtocolStep {
                 return unreachable(role.name(), answer.error(), POLL);
             }
             LoadRunStatus runStatus = answer.value();
+            reports.put(role.name(), runStatus);
             if (runStatus.state() == LoadRunStatus.State.FAILED) {
                 return fail(RunConditions.READY, "ClientFailed", role.name() + " (" + seen.client(role.name()).name()
                         + ") failed: " + runStatus.failure());
@@ -82,6 +84,10 @@ final class RunningStage extends ProtocolStep {
         }
         condition(RunConditions.AGENTS_REACHABLE, TRUE, "AgentsAnswer", "every agent answers");
         long nowMs = now.toEpochMilli();
+        Optional<Decision> retold = windowAsTheClientsHoldIt(plan, reports, outcomes, lateMs, nowMs);
+        if (retold.isPresent()) {
+            return retold.get();
+        }
         BenchmarkRunStatus.Progress progress = new BenchmarkRunStatus.Progress();
         progress.elapsedSeconds = Math.max(0, nowMs - status.startAtEpochMs) / 1000.0;
         progress.totalSeconds = (status.window.endEpochMs - status.startAtEpochMs) / 1000.0;
@@ -147,6 +153,9 @@ final class RunningStage extends ProtocolStep {
         if (Objects.equals(status.windowJudgedEpochMs, startMs)) {
             if (behind.isEmpty() && nowMs < startMs && status.behindAtWindowStart != null) {
                 status.behindAtWindowStart = null;
+                // the refusal's event said the run would be Invalid: one that says it no longer will
+                notices.add(Notice.normal("WarmupCaughtUp", "every client on its schedule before the window started: "
+                        + "the backlog drained in time, and the window is judged on its own figures"));
             }
             return Optional.empty();
         }
@@ -190,6 +199,43 @@ final class RunningStage extends ProtocolStep {
         plan.clients().forEach(client -> actions.add(new Action.MoveWindow(client.name(), newStartMs)));
         condition(RunConditions.READY, UNKNOWN, Phase.WarmingUp.name(), "warm-up extended by " + extendedMs / 1000.0 + " s: "
                 + String.join(", ", behind) + " behind schedule");
+        status.phase = Phase.WarmingUp;
+        return Optional.of(decide(untilTheNextLook(plan, nowMs)));
+    }
+
+    /**
+     * The clients are told of a moved window before its status is kept: a status lost on the way (a failed patch, a
+     * restarted operator) leaves the clients' window later than the status's. The latest start a client holds is then
+     * the run's window (the window before it was judged, as the move shows), and the backlog they report now stands for
+     * the one that moved it. A client not told of it yet (the step stopped between two moves) is told again while the
+     * start is still to come; past it, the clients measure different windows and the run fails, as on a refused move.
+     */
+    private Optional<Decision> windowAsTheClientsHoldIt(RunPlan plan, Map<String, LoadRunStatus> reports, Outcomes outcomes,
+                                                        Map<String, Long> lateMs, long nowMs) {
+        long keptStartMs = status.window.startEpochMs;
+        long heldStartMs = reports.values().stream().map(LoadRunStatus::window).filter(Objects::nonNull)
+                .mapToLong(LoadRunStatus.Window::startEpochMs).max().orElse(keptStartMs);
+        if (heldStartMs > keptStartMs) {
+            long durationMs = status.window.endEpochMs - keptStartMs;
+            status.windowJudgedEpochMs = keptStartMs;
+            status.window = new RunResult.Window(heldStartMs, heldStartMs + durationMs);
+            status.warmupExtendedSeconds = (heldStartMs - status.startAtEpochMs - plan.warmup().toMillis()) / 1000.0;
+            status.warmupBacklogMs = lateMs.values().stream().mapToLong(Long::longValue).max().orElse(0);
+            notices.add(Notice.normal("WindowFromClients", "the clients hold a window from " + Instant.ofEpochMilli(heldStartMs)
+                    + ", later than the status kept (the status of its move was lost): the run's window is theirs"));
+        }
+        // a client whose move was answered in this step holds the new start, whatever an earlier read of it said
+        List<String> notTold = reports.entrySet().stream().filter(r -> !outcomes.windowMoves().containsKey(r.getKey())
+                && r.getValue().window() != null && r.getValue().window().startEpochMs() < status.window.startEpochMs)
+                .map(Map.Entry::getKey).toList();
+        if (notTold.isEmpty()) {
+            return Optional.empty();
+        }
+        if (nowMs >= status.window.startEpochMs) {
+            return Optional.of(fail(RunConditions.READY, "WindowNotMoved", String.join(", ", notTold) + " did not take the "
+                    + "window's new start " + Instant.ofEpochMilli(status.window.startEpochMs) + " before it came"));
+        }
+        notTold.forEach(client -> actions.add(new Action.MoveWindow(client, status.window.startEpochMs)));
         status.phase = Phase.WarmingUp;
         return Optional.of(decide(untilTheNextLook(plan, nowMs)));
     }

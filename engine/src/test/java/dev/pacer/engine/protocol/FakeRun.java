@@ -22,6 +22,7 @@ import dev.pacer.engine.analysis.AnalysisInput;
 import dev.pacer.engine.analysis.PeriodHistogram;
 import dev.pacer.engine.plan.RunPlan;
 import dev.pacer.engine.plan.RunPlanner;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -44,6 +45,8 @@ final class FakeRun implements Observations {
               timeout: 10m
             %s
             """;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     final RunPlan plan;
     BenchmarkRunStatus status = new BenchmarkRunStatus();
@@ -153,6 +156,24 @@ final class FakeRun implements Observations {
     void clientLate(String client, LoadRunStatus.State state, long lateRequests) {
         statuses.put(client, AgentAnswer.of(new LoadRunStatus(state, null, 500, 500.0, 0.0, 1, 4, null, null, null, null, null, null, 0L,
                 null, null, null, null, null, null, status.startAtEpochMs, null, lateRequests, null)));
+    }
+
+    /** One client under way, on its schedule, holding a window from this start (as a window move leaves it). */
+    void clientHolds(String client, LoadRunStatus.State state, long windowStartEpochMs) {
+        clientHolds(client, state, windowStartEpochMs, 0);
+    }
+
+    /** One client under way with this backlog, holding a window from this start. */
+    void clientHolds(String client, LoadRunStatus.State state, long windowStartEpochMs, long lateRequests) {
+        long durationMs = plan.duration().toMillis();
+        statuses.put(client, AgentAnswer.of(new LoadRunStatus(state, null, 500, 500.0, 0.0, 1, 4, null, null, null, null, null, null, 0L,
+                null, null, null, null, null, new LoadRunStatus.Window(windowStartEpochMs, windowStartEpochMs + durationMs),
+                status.startAtEpochMs, null, lateRequests, null)));
+    }
+
+    /** The status as the platform would have kept it now: a later step's may be lost (a failed patch). */
+    BenchmarkRunStatus keptCopy() {
+        return JSON.convertValue(status, BenchmarkRunStatus.class);
     }
 
     /** Every role ready, the pods recorded and the clients told to arm, none armed yet. */

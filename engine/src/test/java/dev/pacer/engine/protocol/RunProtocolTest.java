@@ -552,8 +552,10 @@ class RunProtocolTest {
         assertThat(run.status.windowJudgedEpochMs).isEqualTo(start);
         run.at(start - 100);   // another look before the start: caught up
         run.clientsAre(LoadRunStatus.State.WARMUP, 0);
-        run.step();
+        assertThat(run.step().notices()).as("an event undoes the refusal's").extracting(Notice::reason).containsExactly("WarmupCaughtUp");
         assertThat(run.status.behindAtWindowStart).as("on schedule as the window started").isNull();
+        run.at(start - 50);
+        assertThat(run.step().notices()).as("once").isEmpty();
         run.at(start + 100);   // a backlog after the start is the window's to measure, not a warm-up's
         run.clientLate("client-0", LoadRunStatus.State.MEASURING, 1_000);
         Decision inWindow = run.step();
@@ -632,6 +634,67 @@ class RunProtocolTest {
         answers.windowMoved("client-1", AgentAnswer.refused(409, "the window ended"));
         run.outcomes = answers.build();
         assertFailed(run.step(), RunConditions.READY, "WindowNotMoved", "client-1", "the window ended");
+    }
+
+    @Test
+    void aMovedWindowWhoseStatusWasLostIsTheWindowTheClientsHoldAndAClientNotToldOfItIsToldAgain() {
+        FakeRun run = new FakeRun().toWarmingUp();
+        long plannedStart = run.status.window.startEpochMs;
+        long plannedEnd = run.status.window.endEpochMs;
+        run.at(plannedStart - 2_000);
+        run.clientsAre(LoadRunStatus.State.WARMUP, 0);
+        run.step();
+        BenchmarkRunStatus keptBeforeTheMove = run.keptCopy();
+        run.at(plannedStart - 300);
+        run.clientHolds("client-0", LoadRunStatus.State.WARMUP, plannedStart);
+        run.clientHolds("client-1", LoadRunStatus.State.WARMUP, plannedStart, 600);   // 1.2 s behind
+        Decision moved = run.step();
+        long movedStart = moved.status().window.startEpochMs;
+        assertThat(movedStart).isEqualTo(plannedStart + 1_000);
+        Outcomes.Builder answers = new Outcomes.Builder();
+        moved.actions().forEach(a -> answers.windowMoved(((Action.MoveWindow) a).client(),
+                AgentAnswer.of(FakeRun.status(LoadRunStatus.State.WARMUP, 500, 0, 0))));
+        run.outcomes = answers.build();   // the moves answered, the clients' reports read before them
+        assertThat(run.step().actions()).as("a client whose move was answered is not told again").isEmpty();
+        // the clients read again: they hold the new start
+        run.clientHolds("client-0", LoadRunStatus.State.WARMUP, movedStart);
+        run.clientHolds("client-1", LoadRunStatus.State.WARMUP, movedStart, 550);
+        assertThat(run.step().actions()).as("clients that took the move are not told again").isEmpty();
+
+        run.status = keptBeforeTheMove;   // the move reached client-0 only, and its status was lost
+        run.at(plannedStart - 250);
+        run.clientHolds("client-1", LoadRunStatus.State.WARMUP, plannedStart, 550);   // still behind
+        Decision retold = run.step();
+        assertThat(retold.status().window.startEpochMs).isEqualTo(movedStart);
+        assertThat(retold.status().window.endEpochMs).isEqualTo(plannedEnd + 1_000);
+        assertThat(retold.status().warmupExtendedSeconds).isEqualTo(1.0);
+        assertThat(retold.status().warmupBacklogMs).as("the backlog reported now").isEqualTo(1_100);
+        assertThat(retold.actions()).as("not moved twice, and the client not told is told").containsExactly(
+                new Action.MoveWindow("client-1", movedStart));
+        assertThat(retold.notices()).extracting(Notice::reason).containsExactly("WindowFromClients");
+
+        run.clientHolds("client-1", LoadRunStatus.State.WARMUP, movedStart, 550);
+        run.at(plannedStart - 200);
+        Decision agreed = run.step();
+        assertThat(agreed.actions()).isEmpty();
+        assertThat(agreed.status().window.startEpochMs).isEqualTo(movedStart);
+
+        run.at(movedStart - 300);   // the new start is judged at its own look
+        run.clientHolds("client-0", LoadRunStatus.State.WARMUP, movedStart);
+        run.clientHolds("client-1", LoadRunStatus.State.WARMUP, movedStart);
+        assertThat(run.step().actions()).isEmpty();
+        assertThat(run.status.windowJudgedEpochMs).isEqualTo(movedStart);
+    }
+
+    @Test
+    void aClientThatCanNoLongerBeToldOfTheWindowTheOthersHoldFailsTheRun() {
+        FakeRun run = new FakeRun().toWarmingUp();
+        long plannedStart = run.status.window.startEpochMs;
+        long movedStart = plannedStart + 1_000;
+        run.at(movedStart + 100);   // client-1 is measuring its own window already
+        run.clientHolds("client-0", LoadRunStatus.State.MEASURING, movedStart);
+        run.clientHolds("client-1", LoadRunStatus.State.MEASURING, plannedStart);
+        assertFailed(run.step(), RunConditions.READY, "WindowNotMoved", "client-1");
     }
 
     @Test
