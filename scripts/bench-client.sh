@@ -6,7 +6,9 @@
 # rate, then MEASURED_SECONDS are measured: its CPU (utime + stime of the process) per response, the rate it achieved
 # (held: within 1 % of the rate offered; "+N s": pacer was behind its schedule as the warm-up ended, and its warm-up grew
 # by N s, as a run's does) and its p99 response time. Ratios are to wrk2 when it ran, else to vegeta,
-# within this run only; with several connection counts, each client's cost is also set against its own at the first. Then a JFR profile of pacer's client at the highest rate says where its CPU goes.
+# within this run only; with several connection counts, each client's cost is also set against its own at the first
+# (a dash where either did not hold the rate in every round). Then a JFR profile of pacer's client at the highest rate
+# says where its CPU goes.
 # Usage: [WRK2=/path/to/wrk2] scripts/bench-client.sh [RATE...]   (default 5000 10000 20000 40000)
 #   CONNECTIONS="16 100 1000" (default): the connection counts; CLIENTS="wrk2 vegeta pacer" (default; "plain" adds the
 #   jetty-load-generator): only those clients; PROFILE_ONLY=1: only the profile at the highest rate; RAMP_SECONDS=5:
@@ -185,17 +187,20 @@ with_commas() { awk -v v="$1" -v d="$2" 'BEGIN { s = sprintf("%." d "f", v); spl
   while (length(i) > 3) { o = "," substr(i, length(i) - 2) o; i = substr(i, 1, length(i) - 3) } printf "%s%s%s", i, o, (d > 0 ? "." p[2] : "") }'; }
 # with several connection counts, each client's cost per request against its own at the first count, in this run
 base_count=${CONNECTION_COUNTS[0]}; declare -A base_per_of=()
-vs_base() {   # per, held rounds, rate, client -> "+15 %", or – where either count did not hold the rate in every round
-  local base=${base_per_of["$3 $4"]:-}
-  [[ $CONNECTIONS == "$base_count" || -z $base || $2 != "$REPEAT" ]] && { echo "–"; return; }
-  awk -v p="$1" -v b="$base" 'BEGIN { d = (p / b - 1) * 100; printf "%s%.0f %%", (d >= 0 ? "+" : "−"), (d >= 0 ? d : -d) }'
+# per, held rounds, rate, client -> "+15 %" ("0 %" within half a percent), or a dash where either count did not hold
+# the rate in every round; plain ASCII in the text table, whose printf pads by bytes
+vs_base() {
+  local base=${base_per_of["$3 $4"]:-} dash="–" minus="−"; [[ $FORMAT == text ]] && { dash="-"; minus="-"; }
+  [[ $CONNECTIONS == "$base_count" || -z $base || $2 != "$REPEAT" ]] && { echo "$dash"; return; }
+  awk -v p="$1" -v b="$base" -v minus="$minus" 'BEGIN { d = (p / b - 1) * 100; r = sprintf("%.0f", (d >= 0 ? d : -d));
+    printf "%s%s %%", (r == "0" ? "" : (d >= 0 ? "+" : minus)), r }'
 }
 if [[ $FORMAT == markdown ]]; then
   echo "| offered req/s | connections | client | µs CPU per request | held | achieved/s | p99 ms | CPU vs $reference |$( (( ${#CONNECTION_COUNTS[@]} > 1 )) && echo " vs its cost at $base_count connections |")"
   echo "|---|---|---|---|---|---|---|---|$( (( ${#CONNECTION_COUNTS[@]} > 1 )) && echo "---|")"
 else
   printf "%8s %6s  %-28s %12s %10s %12s %10s %12s %12s%s%s\n" "offered" "conns" "client" "µs CPU/req" "held" "achieved/s" "p99 ms" "CPU vs ref" "p99 vs ref" \
-    "$( (( ${#CONNECTION_COUNTS[@]} > 1 )) && printf " %12s" "vs $base_count c")" "$( (( REPEAT > 1 )) && echo "   CPU vs ref, each round")"
+    "$( (( ${#CONNECTION_COUNTS[@]} > 1 )) && printf " %12s" "vs $base_count conns")" "$( (( REPEAT > 1 )) && echo "   CPU vs ref, each round")"
 fi
 for CONNECTIONS in "${CONNECTION_COUNTS[@]}"; do
 for rate in "${RATES[@]}"; do
