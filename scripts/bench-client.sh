@@ -7,8 +7,9 @@
 # (held: within 1 % of the rate offered; "+N s": pacer was behind its schedule as the warm-up ended, and its warm-up grew
 # by N s, as a run's does) and its p99 response time. Ratios are to wrk2 when it ran, else to vegeta,
 # within this run only; with several connection counts, each client's cost is also set against its own at the first
-# (a dash where either did not hold the rate in every round). Then a JFR profile of pacer's client at the highest rate
-# says where its CPU goes.
+# (a dash where either did not hold the rate in every round). Below the table, each client's sleeps per response in the
+# window: how often its threads waited and were woken, what pacing costs beyond the requests, at this machine's price of
+# a wake-up. Then a JFR profile of pacer's client at the highest rate says where its CPU goes.
 # Usage: [WRK2=/path/to/wrk2] scripts/bench-client.sh [RATE...]   (default 5000 10000 20000 40000)
 #   CONNECTIONS="16 100 1000" (default): the connection counts; CLIENTS="wrk2 vegeta pacer" (default; "plain" adds the
 #   jetty-load-generator): only those clients; PROFILE_ONLY=1: only the profile at the highest rate; RAMP_SECONDS=5:
@@ -44,6 +45,13 @@ work="$(mktemp -d)"
 trap 'stop_started; rm -rf "$work"' EXIT
 now_ms() { date +%s%3N; }
 wait_until_ms() { while (( $(now_ms) < $1 )); do sleep 0.005; done; }
+# what pacing costs beyond the requests themselves: a client that sleeps once per request pays a wake-up per request,
+# whatever this machine charges for one (a VM's timer and idle exits can make it tens of µs of CPU)
+# ", round 2" in a details line when each case runs several rounds (round: the main loop's)
+round_label() { (( REPEAT > 1 )) && echo ", round $round"; return 0; }
+sleeps_per_response() { # sleeps responses
+  awk -v s="$1" -v n="$2" 'BEGIN { printf "%.2f sleeps per response", (n > 0 ? s / n : 0) }'
+}
 
 SCHEME="${SCHEME:-http}"
 [[ $SCHEME == http || $SCHEME == https ]] || { echo "SCHEME must be http or https, was '$SCHEME'" >&2; exit 2; }
@@ -83,8 +91,8 @@ pacer_client() {
     curl -sf -XPOST "localhost:$admin/pacer/v1/run/window" -d "{\"startEpochMs\":$(( window_start + 1000 ))}" >/dev/null || break
     window_start=$(( window_start + 1000 )); window_end=$(( window_end + 1000 )); extended_s=$(( extended_s + 1 ))
   done
-  wait_until_ms "$window_start"; local cpu0; cpu0=$(cpu_seconds "$pid")
-  wait_until_ms "$window_end"; local cpu1; cpu1=$(cpu_seconds "$pid")
+  wait_until_ms "$window_start"; local cpu0 sleeps0; cpu0=$(cpu_seconds "$pid"); sleeps0=$(sleeps "$pid")
+  wait_until_ms "$window_end"; local cpu1 sleeps1; cpu1=$(cpu_seconds "$pid"); sleeps1=$(sleeps "$pid")
   until curl -sf "localhost:$admin/pacer/v1/run" | grep -q '"state" : "done"'; do sleep 0.2; done
   local report; report=$(curl -sf "localhost:$admin/pacer/v1/run")
   curl -sf "localhost:$admin/pacer/v1/histograms?series=responseTime" >"$work/rt.hlog"
@@ -97,7 +105,7 @@ pacer_client() {
   read -r _ p50 p99 _ < <("$JAVA" -cp "$PACER_HOME/loadgen-image/target/app/lib/*" dev.pacer.loadgen.bench.WindowPercentiles "$work/rt.hlog" "$window_start" "$window_end")
   read -r _ lag50 lag99 lagmax < <("$JAVA" -cp "$PACER_HOME/loadgen-image/target/app/lib/*" dev.pacer.loadgen.bench.WindowPercentiles "$work/lag.hlog" "$window_start" "$window_end")
   # what the table has no column for: the median, and how late the requests went out (all of it is in the response times)
-  echo "  pacer${PACER_WAKEUP_MICROS:+ (wake-ups ≥ $PACER_WAKEUP_MICROS µs apart${PACER_CONNECTION_ORDER:+, $PACER_CONNECTION_ORDER})} at $rate req/s, $CONNECTIONS connections: response time p50 $p50 µs; send lag p50 $lag50 µs, p99 $lag99 µs, max $lagmax µs$( (( extended_s )) && echo "; behind schedule as the warm-up ended: warm-up extended by $extended_s s$( (( ${late:-0} * 1000 / rate > 10 )) && echo ", still behind as the window began")")" >>"$work/details"
+  echo "  pacer${PACER_WAKEUP_MICROS:+ (wake-ups ≥ $PACER_WAKEUP_MICROS µs apart${PACER_CONNECTION_ORDER:+, $PACER_CONNECTION_ORDER})} at $rate req/s, $CONNECTIONS connections$(round_label): response time p50 $p50 µs; send lag p50 $lag50 µs, p99 $lag99 µs, max $lagmax µs; $(sleeps_per_response $((sleeps1 - sleeps0)) "$done")$( (( extended_s )) && echo "; behind schedule as the warm-up ended: warm-up extended by $extended_s s$( (( ${late:-0} * 1000 / rate > 10 )) && echo ", still behind as the window began")")" >>"$work/details"
   echo "$done $achieved $(echo "$cpu1 - $cpu0" | bc -l) $(echo "scale=3; $p99 / 1000" | bc -l) $extended_s"
 }
 
@@ -107,8 +115,8 @@ vegeta_client() {
   echo "GET $TARGET" | taskset -c 1 "$VEGETA" attack -insecure -rate="$rate/s" -duration="$((WARMUP_SECONDS + MEASURED_SECONDS))s" \
     -connections="$CONNECTIONS" -max-connections="$CONNECTIONS" -keepalive=true -http2=false >"$work/vegeta.bin" &
   local pid=$!; STARTED_PIDS+=("$pid")
-  wait_until_ms $(( start + WARMUP_SECONDS * 1000 )); local cpu0; cpu0=$(cpu_seconds "$pid")
-  wait_until_ms $(( start + (WARMUP_SECONDS + MEASURED_SECONDS) * 1000 )); local cpu1; cpu1=$(cpu_seconds "$pid")
+  wait_until_ms $(( start + WARMUP_SECONDS * 1000 )); local cpu0 sleeps0; cpu0=$(cpu_seconds "$pid"); sleeps0=$(sleeps "$pid")
+  wait_until_ms $(( start + (WARMUP_SECONDS + MEASURED_SECONDS) * 1000 )); local cpu1 sleeps1; cpu1=$(cpu_seconds "$pid"); sleeps1=$(sleeps "$pid")
   wait "$pid" || true
   # results: timestamp (send, ns), code, latency (ns); the window by send time, as vegeta measures
   "$VEGETA" encode -to csv "$work/vegeta.bin" | awk -F, -v from=$(( (start + WARMUP_SECONDS * 1000) * 1000000 )) \
@@ -116,6 +124,7 @@ vegeta_client() {
     | sort -n >"$work/vegeta.lat"
   local n; n=$(wc -l <"$work/vegeta.lat")
   local p99; p99=$(awk -v n="$n" 'NR == int(n * 0.99 + 0.5) { printf "%.3f", $1 / 1e6 }' "$work/vegeta.lat")
+  echo "  vegeta at $rate req/s, $CONNECTIONS connections$(round_label): $(sleeps_per_response $((sleeps1 - sleeps0)) "$n")" >>"$work/details"
   echo "$n $(echo "scale=1; $n / $MEASURED_SECONDS" | bc -l) $(echo "$cpu1 - $cpu0" | bc -l) ${p99:-0}"
 }
 
@@ -125,18 +134,20 @@ wrk2_client() {
   # 3 s beyond the window: still running when its CPU is read at the window's end (a process gone reads nothing)
   taskset -c 1 "$WRK2" -t1 -c"$CONNECTIONS" -d"$((WARMUP_SECONDS + MEASURED_SECONDS + 3))s" -R"$rate" --latency "$TARGET" >"$work/wrk2.out" 2>&1 &
   local pid=$!; STARTED_PIDS+=("$pid")
-  wait_until_ms $(( start + WARMUP_SECONDS * 1000 )); local cpu0 cpu1
+  wait_until_ms $(( start + WARMUP_SECONDS * 1000 )); local cpu0 cpu1 sleeps0 sleeps1
   if ! cpu0=$(cpu_seconds "$pid" 2>/dev/null); then   # it gave up before the window: no figure, and why
     wait "$pid" || true
     echo "  wrk2 at $rate req/s, $CONNECTIONS connections, ended before the window: $(tail -1 "$work/wrk2.out")" >>"$work/details"
     echo "0 0 0 0"; return
   fi
+  sleeps0=$(sleeps "$pid")
   wait_until_ms $(( start + (WARMUP_SECONDS + MEASURED_SECONDS) * 1000 ))
   if ! cpu1=$(cpu_seconds "$pid" 2>/dev/null); then   # it ended inside the window: no figure, and why
     wait "$pid" || true
     echo "  wrk2 at $rate req/s, $CONNECTIONS connections, ended inside the window: $(tail -1 "$work/wrk2.out")" >>"$work/details"
     echo "0 0 0 0"; return
   fi
+  sleeps1=$(sleeps "$pid")
   wait "$pid" || true
   # wrk2 prints its rate over the whole run and its percentiles from the end of its calibration (10 s + 5 ms per
   # connection), corrected from the intended send time: the window's responses are taken as that rate × the window
@@ -145,7 +156,9 @@ wrk2_client() {
   p99=$(awk '/Latency Distribution/ { f = 1 } f && $1 == "99.000%" { v = $2; u = v; sub(/[0-9.]+/, "", u); sub(/[a-z]+$/, "", v);
         m = (u == "us") ? v / 1000 : (u == "ms") ? v : (u == "s") ? v * 1000 : (u == "m") ? v * 60000 : v; printf "%.3f", m; exit }' "$work/wrk2.out")
   [[ -n $rps ]] || { echo "0 0 0 0"; return; }
-  echo "$(printf '%.0f' "$(echo "$rps * $MEASURED_SECONDS" | bc -l)") $rps $(echo "$cpu1 - $cpu0" | bc -l) ${p99:-0}"
+  local n; n=$(printf '%.0f' "$(echo "$rps * $MEASURED_SECONDS" | bc -l)")
+  echo "  wrk2 at $rate req/s, $CONNECTIONS connections$(round_label): $(sleeps_per_response $((sleeps1 - sleeps0)) "$n")" >>"$work/details"
+  echo "$n $rps $(echo "$cpu1 - $cpu0" | bc -l) ${p99:-0}"
 }
 
 plain_client() {
@@ -261,7 +274,7 @@ for rate in "${RATES[@]}"; do
   unset per_of held_of achieved_of p99_of extended_of ratios_of p99_ratios_of
 done
 done
-[[ -s $work/details ]] && { echo; cat "$work/details"; }
+[[ -s $work/details ]] && { echo; echo "Per client and round: what the table has no column for; sleeps per response is how often its threads waited in the window and were woken (their voluntary context switches over its responses)."; cat "$work/details"; }
 
 fi
 

@@ -70,6 +70,12 @@ cpu_seconds() {
   awk '{ split($0, a, ") "); split(a[2], f, " "); printf "%.2f\n", (f[12] + f[13]) / 100 }' "/proc/$1/stat"
 }
 
+# sleeps PID: how many times the process's threads have gone to sleep so far (their voluntary context switches; each
+# sleep ends in a wake-up, what a timer or a socket costs the CPU); a thread that ended takes its count with it
+sleeps() {
+  { cat /proc/"$1"/task/*/status 2>/dev/null || :; } | awk '/^voluntary_ctxt_switches/ { n += $2 } END { print n + 0 }'
+}
+
 require_wrk() {
   command -v wrk >/dev/null && return 0
   echo "installing wrk (Debian package) for the comparison" >&2

@@ -154,11 +154,6 @@ final class ClientAnalysis {
         return new Outcome(clients, clientsByPeriod, clientUsageByPeriod);
     }
 
-    /**
-     * A client that had no CPU left, or stalled longer than it may send late, cannot have applied its schedule: it
-     * delays requests and counts its own queueing as the server's latency. Saturation makes the run Invalid; a stall
-     * longer than {@code criteria.maxSendLagP99} is a warning (the send lag criterion judges its effect).
-     */
     /** A client's P99 integral over its periods, each period also merged into every client's of the same start. */
     private static long p99Integral(List<PeriodHistogram> periods, Map<Long, Histogram> allByPeriod) {
         List<Long> p99s = new ArrayList<>();
@@ -169,6 +164,11 @@ final class ClientAnalysis {
         return Integrals.integralMicros(p99s);
     }
 
+    /**
+     * A client that had no CPU left, or stalled longer than it may send late, cannot have applied its schedule: it
+     * delays requests and counts its own queueing as the server's latency. Saturation makes the run Invalid; a stall
+     * longer than {@code criteria.maxSendLagP99} is a warning (the send lag criterion judges its effect).
+     */
     private static void judgeClientUse(String client, Footprint.Outcome used, AnalysisInput input, Findings findings) {
         RunResult.Footprint f = used.figures();
         if (f.saturatedPeriods != null && f.saturatedPeriods > 0) {

@@ -1,5 +1,7 @@
 package dev.pacer.loadgen.pacing;
 
+import dev.pacer.agent.HiccupMeter;
+
 /**
  * A pacing thread's ticker that also watches its clock for stalls, for the client's stall meter: between two reads the
  * clock moves by the sleep asked for plus the thread's own work (microseconds per request); beyond that, the thread was
@@ -9,8 +11,8 @@ package dev.pacer.loadgen.pacing;
  * ticker per thread: it keeps that thread's last read.
  */
 public final class StallWatchingTicker implements Ticker {
-    /** Half the stall meter's resolution (1 ms): a busy thread renews its promise to watch before it runs out. */
-    static final long BUSY_REPORT_NANOS = 500_000;
+    /** Half the stall meter's resolution: a busy thread renews its promise to watch before it runs out. */
+    static final long BUSY_REPORT_NANOS = HiccupMeter.RESOLUTION_NANOS / 2;
 
     /** Where the jumps go: the client's stall meter. */
     @FunctionalInterface
