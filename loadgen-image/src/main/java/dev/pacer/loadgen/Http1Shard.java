@@ -478,11 +478,18 @@ final class Http1Shard implements Shard {
             finish(this, 0, failure);
         }
 
-        /** The write failed: this request fails so, and the connection closes (replaced when needed). */
+        /**
+         * The write failed: this request fails so, and the connection closes (replaced when needed). A write reported
+         * failed after its response completed (a server closing the connection with its answer while the writing
+         * thread was still in the write) fails nothing, but the connection still goes back, to be replaced.
+         */
         @Override
         public void failed(Throwable failure) {
-            connection.fail(this, failure);
+            connection.fail(this, failure);   // releases the connection when the request was still unanswered
             connection.getEndPoint().close(failure);
+            if (untilReleased.decrementAndGet() == 0) {
+                ring.release(connection);
+            }
         }
 
         @Override
