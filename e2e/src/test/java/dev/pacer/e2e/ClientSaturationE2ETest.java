@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -40,13 +41,9 @@ class ClientSaturationE2ETest {
         Thread starver = Thread.ofPlatform().start(() -> {
             try {
                 waitUntilTheClientWarmsUp();
-                Process loop = new ProcessBuilder("taskset", "-c", clientCpu, "nice", "-n", "-20", "timeout", "12", "sh", "-c", "while :; do :; done")
-                        .redirectErrorStream(true).start();
-                try {
+                // closed, with whatever it started, even if this thread is interrupted
+                try (Processes.BusyLoops loop = Processes.busyLoops(Map.of(Integer.parseInt(clientCpu), -20), 12)) {
                     loop.waitFor();
-                } finally {   // the loop and whatever it started, even if this thread is interrupted
-                    loop.descendants().forEach(ProcessHandle::destroyForcibly);
-                    loop.destroyForcibly();
                 }
             } catch (Exception e) {
                 throw new IllegalStateException(e);

@@ -2,8 +2,6 @@ package dev.pacer.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -36,19 +34,9 @@ class ConnectionTurnoverE2ETest {
      */
     @Test
     void everyRequestIsAnsweredWhileTheServerClosesConnectionsOnABusyMachine() throws Exception {
-        List<Process> hogs = new ArrayList<>();
-        try {
-            for (int cpu = 0; cpu < Runtime.getRuntime().availableProcessors(); cpu++) {
-                // the client's CPU shared at a lower priority, the other one (the test's server) at the same
-                hogs.add(new ProcessBuilder("taskset", "-c", Integer.toString(cpu), "nice", "-n", cpu == 1 ? "10" : "0", "timeout", "60",
-                        "sh", "-c", "while :; do :; done").redirectErrorStream(true).start());
-            }
+        // the client's CPU (1) shared at a lower priority, the others (where the test's server runs) at the same
+        try (Processes.BusyLoops hogs = Processes.busyLoopsOnEveryCpu(cpu -> cpu == 1 ? 10 : 0, 60)) {
             runAgainstAServerClosingConnections();
-        } finally {
-            for (Process hog : hogs) {
-                hog.descendants().forEach(ProcessHandle::destroyForcibly);
-                hog.destroyForcibly();
-            }
         }
     }
 

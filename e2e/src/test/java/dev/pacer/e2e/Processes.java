@@ -11,9 +11,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntUnaryOperator;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -64,6 +66,48 @@ final class Processes {
         }
         JsonNode ports = new ObjectMapper().readTree(ready.toFile());
         return new Started(process, ports.path("adminPort").asInt(), ports.path("appPort").asInt(), log);
+    }
+
+    /** Shell busy loops keeping CPUs busy, each ending by itself; closing them stops them and whatever they started. */
+    record BusyLoops(List<Process> loops) implements AutoCloseable {
+        /** Until every loop has ended by itself. */
+        void waitFor() throws InterruptedException {
+            for (Process loop : loops) {
+                loop.waitFor();
+            }
+        }
+
+        @Override
+        public void close() {
+            for (Process loop : loops) {
+                loop.descendants().forEach(ProcessHandle::destroyForcibly);
+                loop.destroyForcibly();
+            }
+        }
+    }
+
+    /** A busy loop on each CPU named, at the niceness given for it, each ending by itself after {@code seconds}. */
+    static BusyLoops busyLoops(Map<Integer, Integer> niceByCpu, int seconds) throws IOException {
+        BusyLoops started = new BusyLoops(new ArrayList<>());
+        try {
+            for (Map.Entry<Integer, Integer> cpu : niceByCpu.entrySet()) {
+                started.loops().add(new ProcessBuilder("taskset", "-c", cpu.getKey().toString(), "nice", "-n", cpu.getValue().toString(),
+                        "timeout", Integer.toString(seconds), "sh", "-c", "while :; do :; done").redirectErrorStream(true).start());
+            }
+            return started;
+        } catch (IOException | RuntimeException e) {
+            started.close();
+            throw e;
+        }
+    }
+
+    /** A busy loop on every CPU of the machine, each at the niceness {@code niceOfCpu} gives its CPU. */
+    static BusyLoops busyLoopsOnEveryCpu(IntUnaryOperator niceOfCpu, int seconds) throws IOException {
+        Map<Integer, Integer> niceByCpu = new TreeMap<>();
+        for (int cpu = 0; cpu < Runtime.getRuntime().availableProcessors(); cpu++) {
+            niceByCpu.put(cpu, niceOfCpu.applyAsInt(cpu));
+        }
+        return busyLoops(niceByCpu, seconds);
     }
 
     static Started loadgen(String cpus) throws IOException, InterruptedException {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -173,13 +172,7 @@ class QuickstartE2ETest {
         String quickstart = Files.readString(Processes.HOME.resolve("examples/quickstart.yaml"))
                 .replace("name: quickstart-jetty12-core", "name: quickstart-hogged")
                 .replace("warmup: 5s", "warmup: 3s").replace("duration: 20s", "duration: 5s");
-        int cpus = Runtime.getRuntime().availableProcessors();
-        List<Process> hogs = new ArrayList<>();
-        try {
-            for (int cpu = 0; cpu < cpus; cpu++) {
-                hogs.add(new ProcessBuilder("taskset", "-c", Integer.toString(cpu), "nice", "-n", "10", "timeout", "120",
-                        "sh", "-c", "while :; do :; done").redirectErrorStream(true).start());
-            }
+        try (Processes.BusyLoops hogs = Processes.busyLoopsOnEveryCpu(cpu -> 10, 120)) {
             LocalRuns.Outcome outcome = LocalRuns.run(work, "hogged", quickstart);
             RunResult result = outcome.document().result();
             assertThat(result.warnings).as("no client begins behind its schedule").noneSatisfy(w -> assertThat(w).contains("backlog"));
@@ -191,11 +184,6 @@ class QuickstartE2ETest {
                 assertThat(result.verdict).as("%s", result.reasons).isEqualTo(Verdict.Invalid);
                 assertThat(result.reasons).as("the true reason").allSatisfy(r -> assertThat(r).containsAnyOf("CPU was saturated", "sent late", "the load was not applied",
                         "behind schedule as the window started", "behind schedule at the first look at the window"));
-            }
-        } finally {
-            for (Process hog : hogs) {
-                hog.descendants().forEach(ProcessHandle::destroyForcibly);
-                hog.destroyForcibly();
             }
         }
     }
