@@ -45,10 +45,10 @@ work="$(mktemp -d)"
 trap 'stop_started; rm -rf "$work"' EXIT
 now_ms() { date +%s%3N; }
 wait_until_ms() { while (( $(now_ms) < $1 )); do sleep 0.005; done; }
-# what pacing costs beyond the requests themselves: a client that sleeps once per request pays a wake-up per request,
-# whatever this machine charges for one (a VM's timer and idle exits can make it tens of µs of CPU)
 # ", round 2" in a details line when each case runs several rounds (round: the main loop's)
 round_label() { (( REPEAT > 1 )) && echo ", round $round"; return 0; }
+# what pacing costs beyond the requests themselves: a client that sleeps once per request pays a wake-up per request,
+# whatever this machine charges for one (a VM's timer and idle exits can make it tens of µs of CPU)
 sleeps_per_response() { # sleeps responses
   awk -v s="$1" -v n="$2" 'BEGIN { printf "%.2f sleeps per response", (n > 0 ? s / n : 0) }'
 }
