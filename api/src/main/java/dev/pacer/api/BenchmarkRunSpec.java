@@ -248,24 +248,24 @@ public class BenchmarkRunSpec extends RunTemplate {
         public Integer senderThreads = SpecDefaults.SENDER_THREADS;
 
         @Pattern("^(roundRobin|lastUsedFirst)$")
-        @JsonPropertyDescription("HTTP/1.1: which idle connection a request takes. roundRobin (unset): the one idle longest, "
-                + "so every connection carries its share in turn, as wrk2's do; the client's CPU per request grows with the "
-                + "connection count (each request touches a connection gone cold in its caches). lastUsedFirst: the one released "
-                + "last: a few connections carry the load, as with Jetty's HttpClient pool, and the others stay open and idle "
-                + "(idle-heavy keep-alive connections), as long as the server's idle timeout allows; one it closes is replaced "
-                + "when next needed.")
+        @JsonPropertyDescription("HTTP/1.1: which idle connection a request takes. lastUsedFirst (unset): the one released "
+                + "last, as Jetty's HttpClient and Go's pools take theirs: a few connections carry the load and stay warm, the "
+                + "others stay open and idle (idle-heavy keep-alive connections) as long as the server's idle timeout allows; "
+                + "one it closes is replaced when next needed. roundRobin: the one idle longest, so every connection carries "
+                + "its share in turn, as wrk2's do, and the server sees them all active; the client's CPU per request then "
+                + "grows with the connection count, each request touching a connection gone cold in its caches.")
         public String connectionOrder;
 
         @Min(0)
         @Max(MAX_MIN_WAKEUP_INTERVAL_MICROS)
-        @Default("" + SpecDefaults.MIN_WAKEUP_INTERVAL_MICROS)
-        @JsonPropertyDescription("Shortest sleep of a client's pacing thread, in microseconds, 0 to 5000: requests due closer together "
+        @JsonPropertyDescription("Shortest sleep of a client's pacing loop, in microseconds, 0 to 5000: requests due closer together "
                 + "than this go out together on one wake-up, each late by at most about this much (recorded as send lag, and in "
-                + "the response time, which runs from the intended send time). Requests farther apart are each woken for at "
-                + "their own time. Wider: fewer wake-ups, less client CPU per request at high rates, later sends; wrk2 sends on "
-                + "1 ms timers (1000). 0: a wake-up per request. At most half of `criteria.maxSendLagP99` (in whole "
+                + "the response time, which runs from the intended send time). Unset: 1000, as wrk2's 1 ms timers send, or half "
+                + "of `criteria.maxSendLagP99` when that is less. Narrower: the load reaches the server as evenly as the "
+                + "schedule spreads it, as Jetty's load generator sends it (50; 0: a wake-up per request), for about twice the "
+                + "client's CPU per request at 10k-20k req/s. At most half of `criteria.maxSendLagP99` (in whole "
                 + "milliseconds), or the batching alone could fail the run.")
-        public Integer minWakeupIntervalMicros = SpecDefaults.MIN_WAKEUP_INTERVAL_MICROS;
+        public Integer minWakeupIntervalMicros;
 
         @Pattern("^(http/1\\.1|h2c|h2)$")
         @JsonPropertyDescription("http/1.1 (over http or https), h2c (HTTP/2 in cleartext, prior knowledge) or h2 (HTTP/2 over TLS, "

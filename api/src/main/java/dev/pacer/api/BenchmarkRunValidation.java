@@ -196,7 +196,7 @@ public final class BenchmarkRunValidation {
             if (spec.clients.minWakeupIntervalMicros != null && (spec.clients.minWakeupIntervalMicros < 0
                     || spec.clients.minWakeupIntervalMicros > BenchmarkRunSpec.MAX_MIN_WAKEUP_INTERVAL_MICROS)) {
                 problems.add(new FieldProblem("spec.clients.minWakeupIntervalMicros", "must be in [0, " + BenchmarkRunSpec.MAX_MIN_WAKEUP_INTERVAL_MICROS
-                        + "] µs (50 by default; wrk2's timers are 1000), was " + spec.clients.minWakeupIntervalMicros));
+                        + "] µs (unset: 1000, as wrk2's timers send), was " + spec.clients.minWakeupIntervalMicros));
             }
             if (spec.clients.connectionOrder != null && !CONNECTION_ORDERS.contains(spec.clients.connectionOrder)) {
                 problems.add(new FieldProblem("spec.clients.connectionOrder", "must be one of " + CONNECTION_ORDERS + ", was '"

@@ -12,8 +12,14 @@ public final class SpecDefaults {
     public static final int CONNECTIONS = 16;
     /** 0: the load generator chooses (one shard per 50k req/s, at most the client's CPUs and its connections). */
     public static final int SENDER_THREADS = 0;
-    /** Requests due less than 50 µs apart go out together: above 20k req/s per pacing thread, not a wake-up each. */
-    public static final int MIN_WAKEUP_INTERVAL_MICROS = 50;
+    /**
+     * Requests due less than 1 ms apart go out together, as wrk2's 1 ms timers send them: a wake-up costs a client more
+     * CPU than the request it sends (docs/benchmarks.md). Narrowed to half a tighter {@code maxSendLagP99}
+     * ({@link #minWakeupIntervalMicros}).
+     */
+    public static final int MIN_WAKEUP_INTERVAL_MICROS = 1000;
+    /** HTTP/1.1: a request takes the connection released last, as Jetty's and Go's client pools do. */
+    public static final String CONNECTION_ORDER = "lastUsedFirst";
     public static final String HTTP_VERSION = "http/1.1";
     public static final String SCHEME = "http";
     /** TLS 1.3 first; 1.2 still offered, as most servers and load tools do. */
@@ -34,6 +40,16 @@ public final class SpecDefaults {
     public static final String CLEANUP_PODS = "OnSuccess";
     public static final boolean PIN_CPUS = true;
     public static final boolean SEPARATE_NODES = true;
+
+    /**
+     * The wake-up interval of a spec that sets none: {@link #MIN_WAKEUP_INTERVAL_MICROS}, or half the send-lag limit
+     * when that is tighter, since a request waiting for the next wake-up is late by up to one interval.
+     *
+     * @param maxSendLagP99 the run's {@code criteria.maxSendLagP99}, which the interval is checked against in whole milliseconds
+     */
+    public static int minWakeupIntervalMicros(java.time.Duration maxSendLagP99) {
+        return (int) Math.min(MIN_WAKEUP_INTERVAL_MICROS, maxSendLagP99.toMillis() * 500);
+    }
 
     private SpecDefaults() {
     }

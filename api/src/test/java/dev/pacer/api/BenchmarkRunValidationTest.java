@@ -172,9 +172,9 @@ class BenchmarkRunValidationTest {
         assertThat(problems(wrk2Like.replace("maxP99: 10ms,", "maxP99: 10ms, maxSendLagP99: 1.5ms,"))).containsExactly(
                 "spec.clients.minWakeupIntervalMicros: " + BenchmarkRunSpec.WAKEUP_INTERVAL_SEND_LAG_MESSAGE
                         + " (at most 500 for maxSendLagP99 1.5ms); was 1000");
-        assertThat(problems(VALID.replace("maxP99: 10ms,", "maxP99: 10ms, maxSendLagP99: 0.08ms,"))).as("the default interval, 50 µs")
-                .containsExactly("spec.clients.minWakeupIntervalMicros: " + BenchmarkRunSpec.WAKEUP_INTERVAL_SEND_LAG_MESSAGE
-                        + " (at most 0 for maxSendLagP99 0.08ms); was 50");
+        assertThat(read(VALID).getSpec().clients.minWakeupIntervalMicros).as("unset, the planner narrows it to the limit").isNull();
+        assertThat(problems(VALID.replace("maxP99: 10ms,", "maxP99: 10ms, maxSendLagP99: 0.08ms,"))).as("unset: no interval to refuse")
+                .isEmpty();
         assertThat(problems(VALID.replace("connections: 16,", "connections: 16, minWakeupIntervalMicros: 0,")
                 .replace("maxP99: 10ms,", "maxP99: 10ms, maxSendLagP99: 0.08ms,"))).as("0: no batching").isEmpty();
     }

@@ -26,13 +26,38 @@ class ClientConnectionsE2ETest {
     Path work;
 
     /**
-     * 1,000 connections at 2,000 req/s: every request scheduled is sent and answered, the rate held, and the server saw
-     * exactly 1,000 connections, each opened once and kept (a client that reconnected, or opened a connection twice,
-     * shows more). No timing is asserted.
+     * 1,000 connections at 2,000 req/s in round robin: every request scheduled is sent and answered, the rate held, and
+     * the server saw exactly 1,000 connections carry requests, each opened once and kept (a client that reconnected, or
+     * opened a connection twice, shows more). No timing is asserted.
      */
     @Test
-    void aThousandConnectionsCarryEveryRequestEachOpenedOnce() throws IOException {
-        int connections = 1000;
+    void aThousandConnectionsInRoundRobinEachCarryRequestsEachOpenedOnce() throws IOException {
+        List<String[]> lines = runAtAThousandConnections("connectionOrder: roundRobin, ");
+        Set<String> serials = lines.stream().map(l -> l[0]).collect(Collectors.toSet());
+        assertThat(serials).as("connections that carried requests: every one, each opened once, none reopened").hasSize(CONNECTIONS);
+        assertThat(lines.stream().filter(l -> l[1].equals("1")).count()).as("one first request per connection").isEqualTo(CONNECTIONS);
+    }
+
+    /**
+     * The same in the default order, last used first: every request answered, the rate held, and the requests carried
+     * by fewer connections than were opened (the others stay idle: no burst at 2,000 req/s holds 1,000 requests on the
+     * wire at once), none of them opened twice.
+     */
+    @Test
+    void aThousandConnectionsLastUsedFirstCarryEveryRequestOnAFewNoneReopened() throws IOException {
+        List<String[]> lines = runAtAThousandConnections("");
+        Set<String> serials = lines.stream().map(l -> l[0]).collect(Collectors.toSet());
+        assertThat(serials).as("connections that carried requests: a few of those opened, the others idle").isNotEmpty()
+                .hasSizeLessThan(CONNECTIONS);
+        assertThat(lines.stream().filter(l -> l[1].equals("1")).count()).as("one first request per connection that carried any, none reopened")
+                .isEqualTo(serials.size());
+    }
+
+    private static final int CONNECTIONS = 1000;
+
+    /** A run over 1,000 connections, every request answered; nginx's log lines, each a connection's serial and its request count. */
+    private List<String[]> runAtAThousandConnections(String order) throws IOException {
+        int connections = CONNECTIONS;
         int port = freePort();
         Path accessLog = work.resolve("access.log");
         Files.writeString(work.resolve("nginx.conf"), """
@@ -60,13 +85,13 @@ class ClientConnectionsE2ETest {
                     port: %d
                     measure: none
                     cpus: "1"
-                  clients: {count: 1, rate: "2000", connections: %d, cpus: "1"}
+                  clients: {count: 1, rate: "2000", %sconnections: %d, cpus: "1"}
                   request: {path: /}
                   warmup: 3s
                   duration: 6s
                   timeout: 2m
                   criteria: {rateTolerance: 3%%, maxSendLagP99: 50ms}
-                """.formatted(port, connections));
+                """.formatted(port, order, connections));
         assertThat(outcome.exitCode()).as(outcome.out() + outcome.err()).isZero();
         ResultDocument doc = outcome.document();
         assertThat(doc.result().verdict).as("held: %s", doc.result().reasons).isEqualTo(Verdict.Passed);
@@ -77,10 +102,8 @@ class ClientConnectionsE2ETest {
         assertThat(client.completed()).as("every request sent was answered").isEqualTo(client.sent());
 
         List<String[]> lines = Files.readAllLines(accessLog).stream().map(l -> l.split(" ")).toList();
-        Set<String> serials = lines.stream().map(l -> l[0]).collect(Collectors.toSet());
         assertThat(lines).as("the server answered each request the client counts").hasSize(client.completed().intValue());
-        assertThat(serials).as("connections that carried requests: each opened once, none reopened").hasSize(connections);
-        assertThat(lines.stream().filter(l -> l[1].equals("1")).count()).as("one first request per connection").isEqualTo(connections);
+        return lines;
     }
 
     private static int freePort() throws IOException {

@@ -175,8 +175,8 @@ final class ClientAnalysis {
             findings.clientLimits.add(String.format(Locale.ROOT, "%s's CPU was saturated in %d of %d periods (up to %.0f %% of its %d CPU(s) used, "
                             + "threads waiting up to %s for one each time they became runnable): a client without CPU left sends late and counts "
                             + "its own queueing as the server's latency; give it more CPUs (spec.clients.cpus), other CPUs than the server's "
-                            + "and its neighbours', or more clients, or let it send requests due close together on one wake-up "
-                            + "(spec.clients.minWakeupIntervalMicros: 1000 paces as wrk2 does, with fewer wake-ups per request)",
+                            + "and its neighbours', or more clients, or let it send more requests on each wake-up (a wider "
+                            + "spec.clients.minWakeupIntervalMicros, up to 5000; unset it is 1000, wrk2's pacing)",
                     client, f.saturatedPeriods, used.byPeriod().size(), 100 * f.maxPeriodCpuUtilization, f.cpusAllowed,
                     f.maxWaitPerSliceMicros == null ? "an unknown time" : String.format(Locale.ROOT, "%.2f ms", f.maxWaitPerSliceMicros / 1000)));
         }

@@ -146,7 +146,7 @@ public record RunPlan(String runName, ServerRole server, List<ClientRole> client
      * @param connections   connections of this client
      * @param senderThreads sender threads (0: the load generator chooses)
      * @param minWakeupIntervalMicros requests due closer together than this go out on one wake-up of the pacing thread
-     * @param connectionOrder HTTP/1.1: which idle connection a request takes ({@code null}: round robin)
+     * @param connectionOrder HTTP/1.1: which idle connection a request takes ({@code null} over HTTP/2)
      * @param cpuMillis     CPUs asked, millicores
      */
     public record ClientRole(String name, int ratePerSecond, int connections, int senderThreads, int minWakeupIntervalMicros,

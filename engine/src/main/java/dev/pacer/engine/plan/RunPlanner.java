@@ -73,8 +73,8 @@ public final class RunPlanner {
         for (int i = 0; i < c.count; i++) {
             clients.add(new RunPlan.ClientRole("client-" + i, rate, Objects.requireNonNullElse(c.connections, SpecDefaults.CONNECTIONS),
                     Objects.requireNonNullElse(c.senderThreads, SpecDefaults.SENDER_THREADS),
-                    Objects.requireNonNullElse(c.minWakeupIntervalMicros, SpecDefaults.MIN_WAKEUP_INTERVAL_MICROS), c.connectionOrder,
-                    Objects.requireNonNullElse(c.httpVersion, SpecDefaults.HTTP_VERSION),
+                    c.minWakeupIntervalMicros != null ? c.minWakeupIntervalMicros : SpecDefaults.minWakeupIntervalMicros(parsed.maxSendLagP99()),
+                    connectionOrder(c), Objects.requireNonNullElse(c.httpVersion, SpecDefaults.HTTP_VERSION),
                     c.image == null || c.image.isBlank() ? defaultClientImage : ownImages.resolve(c.image), parsed.clientCpuMillis(),
                     Objects.requireNonNullElse(c.memory, SpecDefaults.MEMORY), List.copyOf(c.jvmOptions == null ? List.of() : c.jvmOptions)));
         }
@@ -86,6 +86,14 @@ public final class RunPlanner {
         return new RunPlan(name, server, clients, parsed.warmup(), parsed.duration(), parsed.samplePeriod(), parsed.timeout(),
                 c.count + "x" + Quantities.formatRate(rate), parsedCriteria, request(spec.request, parsed.requestTimeout()),
                 cleanup(spec.cleanup), parsed.rampUp(), placement(spec), tls(spec));
+    }
+
+    /** HTTP/1.1's connection order, the default applied; {@code null} over HTTP/2, where pacer does not choose. */
+    static String connectionOrder(BenchmarkRunSpec.Clients c) {
+        if (!Objects.requireNonNullElse(c.httpVersion, SpecDefaults.HTTP_VERSION).equals(SpecDefaults.HTTP_VERSION)) {
+            return null;
+        }
+        return Objects.requireNonNullElse(c.connectionOrder, SpecDefaults.CONNECTION_ORDER);
     }
 
     /** TLS of an https run, defaults applied; {@code null} in cleartext. */

@@ -55,7 +55,38 @@ class RunPlannerTest {
         RunRequest byDefault = defaultPlan.runRequest(defaultPlan.client("client-0"), "http://10.0.0.5:8080", 1_800_000_000_000L);
         assertThat(byDefault.minWakeupIntervalMicros()).as("the spec's default is the load generator's")
                 .isEqualTo(dev.pacer.api.SpecDefaults.MIN_WAKEUP_INTERVAL_MICROS).isEqualTo(RunRequest.DEFAULT_MIN_WAKEUP_INTERVAL_MICROS);
-        assertThat(byDefault.lastUsedFirst()).isFalse();
+        assertThat(byDefault.connectionOrder()).as("the spec's default order, sent explicitly")
+                .isEqualTo(dev.pacer.api.SpecDefaults.CONNECTION_ORDER).isEqualTo(RunRequest.LAST_USED_FIRST);
+        assertThat(byDefault.lastUsedFirst()).isTrue();
+    }
+
+    @Test
+    void anUnsetWakeUpIntervalIsNarrowedToHalfATighterSendLagLimitAndAnUnsetOrderIsLeftToHttp2() throws Exception {
+        RunPlan tight = RunPlanner.plan(run("  criteria: {maxSendLagP99: 1ms}\n"), RunPlanner.DEFAULT_CLIENT_IMAGE);
+        assertThat(tight.client("client-0").minWakeupIntervalMicros()).as("half of 1 ms: a batch's lateness alone stays within the limit")
+                .isEqualTo(500);
+        RunPlan loose = RunPlanner.plan(run("  criteria: {maxSendLagP99: 50ms}\n"), RunPlanner.DEFAULT_CLIENT_IMAGE);
+        assertThat(loose.client("client-0").minWakeupIntervalMicros()).isEqualTo(1000);
+
+        RunPlan roundRobin = oneClientAt10k("connectionOrder: roundRobin");
+        assertThat(roundRobin.runRequest(roundRobin.client("client-0"), "http://10.0.0.5:8080", 1_800_000_000_000L).lastUsedFirst()).isFalse();
+
+        RunPlan h2c = oneClientAt10k("httpVersion: h2c");
+        RunRequest multiplexed = h2c.runRequest(h2c.client("client-0"), "http://10.0.0.5:8080", 1_800_000_000_000L);
+        assertThat(multiplexed.connectionOrder()).as("HTTP/2's streams share Jetty's connections: no order is sent").isNull();
+        assertThat(multiplexed.problems()).isEmpty();
+    }
+
+    static RunPlan oneClientAt10k(String clientField) throws Exception {
+        return RunPlanner.plan(BenchmarkRunYaml.read(new ByteArrayInputStream("""
+                apiVersion: pacer.dev/v1alpha1
+                kind: BenchmarkRun
+                metadata: {name: one}
+                spec:
+                  server: {image: pacer/server-jetty12:0.1.0, cpus: 1}
+                  clients: {count: 1, rate: 10k, cpus: 1, %s}
+                  duration: 30s
+                """.formatted(clientField).getBytes(StandardCharsets.UTF_8)), "test"), RunPlanner.DEFAULT_CLIENT_IMAGE);
     }
 
     @Test
