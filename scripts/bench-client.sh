@@ -49,8 +49,9 @@ wait_until_ms() { while (( $(now_ms) < $1 )); do sleep 0.005; done; }
 round_label() { (( REPEAT > 1 )) && echo ", round $round"; return 0; }
 # what pacing costs beyond the requests themselves: a client that sleeps once per request pays a wake-up per request,
 # whatever this machine charges for one (a VM's timer and idle exits can make it tens of µs of CPU)
-sleeps_per_response() { # sleeps responses
-  awk -v s="$1" -v n="$2" 'BEGIN { printf "%.2f sleeps per response", (n > 0 ? s / n : 0) }'
+sleeps_per_response() { # sleeps (from sleeps_between: "≥" before it when a thread ended in the window) responses
+  awk -v s="$1" -v n="$2" 'BEGIN { bound = ""; if (s !~ /^[0-9]/) { bound = "≥ "; sub(/^[^0-9]+/, "", s) }
+    printf "%s%.2f sleeps per response%s", bound, (n > 0 ? s / n : 0), (bound == "" ? "" : " (a thread ended in the window, its sleeps uncounted)") }'
 }
 
 SCHEME="${SCHEME:-http}"
@@ -105,7 +106,7 @@ pacer_client() {
   read -r _ p50 p99 _ < <("$JAVA" -cp "$PACER_HOME/loadgen-image/target/app/lib/*" dev.pacer.loadgen.bench.WindowPercentiles "$work/rt.hlog" "$window_start" "$window_end")
   read -r _ lag50 lag99 lagmax < <("$JAVA" -cp "$PACER_HOME/loadgen-image/target/app/lib/*" dev.pacer.loadgen.bench.WindowPercentiles "$work/lag.hlog" "$window_start" "$window_end")
   # what the table has no column for: the median, and how late the requests went out (all of it is in the response times)
-  echo "  pacer${PACER_WAKEUP_MICROS:+ (wake-ups ≥ $PACER_WAKEUP_MICROS µs apart${PACER_CONNECTION_ORDER:+, $PACER_CONNECTION_ORDER})} at $rate req/s, $CONNECTIONS connections$(round_label): response time p50 $p50 µs; send lag p50 $lag50 µs, p99 $lag99 µs, max $lagmax µs; $(sleeps_per_response $((sleeps1 - sleeps0)) "$done")$( (( extended_s )) && echo "; behind schedule as the warm-up ended: warm-up extended by $extended_s s$( (( ${late:-0} * 1000 / rate > 10 )) && echo ", still behind as the window began")")" >>"$work/details"
+  echo "  pacer${PACER_WAKEUP_MICROS:+ (wake-ups ≥ $PACER_WAKEUP_MICROS µs apart${PACER_CONNECTION_ORDER:+, $PACER_CONNECTION_ORDER})} at $rate req/s, $CONNECTIONS connections$(round_label): response time p50 $p50 µs; send lag p50 $lag50 µs, p99 $lag99 µs, max $lagmax µs; $(sleeps_per_response "$(sleeps_between "$sleeps0" "$sleeps1")" "$done")$( (( extended_s )) && echo "; behind schedule as the warm-up ended: warm-up extended by $extended_s s$( (( ${late:-0} * 1000 / rate > 10 )) && echo ", still behind as the window began")")" >>"$work/details"
   echo "$done $achieved $(echo "$cpu1 - $cpu0" | bc -l) $(echo "scale=3; $p99 / 1000" | bc -l) $extended_s"
 }
 
@@ -124,7 +125,7 @@ vegeta_client() {
     | sort -n >"$work/vegeta.lat"
   local n; n=$(wc -l <"$work/vegeta.lat")
   local p99; p99=$(awk -v n="$n" 'NR == int(n * 0.99 + 0.5) { printf "%.3f", $1 / 1e6 }' "$work/vegeta.lat")
-  echo "  vegeta at $rate req/s, $CONNECTIONS connections$(round_label): $(sleeps_per_response $((sleeps1 - sleeps0)) "$n")" >>"$work/details"
+  echo "  vegeta at $rate req/s, $CONNECTIONS connections$(round_label): $(sleeps_per_response "$(sleeps_between "$sleeps0" "$sleeps1")" "$n")" >>"$work/details"
   echo "$n $(echo "scale=1; $n / $MEASURED_SECONDS" | bc -l) $(echo "$cpu1 - $cpu0" | bc -l) ${p99:-0}"
 }
 
@@ -157,7 +158,7 @@ wrk2_client() {
         m = (u == "us") ? v / 1000 : (u == "ms") ? v : (u == "s") ? v * 1000 : (u == "m") ? v * 60000 : v; printf "%.3f", m; exit }' "$work/wrk2.out")
   [[ -n $rps ]] || { echo "0 0 0 0"; return; }
   local n; n=$(printf '%.0f' "$(echo "$rps * $MEASURED_SECONDS" | bc -l)")
-  echo "  wrk2 at $rate req/s, $CONNECTIONS connections$(round_label): $(sleeps_per_response $((sleeps1 - sleeps0)) "$n")" >>"$work/details"
+  echo "  wrk2 at $rate req/s, $CONNECTIONS connections$(round_label): $(sleeps_per_response "$(sleeps_between "$sleeps0" "$sleeps1")" "$n")" >>"$work/details"
   echo "$n $rps $(echo "$cpu1 - $cpu0" | bc -l) ${p99:-0}"
 }
 

@@ -7,7 +7,8 @@
 # the client's CPU per request (their footprints: CPU time in the window over the window's requests), the server's CPU
 # in cores, the client's response time p50/p99 (from each request's intended time) and send lag p99, the verdict.
 # Then, per interval, the medians over the rounds. Compare intervals within one invocation only.
-# Usage: scripts/bench-pacing.sh [RATE]  (default 20000); WAKEUPS="50 1000" CONNECTIONS=16 WARMUP=8s MEASURED=15s REPEAT=3.
+# Usage: scripts/bench-pacing.sh [RATE]  (default 20000); WAKEUPS="50 1000" CONNECTIONS=16 WARMUP=8s MEASURED=15s REPEAT=3;
+#   ORDER=roundRobin: clients.connectionOrder (unset: the client's default, lastUsedFirst).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 RATE="${1:-20000}"
@@ -16,17 +17,19 @@ CONNECTIONS="${CONNECTIONS:-16}"
 WARMUP="${WARMUP:-8s}"
 MEASURED="${MEASURED:-15s}"
 REPEAT="${REPEAT:-3}"
+ORDER="${ORDER:-}"
+[[ -z $ORDER || $ORDER == roundRobin || $ORDER == lastUsedFirst ]] || { echo "ORDER must be roundRobin or lastUsedFirst (ORDER=$ORDER)" >&2; exit 2; }
 [[ $REPEAT =~ ^[1-9][0-9]*$ ]] || { echo "REPEAT must be a whole number of rounds, 1 or more (REPEAT=$REPEAT)" >&2; exit 2; }
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 spec() { # name wake-up-µs
-  jetty12_spec "$1" ", minWakeupIntervalMicros: $2" "" 10ms
+  jetty12_spec "$1" ", minWakeupIntervalMicros: $2${ORDER:+, connectionOrder: $ORDER}" "" 10ms
 }
 
 echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), kernel $(uname -r)"
 echo "Jetty 12 core (agent) on one CPU, one pacer client on the other, $RATE req/s, $CONNECTIONS connections," \
-     "$WARMUP warm-up, $MEASURED measured, intervals $WAKEUPS µs in turn, $REPEAT rounds"
+     "$WARMUP warm-up, $MEASURED measured, intervals $WAKEUPS µs in turn, connection order ${ORDER:-lastUsedFirst}, $REPEAT rounds"
 echo
 for round in $(seq 1 "$REPEAT"); do
   for wakeup in $WAKEUPS; do

@@ -9,7 +9,8 @@
 # For each: the server's and the client's CPU per request (their footprints: CPU time in the window over the requests),
 # handshakes per second in the window and the clients' handshake time (result.tls), the server's and the clients' p99,
 # the verdict. Ratios are to the http run of the same invocation only.
-# Usage: scripts/bench-tls.sh [RATE]  (default 2000); RENEW_EVERY=20 CONNECTIONS=16 WARMUP=10s MEASURED=20s.
+# Usage: scripts/bench-tls.sh [RATE]  (default 2000); RENEW_EVERY=20 CONNECTIONS=16 WARMUP=10s MEASURED=20s;
+#   CLIENT_FIELDS="minWakeupIntervalMicros: 50": more fields of the spec's clients, as YAML flow mapping entries.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 RATE="${1:-2000}"
@@ -21,7 +22,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 spec() { # name scheme tls-yaml
-  jetty12_spec "$1" "" ", scheme: $2" 20ms "$3"
+  jetty12_spec "$1" "${CLIENT_FIELDS:+, $CLIENT_FIELDS}" ", scheme: $2" 20ms "$3"
 }
 
 echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), kernel $(uname -r)"

@@ -70,10 +70,23 @@ cpu_seconds() {
   awk '{ split($0, a, ") "); split(a[2], f, " "); printf "%.2f\n", (f[12] + f[13]) / 100 }' "/proc/$1/stat"
 }
 
-# sleeps PID: how many times the process's threads have gone to sleep so far (their voluntary context switches; each
-# sleep ends in a wake-up, what a timer or a socket costs the CPU); a thread that ended takes its count with it
+# sleeps PID: each of the process's threads and how many times it has gone to sleep so far (its voluntary context
+# switches; each sleep ends in a wake-up, what a timer or a socket costs the CPU), as "tid:count tid:count ..."
 sleeps() {
-  { cat /proc/"$1"/task/*/status 2>/dev/null || :; } | awk '/^voluntary_ctxt_switches/ { n += $2 } END { print n + 0 }'
+  local task
+  for task in /proc/"$1"/task/*; do
+    awk -v tid="${task##*/}" '/^voluntary_ctxt_switches/ { printf "%s:%s ", tid, $2 }' "$task/status" 2>/dev/null || :
+  done
+}
+
+# sleeps_between BEFORE AFTER: the sleeps between two `sleeps` of one process, by the threads alive at the second. A
+# thread that ended in between took its count with it: the figure is then a lower bound, printed after a "≥"
+sleeps_between() {
+  awk -v before="$1" -v after="$2" 'BEGIN {
+    n = split(before, b, " "); for (i = 1; i <= n; i++) { split(b[i], f, ":"); then[f[1]] = f[2] }
+    n = split(after, a, " "); for (i = 1; i <= n; i++) { split(a[i], f, ":"); sum += f[2] - ((f[1] in then) ? then[f[1]] : 0); alive[f[1]] = 1 }
+    for (tid in then) if (!(tid in alive)) ended++
+    printf "%s%d\n", (ended ? "≥" : ""), sum }'
 }
 
 require_wrk() {

@@ -250,8 +250,8 @@ public class BenchmarkRunSpec extends RunTemplate {
         @Pattern("^(roundRobin|lastUsedFirst)$")
         @JsonPropertyDescription("HTTP/1.1: which idle connection a request takes. lastUsedFirst (unset): the one released "
                 + "last, as Jetty's HttpClient and Go's pools take theirs: a few connections carry the load and stay warm, the "
-                + "others stay open and idle (idle-heavy keep-alive connections) as long as the server's idle timeout allows; "
-                + "one it closes is replaced when next needed. roundRobin: the one idle longest, so every connection carries "
+                + "others stay open and idle (idle-heavy keep-alive connections); one the server closes is replaced at once. "
+                + "roundRobin: the one idle longest, so every connection carries "
                 + "its share in turn, as wrk2's do, and the server sees them all active; the client's CPU per request then "
                 + "grows with the connection count, each request touching a connection gone cold in its caches.")
         public String connectionOrder;

@@ -21,6 +21,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -58,8 +59,9 @@ import org.mortbay.jetty.load.generator.Resource;
  * <ul>
  *   <li>idle connections and requests that are due are paired by a {@link ConnectionRing}: a request finding every
  *       connection busy goes out on the thread that completes the next response;</li>
- *   <li>a connection the server closes ({@code Connection: close}, its idle timeout, a reset) is replaced in the
- *       background when a request needs it; a request that waited for that reconnect counts the wait as send lag;</li>
+ *   <li>a connection that closes ({@code Connection: close}, the server's idle timeout, a reset) is replaced at once,
+ *       in the background, as wrk's are: idle connections the server closes do not silently leave fewer open than the
+ *       run asks for. A request that waited for a reconnect counts the wait as send lag;</li>
  *   <li>a request unanswered {@code timeoutMs} after it went to the wire fails as a timeout and its connection is
  *       closed (its answer, should it come, would belong to nobody) and replaced;</li>
  *   <li>over TLS ({@link ClientTls}), a connection joins the ring once its handshake succeeded, each handshake timed; with
@@ -165,6 +167,16 @@ final class Http1Shard implements Shard {
             int selected = waitMs == 0 ? nio.selectNow() : nio.select(waitMs);
             paced.loop.waitEnded();   // Jetty's work on what was selected follows: not the loop's stall (beforeSelect)
             return selected;
+        }
+
+        /** Jetty has closed this selector for good: a loop it paced would never wake again, and the run must not wait for it. */
+        @Override
+        protected void onSelectFailed(Throwable cause) {
+            super.onSelectFailed(cause);
+            SelectorPacing paced = pacing;
+            if (paced != null) {
+                paced.result.completeExceptionally(new IllegalStateException("the selector that paced this shard failed", cause));
+            }
         }
     }
 
@@ -291,10 +303,10 @@ final class Http1Shard implements Shard {
             tls = new TimedTls(sslContext, connector.getByteBufferPool(), threads, (endPoint, context) -> new Http1Connection(endPoint));
         }
         running = true;
-        // a connection retired after its requests was replaced when it closed. Opened off the thread that found it
-        // closed (the pacing thread, often): after a server's idle timeout a burst may find thousands closed at once
+        // a closed connection is replaced once, by whichever finds it closed first: its own close (usually), or the
+        // ring taking it. Opened off the thread that found it closed (the pacing thread, often)
         ring = new ConnectionRing<>(Http1Connection::usable, closed -> {
-            if (!closed.retired) {
+            if (closed.claimReplacement()) {
                 reopenInBackground();
             }
         }, this::dispatch, lastUsedFirst);
@@ -341,8 +353,9 @@ final class Http1Shard implements Shard {
 
     /** A connection that served its {@code requestsPerConnection}: closed, and another opened in its place at once. */
     private void retire(Http1Connection connection) {
-        connection.retired = true;
-        reopen();
+        if (connection.claimReplacement()) {
+            reopen();
+        }
     }
 
     /**
@@ -509,8 +522,7 @@ final class Http1Shard implements Shard {
          */
         private RetainableByteBuffer in;
         private volatile boolean closed;
-        /** Closed after its requestsPerConnection, and already replaced. */
-        volatile boolean retired;
+        private final AtomicBoolean replacementClaimed = new AtomicBoolean();
         /**
          * Opened (over TLS: its handshake succeeded) and given to the ring. Only such a connection can carry the requests
          * waiting: one whose handshake never ends stays open, and a failed reopen must not wait for it.
@@ -539,6 +551,11 @@ final class Http1Shard implements Shard {
 
         boolean usable() {
             return !closed && getEndPoint().isOpen();
+        }
+
+        /** Whether the caller is the one to replace this connection, once closed: true once, whoever asks first. */
+        boolean claimReplacement() {
+            return replacementClaimed.compareAndSet(false, true);
         }
 
         Http1Connection joined() {
@@ -667,9 +684,13 @@ final class Http1Shard implements Shard {
             closed = true;
             super.onClose(cause);
             live.remove(this);
+            reopenedAtNanos.remove(this);
             Pending pending = current.get();
             if (pending != null) {   // it was on the wire: its failure, and the connection back to be replaced
                 fail(pending, cause != null ? cause : new EOFException("the connection closed before the response"));
+            }
+            if (joined && claimReplacement()) {   // idle in the ring too: replaced now, not when a burst next reaches it
+                reopenInBackground();
             }
         }
     }
