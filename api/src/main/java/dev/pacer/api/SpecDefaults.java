@@ -45,10 +45,10 @@ public final class SpecDefaults {
      * The wake-up interval of a spec that sets none: {@link #MIN_WAKEUP_INTERVAL_MICROS}, or half the send-lag limit
      * when that is tighter, since a request waiting for the next wake-up is late by up to one interval.
      *
-     * @param maxSendLagP99 the run's {@code criteria.maxSendLagP99}, which the interval is checked against in whole milliseconds
+     * @param maxSendLagP99 the run's {@code criteria.maxSendLagP99}
      */
     public static int minWakeupIntervalMicros(java.time.Duration maxSendLagP99) {
-        return (int) Math.min(MIN_WAKEUP_INTERVAL_MICROS, maxSendLagP99.toMillis() * 500);
+        return (int) Math.min(MIN_WAKEUP_INTERVAL_MICROS, maxSendLagP99.toNanos() / 2_000);
     }
 
     private SpecDefaults() {

@@ -88,6 +88,17 @@ final class ConnectionRing<C, R> {
         }
     }
 
+    /** Removes the idle connections found closed, each handed to {@code replace}: none is left to pile up unseen. */
+    void pruneClosed() {
+        idle.removeIf(connection -> {
+            if (open.test(connection)) {
+                return false;
+            }
+            replace.accept(connection);
+            return true;
+        });
+    }
+
     /** Requests waiting for a connection now. */
     int waiting() {
         return waiting.size();

@@ -370,6 +370,9 @@ final class Http1Shard implements Shard {
         open().whenComplete((opened, failure) -> {
             if (failure == null) {
                 reopenedAtNanos.put(opened, System.nanoTime());
+                if (!opened.usable()) {   // closed already: its close may have run before the put
+                    reopenedAtNanos.remove(opened);
+                }
                 ring.release(opened.joined());
                 return;
             }
@@ -382,6 +385,14 @@ final class Http1Shard implements Shard {
         });
     }
 
+    private void reopenShortly() {
+        try {
+            connector.getScheduler().schedule(this::reopen, REOPEN_DELAY_MS, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException stopping) {
+            // the shard is closing: nothing to replace
+        }
+    }
+
     private void reopenInBackground() {
         try {
             threads.execute(this::reopen);
@@ -390,16 +401,23 @@ final class Http1Shard implements Shard {
         }
     }
 
-    /** Every quarter of the request timeout (10 ms to 1 s), requests on the wire longer than the timeout fail. */
+    /**
+     * Every quarter of the request timeout (10 ms to 1 s), requests on the wire longer than the timeout fail, and
+     * closed connections (replaced already) leave the ring, where those behind the few carrying the load would pile up.
+     */
     private void scheduleTimeoutSweep() {
         long everyMs = Math.clamp(TimeUnit.NANOSECONDS.toMillis(timeoutNanos) / 4, 10, 1_000);
         connector.getScheduler().schedule(() -> {
             if (!running) {
                 return;
             }
-            long now = System.nanoTime();
-            live.forEach(connection -> connection.timeOutIfLate(now));
-            scheduleTimeoutSweep();
+            try {
+                long now = System.nanoTime();
+                live.forEach(connection -> connection.timeOutIfLate(now));
+                ring.pruneClosed();
+            } finally {   // a failure in what a timeout triggers must not end the sweeps
+                scheduleTimeoutSweep();
+            }
         }, everyMs, TimeUnit.MILLISECONDS);
     }
 
@@ -483,7 +501,7 @@ final class Http1Shard implements Shard {
             }
         }
 
-        /** It failed: the connection (closed) goes back at once, to be replaced when needed; only once. */
+        /** It failed: the connection (closed, and replaced) goes back at once; only once. */
         void failedOn(Http1Connection on, Throwable failure) {
             if (untilReleased.getAndSet(0) > 0) {
                 ring.release(on);
@@ -492,7 +510,7 @@ final class Http1Shard implements Shard {
         }
 
         /**
-         * The write failed: this request fails so, and the connection closes (replaced when needed). A write reported
+         * The write failed: this request fails so, and the connection closes (and is replaced). A write reported
          * failed after its response completed (a server closing the connection with its answer while the writing
          * thread was still in the write) fails nothing, but the connection still goes back, to be replaced.
          */
@@ -523,6 +541,8 @@ final class Http1Shard implements Shard {
         private RetainableByteBuffer in;
         private volatile boolean closed;
         private final AtomicBoolean replacementClaimed = new AtomicBoolean();
+        /** Whether a request was ever sent on it. */
+        private volatile boolean carried;
         /**
          * Opened (over TLS: its handshake succeeded) and given to the ring. Only such a connection can carry the requests
          * waiting: one whose handshake never ends stays open, and a failed reopen must not wait for it.
@@ -560,10 +580,14 @@ final class Http1Shard implements Shard {
 
         Http1Connection joined() {
             joined = true;
+            if (closed && claimReplacement()) {   // closed before it joined: its own close did not replace it
+                reopenInBackground();
+            }
             return this;
         }
 
         void send(Pending pending) {
+            carried = true;
             pending.connection = this;
             current.set(pending);
             if (closed) {   // closed after the ring found it open: the request never went out
@@ -645,8 +669,7 @@ final class Http1Shard implements Shard {
 
         /**
          * The response is complete: it is recorded, then the connection goes back (once its write completed too), and a
-         * request waiting goes out on it. A response asking to close the connection closes it; the ring replaces it
-         * when needed.
+         * request waiting goes out on it. A response asking to close the connection closes it, and it is replaced.
          *
          * @return whether the connection stays open to read on
          */
@@ -669,7 +692,7 @@ final class Http1Shard implements Shard {
             return !close;
         }
 
-        /** A request on the wire longer than the timeout fails so, and its connection is closed: it is replaced when needed. */
+        /** A request on the wire longer than the timeout fails so, and its connection is closed, and replaced. */
         void timeOutIfLate(long nowNanos) {
             Pending pending = current.get();
             if (pending != null && nowNanos - pending.begunNanos > timeoutNanos) {
@@ -690,7 +713,11 @@ final class Http1Shard implements Shard {
                 fail(pending, cause != null ? cause : new EOFException("the connection closed before the response"));
             }
             if (joined && claimReplacement()) {   // idle in the ring too: replaced now, not when a burst next reaches it
-                reopenInBackground();
+                if (carried) {
+                    reopenInBackground();
+                } else {   // a server that accepts and closes at once must not be reconnected to in a loop
+                    reopenShortly();
+                }
             }
         }
     }

@@ -65,6 +65,26 @@ class ConnectionRingTest {
     }
 
     @Test
+    void closedIdleConnectionsArePrunedAndHandedToReplaceWhileTheOpenOnesStay() {
+        List<Integer> replaced = new ArrayList<>();
+        List<String> sent = new ArrayList<>();
+        ConnectionRing<FakeConnection, Integer> ring = new ConnectionRing<>(c -> !c.closed, c -> replaced.add(c.id),
+                (c, r) -> sent.add(r + "@" + c.id), true);
+        List<FakeConnection> connections = List.of(new FakeConnection(1), new FakeConnection(2), new FakeConnection(3));
+        connections.forEach(ring::release);
+        connections.get(0).closed = true;   // behind the others: never reached by a request taking the one released last
+        connections.get(1).closed = true;
+        ring.pruneClosed();
+        assertThat(replaced).containsExactlyInAnyOrder(1, 2);
+        ring.pruneClosed();
+        assertThat(replaced).as("each once: they left the ring").hasSize(2);
+        ring.offer(10);
+        ring.offer(11);
+        assertThat(sent).as("the open one carries the first; the second waits for it").containsExactly("10@3");
+        assertThat(ring.waiting()).isEqualTo(1);
+    }
+
+    @Test
     void lastUsedFirstTakesTheConnectionReleasedLastSoTheOthersStayIdle() {
         List<String> sent = new ArrayList<>();
         ConnectionRing<FakeConnection, Integer> ring = new ConnectionRing<>(c -> !c.closed, c -> { },

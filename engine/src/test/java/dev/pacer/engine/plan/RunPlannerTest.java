@@ -65,6 +65,8 @@ class RunPlannerTest {
         RunPlan tight = RunPlanner.plan(run("  criteria: {maxSendLagP99: 1ms}\n"), RunPlanner.DEFAULT_CLIENT_IMAGE);
         assertThat(tight.client("client-0").minWakeupIntervalMicros()).as("half of 1 ms: a batch's lateness alone stays within the limit")
                 .isEqualTo(500);
+        RunPlan between = RunPlanner.plan(run("  criteria: {maxSendLagP99: 1.5ms}\n"), RunPlanner.DEFAULT_CLIENT_IMAGE);
+        assertThat(between.client("client-0").minWakeupIntervalMicros()).as("half, to the microsecond").isEqualTo(750);
         RunPlan loose = RunPlanner.plan(run("  criteria: {maxSendLagP99: 50ms}\n"), RunPlanner.DEFAULT_CLIENT_IMAGE);
         assertThat(loose.client("client-0").minWakeupIntervalMicros()).isEqualTo(1000);
 
