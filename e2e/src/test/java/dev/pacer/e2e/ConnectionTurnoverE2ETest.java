@@ -67,9 +67,9 @@ class ConnectionTurnoverE2ETest {
             assertThat(runStatus.sent()).as(seen).isEqualTo(runStatus.scheduled());
             assertThat(runStatus.completed()).as("responses; %s", seen).isEqualTo(runStatus.scheduled());
             assertThat(served.get()).as("the server answered every request; %s", seen).isEqualTo(runStatus.scheduled());
-            // every closed connection was replaced: the server saw one client port per closed connection, and more
-            assertThat(closed.get()).as(seen).isEqualTo(runStatus.scheduled() / CLOSE_EVERY).isPositive();
-            assertThat(clientPorts.size()).as("connections the client opened; %s", seen).isGreaterThan(Math.toIntExact(closed.get()));
+            // every closed connection was replaced: with far more closed than the client holds, none of the requests
+            // above could have gone out otherwise (client ports are not counted: a port is reused once its connection closed)
+            assertThat(closed.get()).as(seen).isEqualTo(runStatus.scheduled() / CLOSE_EVERY).isGreaterThan(10L * connections);
         } finally {
             Processes.stop(server);
         }

@@ -305,11 +305,7 @@ final class Http1Shard implements Shard {
         running = true;
         // a closed connection is replaced once, by whichever finds it closed first: its own close (usually), or the
         // ring taking it. Opened off the thread that found it closed (the pacing thread, often)
-        ring = new ConnectionRing<>(Http1Connection::usable, closed -> {
-            if (closed.claimReplacement()) {
-                reopenInBackground();
-            }
-        }, this::dispatch, lastUsedFirst);
+        ring = new ConnectionRing<>(Http1Connection::usable, Http1Connection::replaceOnce, this::dispatch, lastUsedFirst);
         List<CompletableFuture<Http1Connection>> opening = new ArrayList<>();
         for (int i = 0; i < connections; i++) {
             opening.add(open());
@@ -578,10 +574,25 @@ final class Http1Shard implements Shard {
             return replacementClaimed.compareAndSet(false, true);
         }
 
+        /**
+         * Opens another in place of this closed one, unless that was done: at once, or 100 ms later when it closed before
+         * carrying a request, so that a server that accepts and closes at once is not reconnected to in a loop.
+         */
+        void replaceOnce() {
+            if (!claimReplacement()) {
+                return;
+            }
+            if (carried) {
+                reopenInBackground();
+            } else {
+                reopenShortly();
+            }
+        }
+
         Http1Connection joined() {
             joined = true;
-            if (closed && claimReplacement()) {   // closed before it joined: its own close did not replace it
-                reopenInBackground();
+            if (closed) {   // closed before it joined: its own close did not replace it
+                replaceOnce();
             }
             return this;
         }
@@ -712,12 +723,8 @@ final class Http1Shard implements Shard {
             if (pending != null) {   // it was on the wire: its failure, and the connection back to be replaced
                 fail(pending, cause != null ? cause : new EOFException("the connection closed before the response"));
             }
-            if (joined && claimReplacement()) {   // idle in the ring too: replaced now, not when a burst next reaches it
-                if (carried) {
-                    reopenInBackground();
-                } else {   // a server that accepts and closes at once must not be reconnected to in a loop
-                    reopenShortly();
-                }
+            if (joined) {   // idle in the ring too: replaced now, not when a burst next reaches it
+                replaceOnce();
             }
         }
     }

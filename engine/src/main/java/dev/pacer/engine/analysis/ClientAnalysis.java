@@ -176,7 +176,7 @@ final class ClientAnalysis {
                             + "threads waiting up to %s for one each time they became runnable): a client without CPU left sends late and counts "
                             + "its own queueing as the server's latency; give it more CPUs (spec.clients.cpus), other CPUs than the server's "
                             + "and its neighbours', or more clients, or let it send more requests on each wake-up (a wider "
-                            + "spec.clients.minWakeupIntervalMicros, up to 5000 and to half of spec.criteria.maxSendLagP99)",
+                            + "spec.clients.minWakeupIntervalMicros, up to 5000 and to half of spec.criteria.maxSendLagP99 in whole milliseconds)",
                     client, f.saturatedPeriods, used.byPeriod().size(), 100 * f.maxPeriodCpuUtilization, f.cpusAllowed,
                     f.maxWaitPerSliceMicros == null ? "an unknown time" : String.format(Locale.ROOT, "%.2f ms", f.maxWaitPerSliceMicros / 1000)));
         }
