@@ -349,9 +349,7 @@ final class Http1Shard implements Shard {
 
     /** A connection that served its {@code requestsPerConnection}: closed, and another opened in its place at once. */
     private void retire(Http1Connection connection) {
-        if (connection.claimReplacement()) {
-            reopen();
-        }
+        connection.replaceOnce();
     }
 
     /**
@@ -376,7 +374,7 @@ final class Http1Shard implements Shard {
                 ring.failWaiting(waiting -> waiting.neverSent(failure));
             }
             if (running) {
-                connector.getScheduler().schedule(this::reopen, REOPEN_DELAY_MS, TimeUnit.MILLISECONDS);
+                reopenShortly();
             }
         });
     }
@@ -569,17 +567,13 @@ final class Http1Shard implements Shard {
             return !closed && getEndPoint().isOpen();
         }
 
-        /** Whether the caller is the one to replace this connection, once closed: true once, whoever asks first. */
-        boolean claimReplacement() {
-            return replacementClaimed.compareAndSet(false, true);
-        }
-
         /**
-         * Opens another in place of this closed one, unless that was done: at once, or 100 ms later when it closed before
-         * carrying a request, so that a server that accepts and closes at once is not reconnected to in a loop.
+         * Opens another in place of this closed (or retiring) one, once, whoever asks first: at once, or 100 ms later when
+         * it closed before carrying a request, so that a server that accepts and closes at once is not reconnected to in
+         * a loop.
          */
         void replaceOnce() {
-            if (!claimReplacement()) {
+            if (!replacementClaimed.compareAndSet(false, true)) {
                 return;
             }
             if (carried) {
@@ -598,7 +592,9 @@ final class Http1Shard implements Shard {
         }
 
         void send(Pending pending) {
-            carried = true;
+            if (!carried) {   // written once: not a volatile write per request
+                carried = true;
+            }
             pending.connection = this;
             current.set(pending);
             if (closed) {   // closed after the ring found it open: the request never went out
