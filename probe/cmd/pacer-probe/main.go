@@ -23,6 +23,8 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -146,7 +148,7 @@ func run() error {
 	}
 	defer probe.Close()
 	start := time.Now()
-	grace := o.periodMs / 5 // records of idle connections leave when their next request arrives
+	grace := o.periodMs / 5 // a record leaves the kernel once its response is complete, and reaches the reader later
 	sampler := period.New([]string{seriesService, seriesResidence}, o.periodMs, grace, start.UnixMilli())
 	health := admin.NewHealth("probe attached; waiting for " + tgt.String() + " to accept connections")
 	m := &measured{target: tgt, server: proc, probe: probe, sampler: sampler, start: start, kernel: release, periodMs: o.periodMs}
@@ -236,17 +238,19 @@ type measured struct {
 	start    time.Time
 	kernel   string
 	periodMs int64
+	offsetNs atomic.Int64 // epoch nanoseconds − CLOCK_MONOTONIC nanoseconds, re-read by the read loop
+	closing  sync.Mutex   // one closeDue at a time: the read loop's, or a log request's
 	// resources samples the server's process; nil when its pid is not known (on Kubernetes)
 	resources *resources.Sampler
 }
 
 // readLoop moves records into the sampler and closes periods on time, with or without traffic.
 func (m *measured) readLoop(ctx context.Context) error {
-	var rec attach.Record
-	var seen attach.Counters                                  // the kernel's counts already given to a period
-	offset := time.Now().UnixNano() - attach.MonotonicNanos() // CLOCK_MONOTONIC → epoch, re-read every period
+	var seen attach.Counters // the kernel's counts already given to a period
+	m.offsetNs.Store(time.Now().UnixNano() - attach.MonotonicNanos())
 	nextClose := time.Now()
 	for ctx.Err() == nil {
+		var rec attach.Record
 		ok, err := m.probe.Read(nextClose, &rec)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -255,15 +259,46 @@ func (m *measured) readLoop(ctx context.Context) error {
 			return err
 		}
 		if ok {
-			m.sampler.Record(int64(rec.EndNs)+offset, int64(rec.ServiceNs), int64(rec.ResidenceNs))
+			m.record(rec)
 		}
 		if now := time.Now(); !now.Before(nextClose) {
-			offset = now.UnixNano() - attach.MonotonicNanos()
+			m.offsetNs.Store(now.UnixNano() - attach.MonotonicNanos()) // CLOCK_MONOTONIC → epoch, re-read every tick
 			seen = m.countKernelLosses(now.UnixMilli(), seen)
-			m.sampler.CloseDue(now.UnixMilli())
+			if err := m.closeDue(now); err != nil {
+				return err
+			}
 			nextClose = now.Add(time.Duration(max(m.periodMs/20, 5)) * time.Millisecond)
 		}
 	}
+	return nil
+}
+
+func (m *measured) record(rec attach.Record) {
+	m.sampler.Record(int64(rec.EndNs)+m.offsetNs.Load(), int64(rec.ServiceNs), int64(rec.ResidenceNs))
+}
+
+// closeDue closes the periods whose grace has passed. Responses still open in them, whose connections the client
+// left idle, are ended at their last write first, and their records read, so that none of them is late.
+func (m *measured) closeDue(now time.Time) error {
+	m.closing.Lock()
+	defer m.closing.Unlock()
+	if endMs, ok := m.sampler.ClosingThrough(now.UnixMilli()); ok {
+		if err := m.probe.EndSettled(uint64(endMs*1_000_000 - m.offsetNs.Load())); err != nil {
+			return err
+		}
+		for { // what the walk ended is in the ring now: read it without waiting
+			var rec attach.Record
+			ok, err := m.probe.Read(now, &rec) // a deadline passed: no wait
+			if err != nil {
+				return err
+			}
+			if !ok {
+				break
+			}
+			m.record(rec)
+		}
+	}
+	m.sampler.CloseDue(now.UnixMilli())
 	return nil
 }
 
@@ -292,7 +327,9 @@ func (m *measured) Log(series string) (string, bool) {
 	if series == "" {
 		series = seriesService
 	}
-	m.sampler.CloseDue(time.Now().UnixMilli())
+	if err := m.closeDue(time.Now()); err != nil {
+		log.Printf("closing the periods due: %v", err)
+	}
 	return m.sampler.Log(series, fmt.Sprintf("pacer probe %s histograms of %s, values in nanoseconds, sample period %d ms",
 		series, m.target, m.periodMs))
 }

@@ -5,6 +5,7 @@ package attach
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net/netip"
 	"os"
 	"strconv"
@@ -114,6 +115,8 @@ type Probe struct {
 	links   []link.Link
 	reader  *ringbuf.Reader
 	stats   interface{ Close() error }
+	// settled walks every connection's state (flush_settled); attached once, opened for each walk
+	settled *link.Iter
 }
 
 // ValidRingBytes: the kernel wants a power of two and a multiple of the page size.
@@ -184,12 +187,33 @@ func Attach(target Target, ringBytes int, runTimeStats bool) (*Probe, error) {
 		}
 		p.links = append(p.links, l)
 	}
+	p.settled, err = link.AttachIter(link.IterOptions{Program: p.objects.FlushSettled, Map: p.objects.Conns})
+	if err != nil {
+		p.Close()
+		return nil, fmt.Errorf("attaching the iterator over the connections: %w", err)
+	}
 	p.reader, err = ringbuf.NewReader(p.objects.Events)
 	if err != nil {
 		p.Close()
 		return nil, fmt.Errorf("opening the ring buffer: %w", err)
 	}
 	return p, nil
+}
+
+// EndSettled ends every response still open whose last write is at or before beforeMonoNs (CLOCK_MONOTONIC): on a
+// connection left idle by its client, a server that reads again only once the next request comes leaves its response
+// open until then. Their records go to the ring, to be read before the period they belong to closes.
+func (p *Probe) EndSettled(beforeMonoNs uint64) error {
+	if err := p.objects.SettledBefore.Put(uint32(0), beforeMonoNs); err != nil {
+		return fmt.Errorf("setting the walk's bound: %w", err)
+	}
+	walk, err := p.settled.Open()
+	if err != nil {
+		return fmt.Errorf("walking the connections: %w", err)
+	}
+	defer walk.Close()
+	_, err = io.Copy(io.Discard, walk) // the walk writes nothing; reading runs it to its end
+	return err
 }
 
 // Record is one request: its end on CLOCK_MONOTONIC and its two durations.
@@ -266,6 +290,9 @@ func (p *Probe) Close() error {
 	}
 	for _, l := range p.links {
 		l.Close()
+	}
+	if p.settled != nil {
+		p.settled.Close()
 	}
 	if p.stats != nil {
 		p.stats.Close()

@@ -303,3 +303,83 @@ func TestAPeersFinMidResponseEndsNothing(t *testing.T) {
 		t.Fatalf("counters %+v, want no orphan write and 1 request abandoned or read after the client's FIN", c)
 	}
 }
+
+// A server that reads again only once the next request comes (as a selector-driven server does) leaves its response
+// open on a connection the client keeps idle. The walk before a period closes ends it at its last write; a response
+// whose last write is after the walk's bound is left to its connection.
+func TestAResponseOnAnIdleConnectionIsEndedByTheWalkAtItsLastWrite(t *testing.T) {
+	needKernel(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	const work = 5 * time.Millisecond
+	release := make(chan struct{})
+	defer close(release)
+	go func() {
+		conn, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer conn.Close()
+		buf := make([]byte, 4096)
+		if _, err := conn.Read(buf); err != nil {
+			return
+		}
+		time.Sleep(work)
+		io.WriteString(conn, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+		<-release // no read until the test ends: nothing on the connection says the response is complete
+	}()
+	addr := netip.MustParseAddrPort(ln.Addr().String())
+	p, err := Attach(Target{Port: addr.Port(), Addr: addr.Addr()}, 1<<20, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+
+	conn, err := net.DialTCP("tcp", nil, net.TCPAddrFromAddrPort(addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	sent := MonotonicNanos()
+	io.WriteString(conn, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+	answer := make([]byte, 0, 64)
+	for !bytes.HasSuffix(answer, []byte("ok")) {
+		b := make([]byte, 64)
+		n, err := conn.Read(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		answer = append(answer, b[:n]...)
+	}
+	answered := MonotonicNanos()
+
+	if err := p.EndSettled(uint64(sent)); err != nil { // a bound before the response's last write
+		t.Fatal(err)
+	}
+	if records := drain(t, p); len(records) != 0 {
+		t.Fatalf("%d records from a walk bounded before the response's last write, want 0", len(records))
+	}
+	if err := p.EndSettled(uint64(answered)); err != nil {
+		t.Fatal(err)
+	}
+	records := drain(t, p)
+	if len(records) != 1 {
+		t.Fatalf("%d records after the walk, want the one response", len(records))
+	}
+	r := records[0]
+	if int64(r.EndNs) < sent || int64(r.EndNs) > answered {
+		t.Fatalf("end %d outside [sent %d, answered %d]: it must be the last write's time", r.EndNs, sent, answered)
+	}
+	if time.Duration(r.ServiceNs) < work || int64(r.ServiceNs) > answered-sent {
+		t.Fatalf("service %s, want within [%s, %s]", time.Duration(r.ServiceNs), work, time.Duration(answered-sent))
+	}
+	if err := p.EndSettled(uint64(MonotonicNanos())); err != nil {
+		t.Fatal(err)
+	}
+	if again := drain(t, p); len(again) != 0 {
+		t.Fatalf("%d records from a second walk, want 0: each response is ended once", len(again))
+	}
+}

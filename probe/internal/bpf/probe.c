@@ -75,6 +75,15 @@ struct {
 	__uint(max_entries, 4 << 20); // resized at load time (--ring-bytes)
 } events SEC(".maps");
 
+// Where flush_settled stops: responses whose last write is at or before this (CLOCK_MONOTONIC) are ended. Set by the
+// reader before each walk.
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} settled_before SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, COUNTERS);
@@ -257,5 +266,23 @@ int BPF_PROG(on_state, const struct sock *sk, const int oldstate, const int news
 		finish(c);
 	else
 		reset(c);
+	return 0;
+}
+
+// Walked by the reader before it closes a period: a response whose last write is in that period and whose connection
+// has seen nothing since (a server that reads again only once the next request arrives, on a connection the client
+// leaves idle) is complete by now, and ends at its last write. Without this walk its record would wait for the
+// connection's next request, after its period closed. A response still being written in parts further apart than the
+// period's grace is cut at its last write so far; its later writes count as orphan writes.
+SEC("iter/bpf_sk_storage_map")
+int flush_settled(struct bpf_iter__bpf_sk_storage_map *ctx)
+{
+	struct conn *c = ctx->value;
+	if (!ctx->sk || !c)
+		return 0;
+	__u32 zero = 0;
+	__u64 *before = bpf_map_lookup_elem(&settled_before, &zero);
+	if (before && c->state == WRITING && c->last_write <= *before)
+		finish(c);
 	return 0;
 }

@@ -39,6 +39,8 @@ const (
 	ProbeMapConns         = "conns"
 	ProbeMapCounters      = "counters"
 	ProbeMapEvents        = "events"
+	ProbeMapSettledBefore = "settled_before"
+	ProbeProgFlushSettled = "flush_settled"
 	ProbeProgOnDataReady  = "on_data_ready"
 	ProbeProgOnRecv       = "on_recv"
 	ProbeProgOnSend       = "on_send"
@@ -94,19 +96,21 @@ type ProbeSpecs struct {
 //
 // It can be passed ebpf.CollectionSpec.Assign.
 type ProbeProgramSpecs struct {
-	OnDataReady *ebpf.ProgramSpec `ebpf:"on_data_ready"`
-	OnRecv      *ebpf.ProgramSpec `ebpf:"on_recv"`
-	OnSend      *ebpf.ProgramSpec `ebpf:"on_send"`
-	OnState     *ebpf.ProgramSpec `ebpf:"on_state"`
+	FlushSettled *ebpf.ProgramSpec `ebpf:"flush_settled"`
+	OnDataReady  *ebpf.ProgramSpec `ebpf:"on_data_ready"`
+	OnRecv       *ebpf.ProgramSpec `ebpf:"on_recv"`
+	OnSend       *ebpf.ProgramSpec `ebpf:"on_send"`
+	OnState      *ebpf.ProgramSpec `ebpf:"on_state"`
 }
 
 // ProbeMapSpecs contains maps before they are loaded into the kernel.
 //
 // It can be passed ebpf.CollectionSpec.Assign.
 type ProbeMapSpecs struct {
-	Conns    *ebpf.MapSpec `ebpf:"conns"`
-	Counters *ebpf.MapSpec `ebpf:"counters"`
-	Events   *ebpf.MapSpec `ebpf:"events"`
+	Conns         *ebpf.MapSpec `ebpf:"conns"`
+	Counters      *ebpf.MapSpec `ebpf:"counters"`
+	Events        *ebpf.MapSpec `ebpf:"events"`
+	SettledBefore *ebpf.MapSpec `ebpf:"settled_before"`
 }
 
 // ProbeVariableSpecs contains global variables before they are loaded into the kernel.
@@ -142,9 +146,10 @@ func (o *ProbeObjects) Close() error {
 //
 // It can be passed to LoadProbeObjects or ebpf.CollectionSpec.LoadAndAssign.
 type ProbeMaps struct {
-	Conns    *ebpf.Map `ebpf:"conns"`
-	Counters *ebpf.Map `ebpf:"counters"`
-	Events   *ebpf.Map `ebpf:"events"`
+	Conns         *ebpf.Map `ebpf:"conns"`
+	Counters      *ebpf.Map `ebpf:"counters"`
+	Events        *ebpf.Map `ebpf:"events"`
+	SettledBefore *ebpf.Map `ebpf:"settled_before"`
 }
 
 func (m *ProbeMaps) Close() error {
@@ -152,6 +157,7 @@ func (m *ProbeMaps) Close() error {
 		m.Conns,
 		m.Counters,
 		m.Events,
+		m.SettledBefore,
 	)
 }
 
@@ -172,14 +178,16 @@ type ProbeVariables struct {
 //
 // It can be passed to LoadProbeObjects or ebpf.CollectionSpec.LoadAndAssign.
 type ProbePrograms struct {
-	OnDataReady *ebpf.Program `ebpf:"on_data_ready"`
-	OnRecv      *ebpf.Program `ebpf:"on_recv"`
-	OnSend      *ebpf.Program `ebpf:"on_send"`
-	OnState     *ebpf.Program `ebpf:"on_state"`
+	FlushSettled *ebpf.Program `ebpf:"flush_settled"`
+	OnDataReady  *ebpf.Program `ebpf:"on_data_ready"`
+	OnRecv       *ebpf.Program `ebpf:"on_recv"`
+	OnSend       *ebpf.Program `ebpf:"on_send"`
+	OnState      *ebpf.Program `ebpf:"on_state"`
 }
 
 func (p *ProbePrograms) Close() error {
 	return _ProbeClose(
+		p.FlushSettled,
 		p.OnDataReady,
 		p.OnRecv,
 		p.OnSend,

@@ -190,6 +190,19 @@ func (s *Sampler) CloseDue(nowMs int64) {
 	}
 }
 
+// ClosingThrough is the end of the last period CloseDue(nowMs) would close; ok false when it would close none.
+func (s *Sampler) ClosingThrough(nowMs int64) (endMs int64, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return 0, false
+	}
+	for end := floorDiv(s.closedThroughMs, s.periodMs)*s.periodMs + s.periodMs; end+s.graceMs <= nowMs; end += s.periodMs {
+		endMs, ok = end, true
+	}
+	return endMs, ok
+}
+
 // Close closes every open period, the last one (partial) at nowMs. Records after this are late.
 func (s *Sampler) Close(nowMs int64) {
 	s.mu.Lock()

@@ -135,3 +135,27 @@ func TestLossesAreCountedPerPeriod(t *testing.T) {
 		t.Errorf("late total %d, want 1", late)
 	}
 }
+
+// The reader ends the responses still open in the periods about to close: ClosingThrough names the last of them, as
+// CloseDue would close them, and nothing once they are closed.
+func TestClosingThroughIsTheLastPeriodCloseDueCloses(t *testing.T) {
+	start := int64(1_795_473_600_250)
+	s := New([]string{"service"}, 1000, 200, start)
+	if _, ok := s.ClosingThrough(start + 900); ok {
+		t.Fatal("the first period ends at 01.000 and its grace at 01.200: nothing closes at 01.150")
+	}
+	for _, c := range []struct{ nowMs, wantEnd int64 }{{start + 950, start + 750}, {start + 2960, start + 2750}} {
+		end, ok := s.ClosingThrough(c.nowMs)
+		if !ok || end != c.wantEnd {
+			t.Fatalf("at %d: %d %v, want %d", c.nowMs, end, ok, c.wantEnd)
+		}
+	}
+	s.CloseDue(start + 2960)
+	if _, ok := s.ClosingThrough(start + 2960); ok {
+		t.Fatal("every period due is closed already")
+	}
+	s.Record((start+2800)*ms, 7)
+	if _, _, _, late := s.Totals(); late != 0 {
+		t.Fatalf("a record in the open period [03, 04) counted late: %d", late)
+	}
+}

@@ -248,13 +248,12 @@ public class BenchmarkRunSpec extends RunTemplate {
         public Integer senderThreads = SpecDefaults.SENDER_THREADS;
 
         @Pattern("^(roundRobin|lastUsedFirst)$")
-        @JsonPropertyDescription("HTTP/1.1: which idle connection a request takes. roundRobin (unset): the one idle longest, "
-                + "so every connection carries its share in turn, as wrk2's do, and the server sees them all active; the "
-                + "client's CPU per request grows with the connection count from about 1,000 (each request touches a "
-                + "connection gone cold in its caches). lastUsedFirst: the one released last, as Jetty's HttpClient and Go's "
-                + "pools take theirs: a few connections carry the load and stay warm, the others stay open and idle "
-                + "(idle-heavy keep-alive connections), and the cost per request barely depends on their number. A "
-                + "connection the server closes is replaced at once.")
+        @JsonPropertyDescription("HTTP/1.1: which idle connection a request takes. lastUsedFirst (unset): the one released "
+                + "last, as Jetty's HttpClient and Go's pools take theirs: a few connections carry the load and stay warm, the "
+                + "others stay open and idle (idle-heavy keep-alive connections); one the server closes is replaced at once. "
+                + "roundRobin: the one idle longest, so every connection carries "
+                + "its share in turn, as wrk2's do, and the server sees them all active; the client's CPU per request then "
+                + "grows with the connection count, each request touching a connection gone cold in its caches.")
         public String connectionOrder;
 
         @Min(0)

@@ -30,8 +30,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  * @param tls               TLS to an {@code https} target; {@code null} for {@code http}
  * @param minWakeupIntervalMicros the pacing thread's shortest sleep: requests due closer together go out on one wake-up
  *                          ({@code null}: {@value #DEFAULT_MIN_WAKEUP_INTERVAL_MICROS} µs; 0: a wake-up per request)
- * @param connectionOrder   HTTP/1.1: which idle connection a request takes, {@value #ROUND_ROBIN} (the one idle longest;
- *                          {@code null} too) or {@value #LAST_USED_FIRST} (the one released last)
+ * @param connectionOrder   HTTP/1.1: which idle connection a request takes, {@value #LAST_USED_FIRST} (the one released
+ *                          last; {@code null} too) or {@value #ROUND_ROBIN} (the one idle longest)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -84,7 +84,7 @@ public record RunRequest(String targetUrl, int ratePerSecond, int connections, i
     /** HTTP/1.1: whether a request takes the idle connection released last, rather than the one idle longest. */
     @JsonIgnore
     public boolean lastUsedFirst() {
-        return LAST_USED_FIRST.equals(connectionOrder);
+        return !ROUND_ROBIN.equals(connectionOrder);
     }
 
     /** The pacing thread's shortest sleep, the default applied. */
@@ -180,7 +180,7 @@ public record RunRequest(String targetUrl, int ratePerSecond, int connections, i
                     + DEFAULT_MIN_WAKEUP_INTERVAL_MICROS + "), was " + minWakeupIntervalMicros);
         }
         if (connectionOrder != null && !connectionOrder.equals(ROUND_ROBIN) && !connectionOrder.equals(LAST_USED_FIRST)) {
-            problems.add("connectionOrder must be roundRobin or lastUsedFirst (null: roundRobin), was '" + connectionOrder + "'");
+            problems.add("connectionOrder must be roundRobin or lastUsedFirst (null: lastUsedFirst), was '" + connectionOrder + "'");
         } else if (connectionOrder != null && httpVersion != null && !httpVersion.equals(HTTP_1_1)) {
             problems.add("connectionOrder applies to http/1.1 only, was set with httpVersion " + httpVersion);
         }

@@ -229,8 +229,8 @@ final class ServerAnalysis {
         long base = Math.max(1, timedRequests + losses.missing());
         if (losses.missing() > 0) {
             String missing = String.format(Locale.ROOT, "the kernel probe missed %,d of %,d requests %s (%.3f %%%s): %,d dropped "
-                    + "(its ring was full, or it lacked CPU to drain it) and %,d late (they reached it after their period closed, as an idle "
-                    + "keep-alive connection's last response does)", losses.missing(), base, over, 100.0 * losses.missing() / base,
+                    + "(its ring was full, or it lacked CPU to drain it) and %,d late (they reached it after their period "
+                    + "closed: it lacked CPU past the period's grace)", losses.missing(), base, over, 100.0 * losses.missing() / base,
                     periodsWith(input, losses, p -> p.droppedRecords() + p.lateRecords()), losses.droppedRecords(), losses.lateRecords());
             if ((double) losses.missing() / base > MISSING_LIMIT) {
                 findings.invalid.add(missing + "; its figures lack them: give it a larger ring (--ring-bytes), a CPU of its own, or "

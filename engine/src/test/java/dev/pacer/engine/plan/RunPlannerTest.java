@@ -56,8 +56,8 @@ class RunPlannerTest {
         assertThat(byDefault.minWakeupIntervalMicros()).as("the spec's default is the load generator's")
                 .isEqualTo(dev.pacer.api.SpecDefaults.MIN_WAKEUP_INTERVAL_MICROS).isEqualTo(RunRequest.DEFAULT_MIN_WAKEUP_INTERVAL_MICROS);
         assertThat(byDefault.connectionOrder()).as("the spec's default order, sent explicitly")
-                .isEqualTo(dev.pacer.api.SpecDefaults.CONNECTION_ORDER).isEqualTo(RunRequest.ROUND_ROBIN);
-        assertThat(byDefault.lastUsedFirst()).isFalse();
+                .isEqualTo(dev.pacer.api.SpecDefaults.CONNECTION_ORDER).isEqualTo(RunRequest.LAST_USED_FIRST);
+        assertThat(byDefault.lastUsedFirst()).isTrue();
     }
 
     @Test
@@ -70,8 +70,8 @@ class RunPlannerTest {
         RunPlan loose = RunPlanner.plan(run("  criteria: {maxSendLagP99: 50ms}\n"), RunPlanner.DEFAULT_CLIENT_IMAGE);
         assertThat(loose.client("client-0").minWakeupIntervalMicros()).isEqualTo(1000);
 
-        RunPlan lastUsedFirst = oneClientAt10k("connectionOrder: lastUsedFirst");
-        assertThat(lastUsedFirst.runRequest(lastUsedFirst.client("client-0"), "http://10.0.0.5:8080", 1_800_000_000_000L).lastUsedFirst()).isTrue();
+        RunPlan roundRobin = oneClientAt10k("connectionOrder: roundRobin");
+        assertThat(roundRobin.runRequest(roundRobin.client("client-0"), "http://10.0.0.5:8080", 1_800_000_000_000L).lastUsedFirst()).isFalse();
 
         RunPlan h2c = oneClientAt10k("httpVersion: h2c");
         RunRequest multiplexed = h2c.runRequest(h2c.client("client-0"), "http://10.0.0.5:8080", 1_800_000_000_000L);
