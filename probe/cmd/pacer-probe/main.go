@@ -17,6 +17,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -202,7 +203,7 @@ func run() error {
 	case err := <-failed:
 		if err != nil {
 			health.Fail(err.Error())
-			sampler.Close(time.Now().UnixMilli())
+			m.closeAll(time.Now())
 			shutdown(httpServer)
 			return err
 		}
@@ -210,7 +211,7 @@ func run() error {
 		health.Fail("reading the ring buffer failed")
 		return fmt.Errorf("reading the ring buffer: %w", err)
 	}
-	sampler.Close(time.Now().UnixMilli())
+	m.closeAll(time.Now())
 	shutdown(httpServer)
 	return nil
 }
@@ -238,8 +239,10 @@ type measured struct {
 	start    time.Time
 	kernel   string
 	periodMs int64
-	offsetNs atomic.Int64 // epoch nanoseconds − CLOCK_MONOTONIC nanoseconds, re-read by the read loop
-	closing  sync.Mutex   // one closeDue at a time: the read loop's, or a log request's
+	offsetNs atomic.Int64 // epoch nanoseconds − CLOCK_MONOTONIC nanoseconds, re-read at every tick of the read loop
+	// held while a record is read and recorded, and while periods close (the read loop's, or a log request's): a
+	// record read is in the sampler before its period closes
+	closing sync.Mutex
 	// resources samples the server's process; nil when its pid is not known (on Kubernetes)
 	resources *resources.Sampler
 }
@@ -247,59 +250,92 @@ type measured struct {
 // readLoop moves records into the sampler and closes periods on time, with or without traffic.
 func (m *measured) readLoop(ctx context.Context) error {
 	var seen attach.Counters // the kernel's counts already given to a period
-	m.offsetNs.Store(time.Now().UnixNano() - attach.MonotonicNanos())
+	m.offsetNs.Store(clockOffsetNs())
 	nextClose := time.Now()
 	for ctx.Err() == nil {
-		var rec attach.Record
-		ok, err := m.probe.Read(nextClose, &rec)
-		if err != nil {
+		if err := m.readOne(nextClose); err != nil {
 			if ctx.Err() != nil {
 				return nil
 			}
 			return err
 		}
-		if ok {
-			m.record(rec)
-		}
 		if now := time.Now(); !now.Before(nextClose) {
-			m.offsetNs.Store(now.UnixNano() - attach.MonotonicNanos()) // CLOCK_MONOTONIC → epoch, re-read every tick
+			m.offsetNs.Store(clockOffsetNs())
 			seen = m.countKernelLosses(now.UnixMilli(), seen)
-			if err := m.closeDue(now); err != nil {
-				return err
-			}
+			m.closeDue(now)
 			nextClose = now.Add(time.Duration(max(m.periodMs/20, 5)) * time.Millisecond)
 		}
 	}
 	return nil
 }
 
+// clockOffsetNs is epoch − CLOCK_MONOTONIC nanoseconds, the wall clock read between two monotonic readings: a
+// preemption between the reads would shift every record until the next reading.
+func clockOffsetNs() int64 {
+	best := int64(math.MaxInt64)
+	var offset int64
+	for range 3 {
+		before := attach.MonotonicNanos()
+		wall := time.Now().UnixNano()
+		after := attach.MonotonicNanos()
+		if after-before < best {
+			best, offset = after-before, wall-(before+after)/2
+		}
+	}
+	return offset
+}
+
+// readOne moves the next record into the sampler, waiting until the deadline for one. Under the closing lock, so
+// that a record read is in the sampler before any period closes.
+func (m *measured) readOne(deadline time.Time) error {
+	m.closing.Lock()
+	defer m.closing.Unlock()
+	var rec attach.Record
+	ok, err := m.probe.Read(deadline, &rec)
+	if ok {
+		m.record(rec)
+	}
+	return err
+}
+
 func (m *measured) record(rec attach.Record) {
 	m.sampler.Record(int64(rec.EndNs)+m.offsetNs.Load(), int64(rec.ServiceNs), int64(rec.ResidenceNs))
 }
 
-// closeDue closes the periods whose grace has passed. Responses still open in them, whose connections the client
-// left idle, are ended at their last write first, and their records read, so that none of them is late.
-func (m *measured) closeDue(now time.Time) error {
+// closeDue closes the periods whose grace has passed. Responses still open in them, on connections the client left
+// idle, are ended at their last write first, and their records read, so that none of them is late.
+func (m *measured) closeDue(now time.Time) {
 	m.closing.Lock()
 	defer m.closing.Unlock()
 	if endMs, ok := m.sampler.ClosingThrough(now.UnixMilli()); ok {
-		if err := m.probe.EndSettled(uint64(endMs*1_000_000 - m.offsetNs.Load())); err != nil {
-			return err
-		}
-		for { // what the walk ended is in the ring now: read it without waiting
-			var rec attach.Record
-			ok, err := m.probe.Read(now, &rec) // a deadline passed: no wait
-			if err != nil {
-				return err
-			}
-			if !ok {
-				break
-			}
-			m.record(rec)
-		}
+		m.endSettled(now, endMs*1_000_000-m.offsetNs.Load())
 	}
 	m.sampler.CloseDue(now.UnixMilli())
-	return nil
+}
+
+// closeAll closes every period, the last one at now, once the responses still open are ended.
+func (m *measured) closeAll(now time.Time) {
+	m.closing.Lock()
+	defer m.closing.Unlock()
+	m.endSettled(now, attach.MonotonicNanos())
+	m.sampler.Close(now.UnixMilli())
+}
+
+// endSettled ends the responses still open whose last write is at or before beforeMonoNs and reads their records.
+// Should the walk fail, they reach the sampler late, counted as such: the periods still close on time.
+func (m *measured) endSettled(now time.Time, beforeMonoNs int64) {
+	if err := m.probe.EndSettled(uint64(beforeMonoNs)); err != nil {
+		log.Printf("ending the responses still open: %v", err)
+		return
+	}
+	for { // what the walk ended is in the ring now: read it without waiting
+		var rec attach.Record
+		ok, err := m.probe.Read(now, &rec)
+		if !ok || err != nil {
+			return
+		}
+		m.record(rec)
+	}
 }
 
 // countKernelLosses gives the kernel's counts since seen to the period holding nowMs; @return the counts now given.
@@ -327,9 +363,7 @@ func (m *measured) Log(series string) (string, bool) {
 	if series == "" {
 		series = seriesService
 	}
-	if err := m.closeDue(time.Now()); err != nil {
-		log.Printf("closing the periods due: %v", err)
-	}
+	m.closeDue(time.Now())
 	return m.sampler.Log(series, fmt.Sprintf("pacer probe %s histograms of %s, values in nanoseconds, sample period %d ms",
 		series, m.target, m.periodMs))
 }

@@ -262,7 +262,7 @@ func (p *Probe) Counters() (Counters, error) {
 			*f += v
 		}
 	}
-	for _, prog := range []*ebpf.Program{p.objects.OnDataReady, p.objects.OnRecv, p.objects.OnSend, p.objects.OnState} {
+	for _, prog := range p.programs() {
 		if s, err := prog.Stats(); err == nil {
 			c.RecursionMisses += s.RecursionMisses
 		}
@@ -274,7 +274,7 @@ func (p *Probe) Counters() (Counters, error) {
 func (p *Probe) RunTime() (time.Duration, uint64) {
 	var total time.Duration
 	var runs uint64
-	for _, prog := range []*ebpf.Program{p.objects.OnDataReady, p.objects.OnRecv, p.objects.OnSend, p.objects.OnState} {
+	for _, prog := range p.programs() {
 		if s, err := prog.Stats(); err == nil {
 			total += s.Runtime
 			runs += s.RunCount
@@ -298,6 +298,11 @@ func (p *Probe) Close() error {
 		p.stats.Close()
 	}
 	return p.objects.Close()
+}
+
+// programs: the four on the hooks, and the walk.
+func (p *Probe) programs() []*ebpf.Program {
+	return []*ebpf.Program{p.objects.OnDataReady, p.objects.OnRecv, p.objects.OnSend, p.objects.OnState, p.objects.FlushSettled}
 }
 
 // MonotonicNanos is CLOCK_MONOTONIC, the clock of bpf_ktime_get_ns.

@@ -244,7 +244,8 @@ int BPF_PROG(on_send, struct sock *sk, int ret, int flags)
 	}
 	c->last_write = bpf_ktime_get_ns();
 	c->writes += 1;
-	c->state = WRITING;
+	// from reading only: a response the walk ended meanwhile (state idle) is not brought back to life by its late write
+	__sync_val_compare_and_swap(&c->state, READING, WRITING);
 	return 0;
 }
 

@@ -87,6 +87,12 @@ final class Http1Shard implements Shard {
     private final Set<Http1Connection> live = ConcurrentHashMap.newKeySet();
     /** Connections reopened in place of closed ones, until their first request: when each was opened. */
     private final Map<Http1Connection, Long> reopenedAtNanos = new ConcurrentHashMap<>();
+    /** Replacements the server refused, to be opened by the one retry loop, which runs while {@code retrying}. */
+    private final AtomicInteger owed = new AtomicInteger();
+    private final AtomicBoolean retrying = new AtomicBoolean();
+    private volatile Throwable lastRefusal;
+    /** Every open tried, for the tests. */
+    private final AtomicLong opensTried = new AtomicLong();
     private ConnectionRing<Http1Connection, Pending> ring;
     /** TLS: every connection's, or null in cleartext. */
     private final ClientTls.Factory sslContext;
@@ -317,6 +323,7 @@ final class Http1Shard implements Shard {
 
     /** A connection, once open (over TLS: once its handshake succeeded), or why it could not be. */
     private CompletableFuture<Http1Connection> open() {
+        opensTried.incrementAndGet();
         CompletableFuture<Http1Connection> opened = new CompletableFuture<>();
         Map<String, Object> context = new HashMap<>();
         context.put(ClientConnector.CONTEXT_KEY, connector);
@@ -347,44 +354,124 @@ final class Http1Shard implements Shard {
         return opened.orTimeout(2 * LoadRun.CONNECT_TIMEOUT_MS, TimeUnit.MILLISECONDS);
     }
 
+    long opensTried() {
+        return opensTried.get();
+    }
+
     /** A connection that served its {@code requestsPerConnection}: closed, and another opened in its place at once. */
     private void retire(Http1Connection connection) {
         connection.replaceOnce();
     }
 
     /**
-     * Opens a connection in place of one found closed, in the background, and tries again shortly when it cannot. A
-     * failed open fails the requests waiting for a connection only when the shard has none left, open and in the ring,
-     * to carry them (a server gone shows as errors, not as a client behind its schedule); while others are, they do.
+     * Opens a connection in place of one found closed, in the background. When the server refuses it, the replacement
+     * is owed to the shard's one retry loop ({@link #retryOwed}): a server gone does not start a loop of connects per
+     * connection. Any other failure (a connect or handshake that timed out) is tried again shortly, for this
+     * connection alone. A failed open fails the requests waiting for a connection only when the shard has none left,
+     * open and in the ring, to carry them (a server gone shows as errors, not as a client behind its schedule); while
+     * others are, they do.
      */
     private void reopen() {
         if (!running) {
             return;
         }
+        if (retrying.get()) {   // the server refused the last open: the retry loop opens this one too, once it can
+            owe();
+            failWaitingIfNoneOpen(lastRefusal);
+            return;
+        }
         open().whenComplete((opened, failure) -> {
             if (failure == null) {
-                reopenedAtNanos.put(opened, System.nanoTime());
-                if (!opened.usable()) {   // closed already: its close may have run before the put
-                    reopenedAtNanos.remove(opened);
-                }
-                ring.release(opened.joined());
-                return;
-            }
-            if (live.stream().noneMatch(connection -> connection.joined && connection.usable())) {
-                ring.failWaiting(waiting -> waiting.neverSent(failure));
-            }
-            if (running) {
+                joinReopened(opened);
+            } else if (refused(failure)) {
+                lastRefusal = failure;
+                owe();
+                failWaitingIfNoneOpen(failure);
+            } else {
                 reopenShortly();
+                failWaitingIfNoneOpen(failure);
             }
         });
     }
 
-    private void reopenShortly() {
+    /** The server is not there (nothing listening, no route): unlike a timeout, known at once. */
+    private static boolean refused(Throwable failure) {
+        for (Throwable f = failure; f != null; f = f.getCause()) {
+            if (f instanceof java.net.SocketException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void joinReopened(Http1Connection opened) {
+        reopenedAtNanos.put(opened, System.nanoTime());
+        if (!opened.usable()) {   // closed already: its close may have run before the put
+            reopenedAtNanos.remove(opened);
+        }
+        ring.release(opened.joined());
+    }
+
+    private void failWaitingIfNoneOpen(Throwable failure) {
+        if (failure != null && live.stream().noneMatch(connection -> connection.joined && connection.usable())) {
+            ring.failWaiting(waiting -> waiting.neverSent(failure));
+        }
+    }
+
+    /** One more replacement the server refused; the retry loop starts unless it runs already. */
+    private void owe() {
+        owed.incrementAndGet();
+        if (retrying.compareAndSet(false, true)) {
+            later(this::retryOwed, REOPEN_DELAY_MS);
+        }
+    }
+
+    /**
+     * The shard's one retry loop while the server refuses connections: one open every {@value #REOPEN_DELAY_MS} ms, and
+     * once one succeeds, every replacement still owed, each on its own. Each replacement is either owed or being opened,
+     * never both, so each closed connection is replaced once. The loop's own state is settled before anything it
+     * calls may fail.
+     */
+    private void retryOwed() {
+        if (!running) {
+            return;
+        }
+        if (owed.getAndUpdate(n -> Math.max(0, n - 1)) == 0) {
+            retrying.set(false);
+            if (owed.get() > 0 && retrying.compareAndSet(false, true)) {   // owed meanwhile
+                later(this::retryOwed, REOPEN_DELAY_MS);
+            }
+            return;
+        }
+        open().whenComplete((opened, failure) -> {
+            if (failure != null) {
+                owed.incrementAndGet();
+                later(this::retryOwed, REOPEN_DELAY_MS);
+                lastRefusal = failure;
+                failWaitingIfNoneOpen(failure);
+                return;
+            }
+            try {
+                joinReopened(opened);
+            } finally {
+                retrying.set(false);
+                for (int n = owed.getAndSet(0); n > 0; n--) {
+                    reopenInBackground();
+                }
+            }
+        });
+    }
+
+    private void later(Runnable task, long delayMs) {
         try {
-            connector.getScheduler().schedule(this::reopen, REOPEN_DELAY_MS, TimeUnit.MILLISECONDS);
+            connector.getScheduler().schedule(task, delayMs, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException stopping) {
             // the shard is closing: nothing to replace
         }
+    }
+
+    private void reopenShortly() {
+        later(this::reopen, REOPEN_DELAY_MS);
     }
 
     private void reopenInBackground() {

@@ -241,6 +241,47 @@ class Http1ShardTest {
     }
 
     /**
+     * A server gone closes all 50 connections and refuses their replacements: one retry loop per shard then tries a
+     * connect every {@value Http1Shard#REOPEN_DELAY_MS} ms, not one loop per connection (50 times as many), and the
+     * requests waiting fail as connection errors. Once the server is back, each closed connection is replaced once.
+     * The bound on the connects comes from the time that passed; timers only fire late, so a slow machine makes fewer.
+     */
+    @Test
+    void aServerGoneIsRetriedByOneLoopPerShardAndEachConnectionIsReplacedOnceItIsBack() throws Exception {
+        int port = start(0);
+        Http1Shard shard = (Http1Shard) shard(port, "GET", "/", null, 50, 5_000);
+        for (int i = 0; i < 100; i++) {   // every connection carries requests
+            shard.trySend(i, System.nanoTime());
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> done.size() == 100);
+        long opensBefore = shard.opensTried();
+        long gone = System.nanoTime();
+        server.stop();
+        for (int i = 0; i < 10; i++) {
+            shard.trySend(i, System.nanoTime());
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> done.size() == 110);
+        assertThat(done.stream().skip(100).toList()).as("the requests sent while no connection could be opened")
+                .allSatisfy(d -> assertThat(d.failure()).isNotNull());
+        Thread.sleep(1_000);
+        long retries = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - gone) / Http1Shard.REOPEN_DELAY_MS + 1;
+        assertThat(shard.opensTried() - opensBefore).as("one connect per closed connection, then one per %d ms", Http1Shard.REOPEN_DELAY_MS)
+                .isLessThanOrEqualTo(50 + retries);
+
+        connectionsSeen.set(0);
+        connector.setPort(port);
+        try {
+            server.start();
+        } catch (java.io.IOException taken) {   // another process took the port meanwhile: nothing to tell
+            org.junit.jupiter.api.Assumptions.abort("port " + port + " was taken while the server was away: " + taken);
+        }
+        await("every closed connection replaced").atMost(Duration.ofSeconds(30)).until(() -> connector.getConnectedEndPoints().size() == 50);
+        Thread.sleep(2 * Http1Shard.REOPEN_DELAY_MS);   // a replacement counted twice would open a 51st by now
+        assertThat(connectionsSeen).as("each replaced once").hasValue(50);
+        assertThat(connector.getConnectedEndPoints()).hasSize(50);
+    }
+
+    /**
      * No new connection from now on; the two open stay open. A connection the client counts as open may still wait in the
      * kernel's backlog, which closing the listening socket would reset: both must be the server's first.
      */
