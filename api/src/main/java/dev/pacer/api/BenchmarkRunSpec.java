@@ -250,10 +250,11 @@ public class BenchmarkRunSpec extends RunTemplate {
         @Pattern("^(roundRobin|lastUsedFirst)$")
         @JsonPropertyDescription("HTTP/1.1: which idle connection a request takes. lastUsedFirst (unset): the one released "
                 + "last, as Jetty's HttpClient and Go's pools take theirs: a few connections carry the load and stay warm, the "
-                + "others stay open and idle (idle-heavy keep-alive connections); one the server closes is replaced at once. "
+                + "others stay open and idle (idle-heavy keep-alive connections); one the server closes is replaced (100 ms "
+                + "later when it never carried a request). "
                 + "roundRobin: the one idle longest, so every connection carries "
                 + "its share in turn, as wrk2's do, and the server sees them all active; the client's CPU per request then "
-                + "grows with the connection count, each request touching a connection gone cold in its caches.")
+                + "grows from about 1,000 connections on, each request touching a connection gone cold in its caches.")
         public String connectionOrder;
 
         @Min(0)

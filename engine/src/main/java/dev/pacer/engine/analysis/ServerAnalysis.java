@@ -230,7 +230,7 @@ final class ServerAnalysis {
         if (losses.missing() > 0) {
             String missing = String.format(Locale.ROOT, "the kernel probe missed %,d of %,d requests %s (%.3f %%%s): %,d dropped "
                     + "(its ring was full, or it lacked CPU to drain it) and %,d late (they reached it after their period "
-                    + "closed: it lacked CPU past the period's grace)", losses.missing(), base, over, 100.0 * losses.missing() / base,
+                    + "closed: it lacked CPU past the period's grace, or its walk over the connections failed, as its log says)", losses.missing(), base, over, 100.0 * losses.missing() / base,
                     periodsWith(input, losses, p -> p.droppedRecords() + p.lateRecords()), losses.droppedRecords(), losses.lateRecords());
             if ((double) losses.missing() / base > MISSING_LIMIT) {
                 findings.invalid.add(missing + "; its figures lack them: give it a larger ring (--ring-bytes), a CPU of its own, or "
