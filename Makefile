@@ -6,6 +6,7 @@ $(error no JDK >= 21 found: see the message above)
 endif
 export JAVA_HOME
 MVN := ./mvnw -B -ntp
+NODES ?= 1
 
 .PHONY: build unit test test-deps cluster-binaries observability-deps chart-check e2e bench cluster-up cluster-down images cluster-test clean
 
@@ -62,9 +63,9 @@ bench: build
 	scripts/bench-sampler.sh
 	scripts/bench-probe.sh
 
-## cluster-up: the single-node test Kubernetes (builds and caches what is missing under ~/.cache/pacer/k8s)
+## cluster-up: the test Kubernetes, NODES=1 (default) or up to 3 (node 1 pool=server, the others pool=clients; builds and caches what is missing under ~/.cache/pacer/k8s)
 cluster-up:
-	test/cluster/up.sh
+	NODES=$(NODES) test/cluster/up.sh
 
 ## cluster-down: stops it and removes its processes, mounts, namespaces and cgroups
 cluster-down:

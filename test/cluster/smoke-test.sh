@@ -118,13 +118,13 @@ $unpinned_ok || cat "$CLUSTER/unpinned-node.log"
 left_processes() {
   local f
   for f in "$CLUSTER"/pids/*.pid; do [[ -f $f ]] && kill -0 "$(cat "$f")" 2>/dev/null && return 0; done
-  pgrep -f "$CLUSTER/node/containerd" >/dev/null && return 0
+  pgrep -f "$CLUSTER/node[-/0-9]*containerd" >/dev/null && return 0
   pgrep -f "$PACER_K8S/bin/kube" >/dev/null && return 0
   return 1
 }
 check "cluster-down leaves no process" bash -c "$(declare -f left_processes); ! left_processes"
 check "cluster-down leaves no mount" bash -c "! grep -q '$CLUSTER' /proc/mounts"
-check "cluster-down leaves no network namespace" bash -c "! ip netns list | grep -q '^$NETNS\\b'"
-check "cluster-down leaves no kubepods cgroup" bash -c "! ls -d /sys/fs/cgroup/*/kubepods 2>/dev/null | grep -q ."
+check "cluster-down leaves no network namespace (of any node)" bash -c "! ip netns list | grep -q '^$NETNS\\(-[0-9]\\)\\?\\b'"
+check "cluster-down leaves no kubelet cgroup (of any node)" bash -c "! ls -d /sys/fs/cgroup/*/kubepods /sys/fs/cgroup/*/$NODE_NAME-* 2>/dev/null | grep -q ."
 echo "$passed passed, $failed failed"
 (( failed == 0 ))

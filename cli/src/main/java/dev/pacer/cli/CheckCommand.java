@@ -12,11 +12,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.BenchmarkRunYaml;
-import dev.pacer.api.Quantities;
 import dev.pacer.engine.plan.RunPlanner;
 import dev.pacer.engine.preflight.Preflight;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import picocli.CommandLine.Command;
@@ -103,12 +101,6 @@ final class CheckCommand implements Callable<Integer> {
         } catch (IOException e) {
             unreadable = e.getMessage().contains("HTTP 403") ? "reading it needs get on nodes/proxy" : e.getMessage();
         }
-        Map<String, Quantity> allocatable = node.getStatus() == null ? Map.of() : node.getStatus().getAllocatable();
-        long cpuMillis = allocatable.get("cpu") == null ? 0 : Quantities.parseCpuMillis(allocatable.get("cpu").toString());
-        var info = node.getStatus() == null ? null : node.getStatus().getNodeInfo();
-        boolean schedulable = node.getSpec() == null || !Boolean.TRUE.equals(node.getSpec().getUnschedulable());
-        return new Preflight.NodeFacts(name, policy, unreadable, cpuMillis, info == null ? null : info.getKernelVersion(),
-                info == null ? null : info.getArchitecture(), node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels(),
-                schedulable);
+        return Preflight.NodeFacts.of(node, policy, unreadable);
     }
 }

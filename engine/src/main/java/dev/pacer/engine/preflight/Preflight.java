@@ -7,7 +7,10 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.pacer.api.Quantities;
 import dev.pacer.engine.plan.RunPlan;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Quantity;
 
 /**
  * What a cluster must offer before a run starts, judged from facts read through the API (no I/O here): each node's
@@ -43,6 +46,21 @@ public final class Preflight {
 
         boolean matches(Map<String, String> selector) {
             return selector == null || selector.entrySet().stream().allMatch(e -> e.getValue().equals(labels.get(e.getKey())));
+        }
+
+        /**
+         * A node as the API object shows it; its kubelet's policy read elsewhere ({@code /configz}), or {@code null}
+         * with why not.
+         */
+        public static NodeFacts of(Node node, String cpuManagerPolicy, String policyUnreadable) {
+            Map<String, Quantity> allocatable = node.getStatus() == null || node.getStatus().getAllocatable() == null
+                    ? Map.of() : node.getStatus().getAllocatable();
+            long cpuMillis = allocatable.get("cpu") == null ? 0 : Quantities.parseCpuMillis(allocatable.get("cpu").toString());
+            var info = node.getStatus() == null ? null : node.getStatus().getNodeInfo();
+            boolean schedulable = node.getSpec() == null || !Boolean.TRUE.equals(node.getSpec().getUnschedulable());
+            return new NodeFacts(node.getMetadata().getName(), cpuManagerPolicy, policyUnreadable, cpuMillis,
+                    info == null ? null : info.getKernelVersion(), info == null ? null : info.getArchitecture(),
+                    node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels(), schedulable);
         }
     }
 
@@ -91,21 +109,48 @@ public final class Preflight {
         return findings;
     }
 
-    /** A run against the cluster: can its pinned roles get their exclusive CPUs, can the probe load on the server's node. */
+    /**
+     * Where a run's pods can go, from the nodes' labels and whether they are schedulable alone: problems only, each
+     * naming the field and the fix. The operator refuses a run with any before it creates a pod (the scheduler would
+     * leave it Pending); {@code pacer check} prints them. Whether the nodes pin is judged by {@link #run} (it needs
+     * each kubelet's configuration, which the operator does not read: a pinned pod without exclusive CPUs fails the
+     * run at once as NotPinned).
+     */
+    public static List<Finding> placement(RunPlan plan, List<NodeFacts> nodes) {
+        List<Finding> problems = new ArrayList<>();
+        RunPlan.Placement placement = plan.placement();
+        Map<String, String> serverSelector = placement.server().nodeSelector();
+        Map<String, String> clientSelector = placement.clients().nodeSelector();
+        List<NodeFacts> schedulable = nodes.stream().filter(NodeFacts::schedulable).toList();
+        List<NodeFacts> serverNodes = schedulable.stream().filter(n -> n.matches(serverSelector)).toList();
+        List<NodeFacts> clientNodes = schedulable.stream().filter(n -> n.matches(clientSelector)).toList();
+        if (serverNodes.isEmpty()) {
+            problems.add(new Finding(Level.PROBLEM, "spec.placement.server.nodeSelector", "no schedulable node has the labels "
+                    + serverSelector + " (" + describeLabels(nodes) + "): label a node so, or change the selector"));
+        }
+        if (clientNodes.isEmpty() && !plan.clients().isEmpty()) {
+            problems.add(new Finding(Level.PROBLEM, "spec.placement.clients.nodeSelector", "no schedulable node has the labels "
+                    + clientSelector + " (" + describeLabels(nodes) + "): label a node so, or change the selector"));
+        }
+        if (placement.separateNodes() && !serverNodes.isEmpty() && !clientNodes.isEmpty() && !plan.clients().isEmpty()
+                && serverNodes.stream().noneMatch(s -> clientNodes.stream().anyMatch(c -> !c.name().equals(s.name())))) {
+            problems.add(new Finding(Level.PROBLEM, "spec.placement.separateNodes", "the clients must run on another node than the "
+                    + "server's, but the only schedulable node " + eligible(serverSelector) + "for either is " + names(serverNodes)
+                    + ": add a node (with the clients' labels " + (clientSelector == null ? "{}" : clientSelector) + "), or set "
+                    + "spec.placement.separateNodes: false to share it"));
+        }
+        return problems;
+    }
+
+    /** A run against the cluster: where its pods can go, can its pinned roles get their exclusive CPUs, can the probe load on the server's node. */
     public static List<Finding> run(RunPlan plan, List<NodeFacts> nodes) {
-        List<Finding> findings = new ArrayList<>();
+        List<Finding> findings = new ArrayList<>(placement(plan, nodes));
         RunPlan.Placement placement = plan.placement();
         Map<String, String> serverSelector = placement.server().nodeSelector();
         Map<String, String> clientSelector = placement.clients().nodeSelector();
         List<NodeFacts> serverNodes = nodes.stream().filter(NodeFacts::schedulable).filter(n -> n.matches(serverSelector)).toList();
         List<NodeFacts> clientNodes = nodes.stream().filter(NodeFacts::schedulable).filter(n -> n.matches(clientSelector)).toList();
         String run = plan.runName();
-        if (serverNodes.isEmpty()) {
-            findings.add(new Finding(Level.PROBLEM, "spec.placement.server.nodeSelector", "no schedulable node has the labels " + serverSelector));
-        }
-        if (clientNodes.isEmpty()) {
-            findings.add(new Finding(Level.PROBLEM, "spec.placement.clients.nodeSelector", "no schedulable node has the labels " + clientSelector));
-        }
         long serverCpus = plan.server().cpuMillis() / 1000;
         List<NodeFacts> serverCandidates = serverNodes;
         if (placement.server().pinCpus()) {
@@ -192,6 +237,16 @@ public final class Preflight {
 
     private static List<String> names(List<NodeFacts> nodes) {
         return nodes.stream().map(NodeFacts::name).toList();
+    }
+
+    /** Each node with its own labels (those the API adds, {@code kubernetes.io/…}, left out). */
+    private static String describeLabels(List<NodeFacts> nodes) {
+        if (nodes.isEmpty()) {
+            return "the cluster lists no node";
+        }
+        return String.join(", ", nodes.stream().map(n -> n.name() + (n.schedulable() ? " " : " (unschedulable) ") + new java.util.TreeMap<>(
+                n.labels()).entrySet().stream().filter(e -> !e.getKey().contains("kubernetes.io/"))
+                .map(e -> e.getKey() + "=" + e.getValue()).toList()).toList());
     }
 
     private static String describe(List<NodeFacts> nodes) {

@@ -1,9 +1,11 @@
 package dev.pacer.engine.protocol;
 
+import java.util.List;
 import java.util.Optional;
 
 import dev.pacer.contract.AgentInfo;
 import dev.pacer.contract.LoadRunStatus;
+import dev.pacer.engine.preflight.Preflight;
 
 /**
  * What the protocol may look at, asked lazily: a step reads only what its phase needs, so an orchestrator calls an
@@ -19,6 +21,14 @@ public interface Observations {
      * of runs at once, the oldest first. Locally always now.
      */
     Optional<String> waitingFor();
+
+    /**
+     * The cluster's nodes as the API lists them, to place the run's pods before creating any; empty where there are
+     * no nodes (locally) or they may not be listed.
+     */
+    default Optional<List<Preflight.NodeFacts>> nodes() {
+        return Optional.empty();
+    }
 
     /** The kernel probe beside the server ({@code measure: probe/both}); absent until created. */
     RoleObservation probe();

@@ -4,8 +4,11 @@ import static dev.pacer.engine.protocol.RunConditions.TRUE;
 import static dev.pacer.engine.protocol.RunConditions.UNKNOWN;
 import static dev.pacer.engine.protocol.RunProtocol.POLL;
 
+import java.util.List;
+
 import dev.pacer.api.Phase;
 import dev.pacer.engine.plan.RunPlan;
+import dev.pacer.engine.preflight.Preflight;
 
 /** Pending and Queued: wait for the platform's limit of runs at once, then create the server. */
 final class PendingStage extends ProtocolStep {
@@ -22,8 +25,14 @@ final class PendingStage extends ProtocolStep {
         return decide(POLL);
     }
 
-    Decision pending(RunPlan plan) {
+    Decision pending(RunPlan plan, Observations seen) {
         condition(RunConditions.SPEC_VALID, TRUE, "Accepted", "the spec is valid");
+        // a pod the scheduler can never place would wait until READY_LIMIT: where the nodes say so, refuse now
+        List<Preflight.Finding> unplaceable = seen.nodes().map(nodes -> Preflight.placement(plan, nodes)).orElse(List.of());
+        if (!unplaceable.isEmpty()) {
+            return fail(RunConditions.PODS_READY, "Unplaceable", String.join("; ", unplaceable.stream()
+                    .map(f -> f.subject() + ": " + f.message()).toList()));
+        }
         actions.add(new Action.CreateServer());
         status.phase = Phase.Starting;
         condition(RunConditions.READY, UNKNOWN, "Starting", "creating the server");

@@ -20,7 +20,8 @@ import dev.pacer.engine.plan.RunPlan;
  * next status and the actions to carry out. No I/O and no clock of its own, so every transition is tested alone.
  * <ol>
  *   <li>Pending → Queued while the platform's limit of runs at once is taken (oldest first; the timeout starts when
- *       the run leaves the queue) → create the server → Starting.</li>
+ *       the run leaves the queue) → a run whose pods no node can take fails (Unplaceable: a selector matching no
+ *       schedulable node, separateNodes with one node) → create the server → Starting.</li>
  *   <li>Starting: a failed pod fails the run; once the server is ready the clients are created; once every role is
  *       ready, every agent's info gives {@code status.pods} and the pinning check. Then every client is armed (the run
  *       posted without a start: it connects and prepares); once all are armed, one {@code startAt} is chosen with a
@@ -111,7 +112,7 @@ public final class RunProtocol {
                     + (silent != null && FALSE.equals(silent.getStatus()) ? "; an agent did not answer: " + silent.getMessage() : ""));
         }
         return switch (phase) {
-            case Pending, Queued -> new PendingStage(step).pending(plan);
+            case Pending, Queued -> new PendingStage(step).pending(plan, seen);
             case Starting -> new StartingStage(step).starting(plan, seen, outcomes, started);
             case WarmingUp, Measuring -> new RunningStage(step).running(plan, seen, outcomes, started);
             case Collecting -> new CollectingStage(step).collecting(plan, seen, outcomes);
