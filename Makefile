@@ -8,7 +8,7 @@ export JAVA_HOME
 MVN := ./mvnw -B -ntp
 NODES ?= 1
 
-.PHONY: build unit test test-deps cluster-binaries observability-deps chart-check e2e bench cluster-up cluster-down images cluster-test clean
+.PHONY: build unit test test-deps cluster-binaries observability-deps observability-builds chart-check e2e bench cluster-up cluster-down images cluster-test clean
 
 ## build: compile and package every module (applications land in <module>/target/app/lib)
 build:
@@ -23,19 +23,28 @@ unit:
 ## dashboards' lint, and on the test cluster (tiers 3 and 4): its smoke test, the operator end to end, the chart
 ## installed with Prometheus and Grafana querying every dashboard panel, a newcomer's install driven by
 ## docs/installing.md's commands, and a node without the static CPU manager
-test: test-deps cluster-binaries observability-deps
+test: test-deps cluster-binaries
+	test/observability/install.sh
+	scripts/background-job.sh start observability-builds $(MAKE) --no-print-directory observability-builds
 	$(MVN) install
 	test/first-contact/quickstart-fresh-clone.sh
 	test/images/push-test.sh
 	test/chart/check.sh
+	scripts/background-job.sh wait observability-builds
 	test/observability/lint-dashboards.sh
 	test/cluster/smoke-test.sh
 
-## observability-deps: Debian's Prometheus, puppeteer-core, and a Grafana built from the Go module proxy and npm (cached)
+## observability-deps: Debian's Prometheus, puppeteer-core, and what observability-builds builds
 observability-deps:
 	test/observability/install.sh
+	$(MAKE) --no-print-directory observability-builds
+
+## observability-builds: a Grafana built from the Go module proxy and npm, and Grafana's dashboard linter (cached);
+## 'make test' builds them in the background while the Maven tests run
+observability-builds:
 	test/observability/grafana-backend.sh
 	test/observability/grafana-frontend.sh
+	test/observability/lint-dashboards.sh --build-only
 
 ## chart-check: the chart's offline checks (lint --strict, helm-unittest, kubeconform), tools built once
 chart-check: cluster-binaries

@@ -34,6 +34,9 @@ for i in $(seq "$MAX_NODES" -1 1); do
     kill -9 "$pid" 2>/dev/null && log "killed leftover shim $pid"
   done
 done
+# whatever a pid file missed (a node restarted by hand, a file overwritten): every process started with the cluster's files
+leftover=$(pgrep -f -- "$CLUSTER/|$PACER_K8S/bin/kube" || true)
+[[ -z $leftover ]] || { kill -9 $leftover 2>/dev/null; log "killed leftover processes: ${leftover//$'\n'/ }"; }
 sleep 0.5
 for i in $(seq "$MAX_NODES" -1 1); do
   node_vars "$i"

@@ -5,7 +5,7 @@
 #                      the JDK that builds pacer, plus the glibc libraries it links), once, as docker-archive tars.
 #   images.sh pacer  : pacer's images, built by the same Jib recipe a user runs to push to a registry
 #                      (./mvnw jib:buildTar, base tar://…/java-base-cds.tar), copied beside the others; imported into the
-#                      node's containerd when it runs (a node started later imports every tar itself).
+#                      containerd of every node running (a node started later imports every tar itself).
 set -euo pipefail
 DIR="$(cd "$(dirname "$0")" && pwd)"
 . "$DIR/env.sh"
@@ -87,11 +87,13 @@ pacer_images() {
   probe_image
   gohttp_image
   nginx_image
-  local sock=$CLUSTER/node/containerd/containerd.sock
-  if [[ -S $sock ]]; then
-    for tar in "$IMAGES"/pacer-*.tar; do innet ctr -a "$sock" -n k8s.io images import "$tar" >/dev/null; done
-    log "imported into the node: $(innet ctr -a "$sock" -n k8s.io images ls -q | grep -c pacer/) pacer images"
-  fi
+  local i sock
+  for i in $(seq 1 "$MAX_NODES"); do   # every running node
+    node_vars "$i"; sock=$N_DIR/containerd/containerd.sock
+    [[ -S $sock ]] && [[ -e $N_NSNET ]] || continue
+    for tar in "$IMAGES"/pacer-*.tar; do nsenter --net="$N_NSNET" -- ctr -a "$sock" -n k8s.io images import "$tar" >/dev/null; done
+    log "imported into $N_NAME: $(nsenter --net="$N_NSNET" -- ctr -a "$sock" -n k8s.io images ls -q | grep -c pacer/) pacer images"
+  done
 }
 
 # The kernel probe: its static Go binary alone, by the recipe a user runs to push it (probe/image.sh).

@@ -179,6 +179,8 @@ chmod +x "$N/node-inner.sh"
 setsid nsenter --net="$N_NSNET" -- unshare --mount --propagation private -- "$N/node-inner.sh" >"$L/node-inner$N_SUFFIX.log" 2>&1 </dev/null &
 echo $! >"$CLUSTER/pids/node-ns$N_SUFFIX.pid"
 wait_for "kubelet$N_SUFFIX" 300 node_ready
+# the node's pod range, for the tests that check where traffic comes from (the bridge plugin's own, not the API's)
+k annotate node "$N_NAME" "pacer.dev/test-pod-range=$N_PODS" --overwrite >/dev/null
 
 # kube-proxy (iptables, in the node's network namespace only): ClusterIP Services work, among them the
 # 'kubernetes' Service through which in-cluster clients such as the operator reach the API server

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync/atomic"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -19,6 +20,7 @@ const (
 	Info       = "/pacer/v1/info"
 	Histograms = "/pacer/v1/histograms"
 	Resources  = "/pacer/v1/resources"
+	Clock      = "/pacer/v1/clock"
 )
 
 // Source is what the admin server shows.
@@ -67,6 +69,10 @@ func Handler(source Source, health *Health, registry *prometheus.Registry) http.
 	mux.Handle(Metrics, promhttp.HandlerFor(registry, promhttp.HandlerOpts{}))
 	mux.HandleFunc(Info, func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, source.Info())
+	})
+	// the node's wall clock, read as late as possible: the orchestrator brackets the call with its own (AgentClock)
+	mux.HandleFunc(Clock, func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]int64{"epochMicros": time.Now().UnixMicro()})
 	})
 	mux.HandleFunc(Resources, func(w http.ResponseWriter, r *http.Request) {
 		use, ok := source.Resources()

@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -19,6 +20,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
+import dev.pacer.contract.AgentClock;
 import dev.pacer.contract.AgentContract;
 import dev.pacer.contract.AgentInfo;
 import io.prometheus.metrics.config.EscapingScheme;
@@ -66,6 +68,10 @@ public final class AdminServer implements Closeable {
         });
         Supplier<AgentInfo> info = builder.info;
         server.createContext(AgentContract.INFO, exchange -> respondJson(exchange, 200, info.get()));
+        server.createContext(AgentContract.CLOCK, exchange -> {
+            Instant now = Instant.now();
+            respondJson(exchange, 200, new AgentClock(now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000));
+        });
         Map<String, PeriodSampler> samplers = new LinkedHashMap<>(builder.samplers);
         server.createContext(AgentContract.HISTOGRAMS, exchange -> {
             String series = queryParameter(exchange, "series");

@@ -144,6 +144,10 @@ public class BenchmarkRunStatus {
         public String image;
         @JsonPropertyDescription("The digest of the image the node ran (containerStatuses[].imageID), so a figure can be traced to the exact bits; set when the run is collected.")
         public String imageId;
+        @JsonPropertyDescription("How far its agent's wall clock was ahead of the operator's (negative: behind), microseconds, measured before the load as NTP does (the shortest of 5 round trips); absent for a server nobody measures.")
+        public Long clockOffsetMicros;
+        @JsonPropertyDescription("The round trip the clock offset was measured over, microseconds: the offset is right within half of it.")
+        public Long clockRoundTripMicros;
 
         public PodStatus() {
         }

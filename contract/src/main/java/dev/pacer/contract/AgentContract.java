@@ -12,6 +12,11 @@ public final class AgentContract {
     public static final String METRICS = "/metrics";
     /** {@link AgentInfo}. */
     public static final String INFO = "/pacer/v1/info";
+    /**
+     * {@link AgentClock}: the agent's wall clock. Clients start at one instant of the orchestrator's clock and every role
+     * cuts its periods by its own: the orchestrator measures each agent's offset before the load.
+     */
+    public static final String CLOCK = "/pacer/v1/clock";
     /** HdrHistogram interval log of a series, {@code ?series=NAME}; without a name, the agent's first series. */
     public static final String HISTOGRAMS = "/pacer/v1/histograms";
     /** {@link ResourceUse} of the measured process per sample period (servers; a 404 means not sampled). */

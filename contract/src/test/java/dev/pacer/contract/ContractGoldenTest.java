@@ -108,6 +108,7 @@ class ContractGoldenTest {
     @Test
     void runStart() throws IOException {
         assertRoundTrip(new RunStart(1_795_355_476_000L), RunStart.class, "run-start.json");
+        assertRoundTrip(new AgentClock(1_795_355_476_123_456L), AgentClock.class, "agent-clock.json");
     }
 
     @Test

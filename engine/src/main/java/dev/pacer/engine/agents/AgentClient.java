@@ -5,6 +5,7 @@ import java.net.URI;
 import java.util.Optional;
 
 import com.fasterxml.jackson.core.JacksonException;
+import dev.pacer.contract.AgentClock;
 import dev.pacer.contract.AgentContract;
 import dev.pacer.contract.AgentInfo;
 import dev.pacer.contract.ContractJson;
@@ -45,6 +46,11 @@ public final class AgentClient {
 
     public AgentInfo info() throws IOException {
         return json(transport.get(AgentContract.INFO), AgentContract.INFO, AgentInfo.class);
+    }
+
+    /** {@code GET /pacer/v1/clock}: the agent's wall clock. */
+    public AgentClock clock() throws IOException {
+        return json(transport.get(AgentContract.CLOCK), AgentContract.CLOCK, AgentClock.class);
     }
 
     /** The interval log of a series ({@code null}: the default series). */

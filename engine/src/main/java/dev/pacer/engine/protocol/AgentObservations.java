@@ -1,6 +1,9 @@
 package dev.pacer.engine.protocol;
 
 import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -10,6 +13,7 @@ import dev.pacer.contract.AgentContract;
 import dev.pacer.contract.AgentInfo;
 import dev.pacer.contract.LoadRunStatus;
 import dev.pacer.engine.agents.AgentClient;
+import dev.pacer.engine.agents.ClockOffset;
 import dev.pacer.engine.agents.MetricsText;
 import dev.pacer.engine.agents.RunCollector;
 import dev.pacer.engine.plan.RunPlan;
@@ -56,6 +60,26 @@ public abstract class AgentObservations implements Observations {
     @Override
     public AgentAnswer<AgentInfo> info(String role) {
         return AgentAnswer.ask(() -> agent(role).info());
+    }
+
+    /** The operator's (or CLI's) wall clock against the agent's, read around each call. */
+    @Override
+    public AgentAnswer<ClockOffset.Sample> clock(String role) {
+        return AgentAnswer.ask(() -> {
+            AgentClient agent = agent(role);
+            List<ClockOffset.Sample> samples = new ArrayList<>();
+            for (int i = 0; i < ClockOffset.SAMPLES; i++) {
+                long sent = epochMicros();
+                long at = agent.clock().epochMicros();
+                samples.add(new ClockOffset.Sample(sent, at, epochMicros()));
+            }
+            return ClockOffset.best(samples).orElseThrow();
+        });
+    }
+
+    private static long epochMicros() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000;
     }
 
     @Override

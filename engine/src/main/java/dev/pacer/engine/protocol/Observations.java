@@ -5,6 +5,7 @@ import java.util.Optional;
 
 import dev.pacer.contract.AgentInfo;
 import dev.pacer.contract.LoadRunStatus;
+import dev.pacer.engine.agents.ClockOffset;
 import dev.pacer.engine.preflight.Preflight;
 
 /**
@@ -38,6 +39,12 @@ public interface Observations {
 
     /** {@code GET /pacer/v1/info} of a role ({@code server}, {@code client-0}, …). */
     AgentAnswer<AgentInfo> info(String role);
+
+    /**
+     * A role's agent's clock against the orchestrator's: the shortest of {@link ClockOffset#SAMPLES} round trips to
+     * {@code GET /pacer/v1/clock}.
+     */
+    AgentAnswer<ClockOffset.Sample> clock(String role);
 
     /** {@code GET /pacer/v1/run} of a client. */
     AgentAnswer<LoadRunStatus> runStatus(String client);

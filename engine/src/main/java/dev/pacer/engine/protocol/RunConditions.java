@@ -27,6 +27,9 @@ import io.fabric8.kubernetes.api.model.ConditionBuilder;
  *   <li>{@value #AGENTS_REACHABLE}: whether every agent answers;</li>
  *   <li>{@value #CPUS_PINNED}: when exclusive CPUs were asked for, whether every such pod got them; False makes the
  *       verdict Invalid.</li>
+ *   <li>{@value #CLOCKS_SYNCHRONIZED}: whether every agent's clock is within a quarter of
+ *       {@code criteria.maxSendLagP99} of the orchestrator's, measured before the load; False fails the run
+ *       (reason ClockOffset) before any load is sent.</li>
  * </ul>
  */
 public final class RunConditions {
@@ -39,6 +42,7 @@ public final class RunConditions {
     public static final String PODS_READY = "PodsReady";
     public static final String AGENTS_REACHABLE = "AgentsReachable";
     public static final String CPUS_PINNED = "CpusPinned";
+    public static final String CLOCKS_SYNCHRONIZED = "ClocksSynchronized";
 
     public static final String TRUE = "True";
     public static final String FALSE = "False";

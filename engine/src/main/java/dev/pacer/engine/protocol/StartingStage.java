@@ -11,12 +11,14 @@ import static dev.pacer.engine.protocol.RunProtocol.READY_LIMIT;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 import dev.pacer.api.BenchmarkRunStatus;
 import dev.pacer.api.Measure;
 import dev.pacer.contract.AgentContract;
 import dev.pacer.contract.AgentInfo;
+import dev.pacer.engine.agents.ClockOffset;
 import dev.pacer.engine.plan.RunPlan;
 
 /**
@@ -119,8 +121,43 @@ final class StartingStage extends ProtocolStep {
             } else if (status.pods.stream().anyMatch(p -> p.pinned != null)) {
                 condition(RunConditions.CPUS_PINNED, TRUE, "Pinned", "every pinned pod holds exclusive CPUs of the number it asked for");
             }
+            Optional<Decision> offClock = clocks(plan, seen, roleNames);
+            if (offClock.isPresent()) {
+                return offClock.get();
+            }
         }
         return new ArmingStage(this).armAndStart(plan, server, seen, outcomes);
+    }
+
+    /**
+     * Every agent's clock against the orchestrator's, into {@code status.pods}, before any load: one too far off fails
+     * the run, naming its pod and node ({@link ClockOffset}). An agent that does not serve the clock (an image older
+     * than the path) leaves its offset unknown.
+     */
+    private Optional<Decision> clocks(RunPlan plan, Observations seen, List<String> roleNames) {
+        long limitMicros = ClockOffset.limitMicros(plan);
+        List<String> problems = new ArrayList<>();
+        long largest = 0;
+        for (int i = 0; i < status.pods.size(); i++) {
+            if (i == 0 && !plan.server().measure().measured()) {
+                continue;   // nobody answers for the server
+            }
+            BenchmarkRunStatus.PodStatus pod = status.pods.get(i);
+            AgentAnswer<ClockOffset.Sample> clock = seen.clock(roleNames.get(i));
+            if (!clock.answered()) {
+                continue;
+            }
+            pod.clockOffsetMicros = clock.value().offsetMicros();
+            pod.clockRoundTripMicros = clock.value().roundTripMicros();
+            largest = Math.max(largest, Math.abs(pod.clockOffsetMicros));
+            ClockOffset.problem(pod.name, pod.node, clock.value(), limitMicros).ifPresent(problems::add);
+        }
+        if (!problems.isEmpty()) {
+            return Optional.of(fail(RunConditions.CLOCKS_SYNCHRONIZED, "ClockOffset", String.join("; ", problems)));
+        }
+        condition(RunConditions.CLOCKS_SYNCHRONIZED, TRUE, "Synchronized", String.format(Locale.ROOT,
+                "every agent's clock within %.1f ms of the operator's (largest offset %.3f ms)", limitMicros / 1000.0, largest / 1000.0));
+        return Optional.empty();
     }
 
     /** A role's pod; {@code info} is {@code null} for a server nobody measures. */

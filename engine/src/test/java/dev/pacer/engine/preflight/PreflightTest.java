@@ -138,4 +138,55 @@ class PreflightTest {
         assertThat(Preflight.kernelAtLeast("5.15.0", Preflight.PROBE_MIN_KERNEL)).isFalse();
         assertThat(Preflight.kernelAtLeast("unknown", Preflight.PROBE_MIN_KERNEL)).isFalse();
     }
+
+    static final String SEPARATE_POOLS = """
+            server: {image: pacer/server-jetty12:0.1.0, cpus: "1"}
+            clients: {count: 4, rate: "500", cpus: 200m}
+            duration: 10s
+            placement:
+              separateNodes: true
+              server: {nodeSelector: {pacer.dev/pool: server}}
+              clients: {nodeSelector: {pacer.dev/pool: clients}, pinCpus: false}
+            """;
+
+    @Test
+    void separateNodesOnOneSchedulableNodeIsAProblemNamingTheFieldAndTheFix() throws Exception {
+        List<Finding> problems = Preflight.placement(RunPlanner.plan(run("""
+                server: {image: pacer/server-jetty12:0.1.0, cpus: "1"}
+                clients: {count: 2, rate: "500", cpus: 200m}
+                duration: 10s
+                placement: {separateNodes: true, clients: {pinCpus: false}}
+                """)), List.of(node("only", "static", 2, "6.12", Map.of()),
+                new NodeFacts("cordoned", "static", null, 2000, "6.12", "amd64", Map.of(), false)));
+        assertThat(problems).singleElement().satisfies(f -> {
+            assertThat(f.level()).isEqualTo(Level.PROBLEM);
+            assertThat(f.subject()).isEqualTo("spec.placement.separateNodes");
+            assertThat(f.message()).contains("[only]", "add a node", "separateNodes: false");
+        });
+    }
+
+    @Test
+    void poolsOnSeparateNodesPlaceWhenEachPoolHasANode() throws Exception {
+        var nodes = List.of(node("a", "static", 2, "6.12", Map.of("pacer.dev/pool", "server")),
+                node("b", "static", 2, "6.12", Map.of("pacer.dev/pool", "clients")),
+                node("c", "static", 2, "6.12", Map.of("pacer.dev/pool", "clients")));
+        assertThat(Preflight.placement(RunPlanner.plan(run(SEPARATE_POOLS)), nodes)).isEmpty();
+        assertThat(Preflight.run(RunPlanner.plan(run(SEPARATE_POOLS)), nodes)).noneMatch(f -> f.level() == Level.PROBLEM);
+    }
+
+    @Test
+    void aPoolSelectorMatchingNoSchedulableNodeIsAProblemListingTheNodesLabels() throws Exception {
+        var nodes = List.of(node("a", "static", 2, "6.12", Map.of("pacer.dev/pool", "server", "kubernetes.io/hostname", "a")),
+                new NodeFacts("b", "static", null, 2000, "6.12", "amd64", Map.of("pacer.dev/pool", "clients"), false));
+        List<Finding> problems = Preflight.placement(RunPlanner.plan(run(SEPARATE_POOLS)), nodes);
+        assertThat(problems).singleElement().satisfies(f -> {
+            assertThat(f.subject()).isEqualTo("spec.placement.clients.nodeSelector");
+            assertThat(f.message()).contains("{pacer.dev/pool=clients}", "a [pacer.dev/pool=server]", "b (unschedulable) [pacer.dev/pool=clients]",
+                    "label a node so");
+            assertThat(f.message()).doesNotContain("kubernetes.io/hostname");
+        });
+        // pacer check says the same, once
+        assertThat(Preflight.run(RunPlanner.plan(run(SEPARATE_POOLS)), nodes))
+                .filteredOn(f -> f.subject().equals("spec.placement.clients.nodeSelector")).hasSize(1);
+    }
 }

@@ -54,9 +54,12 @@ final class FakeRun implements Observations {
     RoleObservation server;
     RoleObservation probe = RoleObservation.absent("fake-probe");
     Optional<String> waiting = Optional.empty();
+    Optional<List<dev.pacer.engine.preflight.Preflight.NodeFacts>> nodes = Optional.empty();
     final Map<String, RoleObservation> clients = new LinkedHashMap<>();
     final Map<String, AgentAnswer<AgentInfo>> infos = new HashMap<>();
     final Map<String, AgentAnswer<LoadRunStatus>> statuses = new HashMap<>();
+    /** Each agent's clock offset against the orchestrator's, microseconds (absent: 0, over a 200 µs round trip). */
+    final Map<String, Long> clockOffsetsMicros = new HashMap<>();
     Optional<Double> serverP99 = Optional.empty();
     /** What the server's histograms hold in every period. */
     long serverNanos = 1200;
@@ -80,6 +83,18 @@ final class FakeRun implements Observations {
         for (RunPlan.ClientRole c : plan.clients()) {
             clients.put(c.name(), RoleObservation.absent("fake-" + c.name()));
         }
+    }
+
+    @Override
+    public AgentAnswer<dev.pacer.engine.agents.ClockOffset.Sample> clock(String role) {
+        asked.add("clock:" + role);
+        long sent = now.toEpochMilli() * 1000;
+        return AgentAnswer.of(new dev.pacer.engine.agents.ClockOffset.Sample(sent, sent + 100 + clockOffsetsMicros.getOrDefault(role, 0L), sent + 200));
+    }
+
+    @Override
+    public Optional<List<dev.pacer.engine.preflight.Preflight.NodeFacts>> nodes() {
+        return nodes;
     }
 
     Decision step() {

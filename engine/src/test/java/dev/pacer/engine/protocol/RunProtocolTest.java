@@ -20,6 +20,7 @@ import dev.pacer.api.Verdict;
 import dev.pacer.contract.AgentInfo;
 import dev.pacer.contract.LoadRunStatus;
 import dev.pacer.engine.agents.RunCollector;
+import dev.pacer.engine.preflight.Preflight;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -50,6 +51,27 @@ class RunProtocolTest {
         assertThat(d.status().load).isEqualTo("2x500");
         assertThat(condition(d.status(), RunConditions.SPEC_VALID)).isEqualTo("True/Accepted");
         assertThat(d.notices()).extracting(Notice::reason).containsExactly("Starting");
+    }
+
+    @Test
+    void aRunNoNodeCanTakeFailsBeforeAnyPodIsCreatedNamingTheField() {
+        FakeRun run = new FakeRun("placement: {separateNodes: true}");
+        run.nodes = Optional.of(List.of(new Preflight.NodeFacts("solo", null, "not read", 2000, "6.12", "amd64", Map.of(), true)));
+        Decision d = run.step();
+        assertThat(d.status().phase).isEqualTo(Phase.Failed);
+        assertThat(d.actions()).doesNotContain(new Action.CreateServer());
+        assertThat(condition(d.status(), RunConditions.PODS_READY)).isEqualTo("False/Unplaceable");
+        assertThat(message(d.status(), RunConditions.READY)).contains("spec.placement.separateNodes", "[solo]", "add a node");
+    }
+
+    @Test
+    void aRunWithTwoNodesOrNodesNotListedIsLeftToTheScheduler() {
+        FakeRun unlisted = new FakeRun("placement: {separateNodes: true}");
+        assertThat(unlisted.step().actions()).containsExactly(new Action.CreateServer());
+        FakeRun two = new FakeRun("placement: {separateNodes: true}");
+        two.nodes = Optional.of(List.of(new Preflight.NodeFacts("a", null, "not read", 2000, "6.12", "amd64", Map.of(), true),
+                new Preflight.NodeFacts("b", null, "not read", 2000, "6.12", "amd64", Map.of(), true)));
+        assertThat(two.step().actions()).containsExactly(new Action.CreateServer());
     }
 
     @Test
@@ -863,6 +885,33 @@ class RunProtocolTest {
                 "cpuManagerPolicy: static", "spec.placement.pinCpus: false");
         assertThat(started.status().pods.getFirst().pinned).isFalse();
         assertThat(started.actions()).as("no client armed, no load").isEmpty();
+    }
+
+    @Test
+    void aClientWhoseClockIsOffMoreThanAQuarterOfTheSendLagLimitFailsTheRunBeforeAnyLoad() {
+        FakeRun run = new FakeRun();
+        run.step();
+        run.allReady();
+        run.clockOffsetsMicros.put("client-1", 20_000L);   // 20 ms ahead; maxSendLagP99 10 ms: 2.5 ms allowed
+        Decision started = run.step();
+        assertFailed(started, RunConditions.CLOCKS_SYNCHRONIZED, "ClockOffset", "fake-client-1", "node-1", "20.0 ms ahead", "2.5 ms allowed");
+        assertThat(started.actions()).as("no client armed, no load").isEmpty();
+        assertThat(started.status().pods).extracting(p -> p.clockOffsetMicros).containsExactly(0L, 0L, 20_000L);
+    }
+
+    @Test
+    void everyAgentsClockOffsetIsInTheStatusBeforeTheClientsAreArmed() {
+        FakeRun run = new FakeRun();
+        run.step();
+        run.allReady();
+        run.clockOffsetsMicros.put("client-0", -1_500L);
+        Decision started = run.step();
+        assertThat(started.status().phase).isEqualTo(Phase.Starting);
+        assertThat(started.status().pods).extracting(p -> p.clockOffsetMicros).containsExactly(0L, -1_500L, 0L);
+        assertThat(started.status().pods).extracting(p -> p.clockRoundTripMicros).containsOnly(200L);
+        assertThat(condition(started.status(), RunConditions.CLOCKS_SYNCHRONIZED)).isEqualTo("True/Synchronized");
+        assertThat(message(started.status(), RunConditions.CLOCKS_SYNCHRONIZED)).contains("largest offset 1.500 ms");
+        assertThat(run.asked).contains("clock:server", "clock:client-0", "clock:client-1");
     }
 
     /** From the step that recorded the pods to the judged result, every agent answering. */

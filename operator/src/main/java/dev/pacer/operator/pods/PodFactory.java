@@ -44,7 +44,8 @@ import io.fabric8.kubernetes.client.utils.Serialization;
  *       configuration) beside it;</li>
  *   <li>when the role is pinned ({@code placement.pinCpus}, or the role's own {@code pinCpus}): requests = limits with whole CPUs, so the pod is Guaranteed and the static CPU
  *       manager gives it exclusive cores; {@code -XX:ActiveProcessorCount} matches them;</li>
- *   <li>with {@code placement.separateNodes}: required anti-affinity between the server and the clients;</li>
+ *   <li>with {@code placement.separateNodes}: required anti-affinity between the server and the clients; the clients
+ *       spread over their nodes (preferred anti-affinity among them);</li>
  *   <li>the role's node selector and tolerations; {@code restartPolicy: Never} (a restarted agent loses its
  *       histograms: the run fails instead); readiness on the agent's {@code /healthz}, or for a
  *       server without the agent ({@code measure: probe/none}) on its port or {@code readinessPath}.</li>
@@ -121,7 +122,7 @@ public final class PodFactory {
             builder.addToVolumeMounts(TlsFactory.mount());   // the certificate to trust; never the key
         }
         Pod pod = pod(run, clientPodName(run, client), ROLE_CLIENT, client.name(), builder.build(), placement.clients(),
-                placement.separateNodes() ? antiAffinity(run, ROLE_SERVER) : null);
+                clientAffinity(run, placement.separateNodes()));
         if (plan.tls() != null) {
             pod.getSpec().getVolumes().add(TlsFactory.volume(run, plan, false));
         }
@@ -269,7 +270,7 @@ public final class PodFactory {
         return builder.withLimits(pinCpus ? new LinkedHashMap<>(amounts) : Map.of("memory", new Quantity(memory))).build();
     }
 
-    /** The user's affinity with the separation of the roles added to its required anti-affinity terms. */
+    /** The user's affinity with pacer's anti-affinity terms (the roles' separation, the clients' spread) added to its own. */
     static Affinity combined(Affinity separation, Affinity user) {
         if (user == null) {
             return separation;
@@ -279,11 +280,32 @@ public final class PodFactory {
             if (user.getPodAntiAffinity() == null) {
                 builder.withPodAntiAffinity(separation.getPodAntiAffinity());
             } else {
-                builder.editPodAntiAffinity().addAllToRequiredDuringSchedulingIgnoredDuringExecution(
-                        separation.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution()).endPodAntiAffinity();
+                builder.editPodAntiAffinity()
+                        .addAllToRequiredDuringSchedulingIgnoredDuringExecution(separation.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution())
+                        .addAllToPreferredDuringSchedulingIgnoredDuringExecution(separation.getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution())
+                        .endPodAntiAffinity();
             }
         }
         return builder.build();
+    }
+
+    /**
+     * A client's: off the server's node with {@code separateNodes} (required), and spread over the nodes its selector
+     * allows, one client per node while there are nodes enough (preferred): as Jetty's clients each have a machine,
+     * four clients on two nodes are two and two, not four on one.
+     */
+    private static Affinity clientAffinity(BenchmarkRun run, boolean separateNodes) {
+        AffinityBuilder builder = separateNodes ? new AffinityBuilder(antiAffinity(run, ROLE_SERVER)) : new AffinityBuilder().withNewPodAntiAffinity().endPodAntiAffinity();
+        return builder.editPodAntiAffinity()
+                .addNewPreferredDuringSchedulingIgnoredDuringExecution().withWeight(100)
+                .withNewPodAffinityTerm().withTopologyKey(HOSTNAME_TOPOLOGY)
+                .withNewLabelSelector()
+                .addToMatchLabels(LABEL_RUN, run.getMetadata().getName())
+                .addToMatchLabels(LABEL_ROLE, ROLE_CLIENT)
+                .endLabelSelector()
+                .endPodAffinityTerm()
+                .endPreferredDuringSchedulingIgnoredDuringExecution()
+                .endPodAntiAffinity().build();
     }
 
     private static Affinity antiAffinity(BenchmarkRun run, String otherRole) {

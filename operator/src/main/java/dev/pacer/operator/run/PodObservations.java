@@ -3,6 +3,7 @@ package dev.pacer.operator.run;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -13,6 +14,7 @@ import dev.pacer.contract.AgentContract;
 import dev.pacer.engine.agents.AgentClient;
 import dev.pacer.engine.agents.RunCollector;
 import dev.pacer.engine.plan.RunPlan;
+import dev.pacer.engine.preflight.Preflight;
 import dev.pacer.engine.protocol.AgentObservations;
 import dev.pacer.engine.protocol.RoleObservation;
 import dev.pacer.operator.ProbeSettings;
@@ -41,6 +43,7 @@ public final class PodObservations extends AgentObservations {
     private final Map<String, Pod> cached = new LinkedHashMap<>();
     private final Map<String, Optional<Pod>> read = new HashMap<>();
     private final Map<String, AgentClient> agents = new HashMap<>();
+    private final Map<String, Optional<String>> nodeLost = new HashMap<>();
 
     public PodObservations(BenchmarkRun run, RunPlan plan, KubernetesClient client, Set<Pod> cachedPods, AgentAccess access,
                            ProbeSettings probe, Collection<BenchmarkRun> allRuns, int maxActiveRuns) {
@@ -163,6 +166,11 @@ public final class PodObservations extends AgentObservations {
         Long exclusive = pinned ? cpuMillis / 1000 : null;
         String requested = pinned ? Long.toString(cpuMillis / 1000) : cpuMillis + "m";
         String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
+        Optional<String> lost = node == null ? Optional.empty() : nodeLost.computeIfAbsent(node, this::nodeLost);
+        if (lost.isPresent()) {
+            return new RoleObservation(RoleObservation.Presence.FAILED, podName, node, null, null, exclusive, requested, "NodeLost",
+                    lost.get());
+        }
         Optional<PodProblem> problem = PodProblem.of(pod);
         if (problem.isPresent() && problem.get().fatal()) {
             return new RoleObservation(RoleObservation.Presence.FAILED, podName, node, null, null, exclusive, requested,
@@ -173,6 +181,47 @@ public final class PodObservations extends AgentObservations {
         }
         return new RoleObservation(RoleObservation.Presence.STARTING, podName, node, null, null, exclusive, requested,
                 problem.map(PodProblem::reason).orElse(null), problem.map(PodProblem::message).orElse(null));
+    }
+
+    /**
+     * The cluster's nodes, for placing the run before any pod is created; empty when the operator may not list them
+     * ({@code rbac.readNodes: false}). Their kubelets' CPU manager policy is not read here: a pinned pod without
+     * exclusive CPUs fails the run as NotPinned once it runs.
+     */
+    @Override
+    public Optional<List<Preflight.NodeFacts>> nodes() {
+        try {
+            return Optional.of(client.nodes().list().getItems().stream()
+                    .map(n -> Preflight.NodeFacts.of(n, null, "not read by the operator")).toList());
+        } catch (KubernetesClientException e) {
+            return Optional.empty();   // the scheduler's answer decides, within RunProtocol.READY_LIMIT
+        }
+    }
+
+    /**
+     * Why a node the run's pods are on is lost, naming it and every pod of the run there: its Ready condition is
+     * Unknown (its kubelet stopped reporting: the node controller's grace period passed) or False. Empty when Ready,
+     * or when nodes may not be read.
+     */
+    private Optional<String> nodeLost(String nodeName) {
+        Node node;
+        try {
+            node = client.nodes().withName(nodeName).get();
+        } catch (KubernetesClientException e) {
+            return Optional.empty();
+        }
+        String onIt = String.join(", ", cached.values().stream().filter(p -> p.getSpec() != null && nodeName.equals(p.getSpec().getNodeName()))
+                .map(p -> p.getMetadata().getName()).sorted().toList());
+        if (node == null) {
+            return Optional.of("node " + nodeName + " was removed from the cluster during the run; the run's pods there: " + onIt);
+        }
+        var ready = node.getStatus() == null || node.getStatus().getConditions() == null ? null : node.getStatus().getConditions().stream()
+                .filter(c -> "Ready".equals(c.getType())).findFirst().orElse(null);
+        if (ready == null || "True".equals(ready.getStatus())) {
+            return Optional.empty();
+        }
+        return Optional.of("node " + nodeName + " is lost: Ready " + ready.getStatus() + " since " + ready.getLastTransitionTime()
+                + " (" + ready.getReason() + ": " + ready.getMessage() + "); the run's pods there: " + onIt);
     }
 
     private Optional<Pod> pod(String name) {

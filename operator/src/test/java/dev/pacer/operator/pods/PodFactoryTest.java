@@ -120,6 +120,10 @@ class PodFactoryTest {
         assertThat(client.getSpec().getAffinity().getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution())
                 .as("the roles still kept apart").singleElement()
                 .satisfies(t -> assertThat(t.getLabelSelector().getMatchLabels()).containsEntry(PodFactory.LABEL_ROLE, PodFactory.ROLE_SERVER));
+        assertThat(client.getSpec().getAffinity().getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution())
+                .as("the clients spread over their nodes").singleElement()
+                .satisfies(t -> assertThat(t.getPodAffinityTerm().getLabelSelector().getMatchLabels())
+                        .containsEntry(PodFactory.LABEL_ROLE, PodFactory.ROLE_CLIENT).containsEntry(PodFactory.LABEL_RUN, run.getMetadata().getName()));
         Pod server = PodFactory.serverPod(run, plan);
         assertThat(server.getSpec().getImagePullSecrets()).isEmpty();
         assertThat(server.getSpec().getPriorityClassName()).isNull();
