@@ -22,7 +22,8 @@ unit:
 ## without Go, every image pushed to a real registry, the chart's offline checks, the
 ## dashboards' lint, and on the test cluster (tiers 3 and 4): its smoke test, the operator end to end, the chart
 ## installed with Prometheus and Grafana querying every dashboard panel, a newcomer's install driven by
-## docs/installing.md's commands, and a node without the static CPU manager
+## docs/installing.md's commands, a node without the static CPU manager, and three nodes (the headline shape across
+## nodes, clocks, nodes lost)
 test: test-deps cluster-binaries
 	test/observability/install.sh
 	scripts/background-job.sh start observability-builds $(MAKE) --no-print-directory observability-builds

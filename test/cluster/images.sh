@@ -161,10 +161,34 @@ CONF
   rm -rf "$r"
 }
 
+# The load generator with its wall clock 2 s ahead: Debian's libfaketime preloaded (FAKETIME=+2, the monotonic clock
+# left true), under the load generator's own name, in a tar of its own that no node imports by itself. The multi-node
+# tier imports it into one node: a machine whose clock is off, as the operator must see it.
+clock_ahead_image() {
+  local out=$PACER_K8S/test-images/loadgen-clock-ahead.tar
+  [[ -f $out && $out -nt $IMAGES/pacer-loadgen.tar ]] && return 0
+  local lib=/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1 bundle=$PACER_K8S/bundle-clock-ahead name
+  [[ -f $lib ]] || { echo "libfaketime is missing: test/cluster/install-packages.sh installs faketime" >&2; exit 1; }
+  name=$(tar -xOf "$IMAGES/pacer-loadgen.tar" manifest.json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["RepoTags"][0])')
+  mkdir -p "$(dirname "$out")"
+  skopeo copy -q "docker-archive:$IMAGES/pacer-loadgen.tar" "oci:$OCI:clock-ahead"
+  rm -rf "$bundle"
+  umoci unpack --rootless --image "$OCI:clock-ahead" "$bundle" >/dev/null
+  mkdir -p "$bundle/rootfs$(dirname "$lib")"
+  cp -L "$lib" "$bundle/rootfs$lib"
+  for so in $(ldd "$lib" | awk '/=> \//{print $3}'); do [[ -e $bundle/rootfs$so ]] || { mkdir -p "$bundle/rootfs$(dirname "$so")"; cp -L "$so" "$bundle/rootfs$so"; }; done
+  umoci repack --image "$OCI:clock-ahead" "$bundle"
+  umoci config --image "$OCI:clock-ahead" --config.env "LD_PRELOAD=$lib" --config.env FAKETIME=+2 --config.env DONT_FAKE_MONOTONIC=1
+  rm -rf "$bundle" "$out"
+  skopeo copy -q "oci:$OCI:clock-ahead" "docker-archive:$out:$name"
+  log "built $out ($name, its clock 2 s ahead)"
+}
+
 case $WHAT in
   base) base_images ;;
   pacer) pacer_images ;;
   nginx) nginx_image ;;
+  clock-ahead) clock_ahead_image ;;
   all) base_images; pacer_images ;;
-  *) echo "usage: images.sh [base|pacer|nginx|all]" >&2; exit 2 ;;
+  *) echo "usage: images.sh [base|pacer|nginx|clock-ahead|all]" >&2; exit 2 ;;
 esac

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Debian packages of the test cluster, installed once (idempotent): etcd, containerd, runc, CNI plugins, and the tools
-# that build images without a Docker engine, and a real OCI registry (docker-registry: CNCF distribution) to push them to.
+# that build images without a Docker engine, a real OCI registry (docker-registry: CNCF distribution) to push them to,
+# and libfaketime (a node whose clock is off, for the multi-node tier).
 set -euo pipefail
 PKGS=(etcd-server containerd runc containernetworking-plugins iptables conntrack socat umoci skopeo busybox-static
-      gcc libc6-dev bc openssl iproute2 util-linux curl python3-yaml docker-registry)
+      gcc libc6-dev bc openssl iproute2 util-linux curl python3-yaml docker-registry libfaketime)
 missing=()
 for p in "${PKGS[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p"); done
 (( ${#missing[@]} == 0 )) && exit 0

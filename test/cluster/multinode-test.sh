@@ -10,6 +10,8 @@
 #     from its network namespace) and checked against the placement (multinode_checks.py); every run ends Succeeded
 #     with a verdict; the comparison dashboard has data for the suite (Prometheus and Grafana beside the cluster);
 #   - a run whose pools no node has, and one with separateNodes pinned to one node, fail at once (Unplaceable);
+#   - a client on a node whose clock is 2 s ahead (the load generator's image with libfaketime, on that node alone):
+#     the run fails before any load (ClockOffset), naming the pod and the node; each pod's offset is in the status;
 #   - a client node lost in the measured window of a suite's first run (its kubelet and containerd killed): that run
 #     fails as NodeLost naming the node and its pods there, before its window's end; the suite's next run lands on the
 #     remaining client node and succeeds; the suite names the lost run and why;
@@ -114,18 +116,35 @@ sed 's/^/     /' "$WORK/one-node-only.txt"
 # --- the headline shape ---
 setsid python3 "$DIR/pod_watch.py" "$KUBECONFIG" "$WORK/pods.jsonl" >"$WORK/pod_watch.log" 2>&1 </dev/null &
 watch_pid=$!
-wait_suite() { # name seconds
+wait_done() { # br|bs NAME SECONDS: until the run or suite has ended
   local phase
-  for _ in $(seq "$2"); do
-    phase=$(kubectl get bs "$1" -o jsonpath='{.status.phase}' 2>/dev/null)
+  for _ in $(seq "$3"); do
+    phase=$(kubectl get "$1" "$2" -o jsonpath='{.status.phase}' 2>/dev/null)
     [[ $phase == Succeeded || $phase == Failed ]] && return 0
     sleep 1
   done
   return 1
 }
+# the fault runs' spec: a measured window longer than the node controller's grace period, so a node is lost inside it
+fault_spec() { # clients
+  cat <<YAML
+clients: {count: $1, rate: "200", connections: 4, cpus: 200m, memory: 384Mi}
+request: {method: GET, path: /plaintext}
+warmup: 5s
+duration: 90s
+placement:
+  pinCpus: true
+  separateNodes: true
+  server: {nodeSelector: {pacer.dev/pool: server}}
+  clients: {nodeSelector: {pacer.dev/pool: clients}, pinCpus: false}
+criteria: {rateTolerance: 5%, maxSendLagP99: 50ms}
+timeout: 8m
+YAML
+}
+JETTY12='{image: pacer/server-jetty12:0.1.0, args: ["--mode=core"], cpus: "1", memory: 512Mi}'
 t0=$(date +%s)
 kubectl apply -f "$REPO/examples/suites/small-cluster-comparison.yaml" >/dev/null
-wait_suite small-cluster-comparison 900; ended=$?
+wait_done bs small-cluster-comparison 900; ended=$?
 check "examples/suites/small-cluster-comparison.yaml, unmodified, ends ($(( $(date +%s) - t0 )) s)" test $ended == 0
 sleep 2
 kubectl get bs small-cluster-comparison -o json >"$WORK/suite.json"
@@ -141,6 +160,25 @@ comparison_has_data() {
 check "the comparison dashboard has data for the suite's runs in every panel, through Grafana (but the sweep's)" comparison_has_data
 grep -v '^ok' "$WORK/dashboard.txt" | head -20
 
+# --- a node whose clock is off ---
+ahead=3; node_vars "$ahead"; ahead_node=$N_NAME
+ahead_ctr() { nsenter --net="$N_NSNET" -- ctr -a "$N_DIR/containerd/containerd.sock" -n k8s.io images import "$1" >/dev/null; }
+"$DIR/images.sh" clock-ahead >"$WORK/clock-image.log" 2>&1 || cat "$WORK/clock-image.log"
+check "$ahead_node's load generator image replaced by one whose clock is 2 s ahead (libfaketime)" \
+  ahead_ctr "$PACER_K8S/test-images/loadgen-clock-ahead.tar"
+kubectl apply -f - >/dev/null <<YAML
+apiVersion: pacer.dev/v1alpha1
+kind: BenchmarkRun
+metadata: {name: clock-ahead}
+spec:
+  server: $JETTY12
+$(fault_spec 2 | sed 's/^/  /; s/duration: 90s/duration: 10s/')
+YAML
+wait_done br clock-ahead 300
+kubectl get br clock-ahead -o json >"$WORK/clock-ahead.json"
+report < <(python3 "$DIR/multinode_checks.py" clock "$WORK/clock-ahead.json" "$ahead_node" 2000000)
+check "$ahead_node's own load generator image back" ahead_ctr "$IMAGES/pacer-loadgen.tar"
+
 # --- a client node lost in a suite's measured window ---
 lost=3; [[ $operator_node == "$NODE_NAME-3" ]] && lost=2   # not the operator's node: the suite must go on
 node_vars "$lost"; lost_node=$N_NAME
@@ -150,20 +188,10 @@ kind: BenchmarkSuite
 metadata: {name: client-node-lost}
 spec:
   template:
-    clients: {count: 4, rate: "200", connections: 4, cpus: 200m, memory: 384Mi}
-    request: {method: GET, path: /plaintext}
-    warmup: 5s
-    duration: 90s      # longer than the node controller's grace period: the node is lost inside the window
-    placement:
-      pinCpus: true
-      separateNodes: true
-      server: {nodeSelector: {pacer.dev/pool: server}}
-      clients: {nodeSelector: {pacer.dev/pool: clients}, pinCpus: false}
-    criteria: {rateTolerance: 5%, maxSendLagP99: 50ms}
-    timeout: 8m
+$(fault_spec 4 | sed 's/^/    /')
   servers:
-    - {name: first, image: pacer/server-jetty12:0.1.0, args: ["--mode=core"], cpus: "1", memory: 512Mi}
-    - {name: second, image: pacer/server-jetty12:0.1.0, args: ["--mode=core"], cpus: "1", memory: 512Mi}
+    - {name: first, ${JETTY12#\{}
+    - {name: second, ${JETTY12#\{}
 YAML
 kill_in_window() { # run node-index : waits for the run's measured window, then kills the node; prints the kill's epoch
   for _ in $(seq 300); do
@@ -171,15 +199,6 @@ kill_in_window() { # run node-index : waits for the run's measured window, then 
   done
   "$DIR/node-fault.sh" stop "$2" >/dev/null
   date +%s
-}
-wait_run() { # name seconds
-  local phase
-  for _ in $(seq "$2"); do
-    phase=$(kubectl get br "$1" -o jsonpath='{.status.phase}' 2>/dev/null)
-    [[ $phase == Succeeded || $phase == Failed ]] && return 0
-    sleep 1
-  done
-  return 1
 }
 kubectl apply -f "$WORK/fault-suite.yaml" >/dev/null
 first=""
@@ -189,9 +208,9 @@ for _ in $(seq 120); do
 done
 stopped+=("$lost")
 killed_at=$(kill_in_window "$first" "$lost")
-wait_run "$first" 300; failed_at=$(date +%s)
+wait_done br "$first" 300; failed_at=$(date +%s)
 check "$lost_node killed in $first's measured window; the run ended after $(( failed_at - killed_at )) s (node controller's grace period $NODE_MONITOR_GRACE_PERIOD)" true
-check "the client-node suite ends" wait_suite client-node-lost 600
+check "the client-node suite ends" wait_done bs client-node-lost 600
 kubectl get bs client-node-lost -o json >"$WORK/fault-suite.json"
 kubectl get br -o json >"$WORK/runs.json"
 report < <(python3 "$DIR/multinode_checks.py" node-lost "$WORK/fault-suite.json" "$WORK/runs.json" "$WORK/pods.jsonl" "$WORK/nodes.json" "$lost_node")
@@ -203,23 +222,13 @@ apiVersion: pacer.dev/v1alpha1
 kind: BenchmarkRun
 metadata: {name: server-node-lost}
 spec:
-  server: {image: pacer/server-jetty12:0.1.0, args: ["--mode=core"], cpus: "1", memory: 512Mi}
-  clients: {count: 2, rate: "200", connections: 4, cpus: 200m, memory: 384Mi}
-  request: {method: GET, path: /plaintext}
-  warmup: 5s
-  duration: 90s
-  placement:
-    pinCpus: true
-    separateNodes: true
-    server: {nodeSelector: {pacer.dev/pool: server}}
-    clients: {nodeSelector: {pacer.dev/pool: clients}, pinCpus: false}
-  criteria: {rateTolerance: 5%, maxSendLagP99: 50ms}
-  timeout: 8m
+  server: $JETTY12
+$(fault_spec 2 | sed 's/^/  /')
 YAML
 kubectl apply -f "$WORK/server-lost.yaml" >/dev/null
 stopped+=(1)
 killed_at=$(kill_in_window server-node-lost 1)
-wait_run server-node-lost 300; failed_at=$(date +%s)
+wait_done br server-node-lost 300; failed_at=$(date +%s)
 check "$NODE_NAME (the server's) killed in the measured window; the run ended after $(( failed_at - killed_at )) s" true
 kubectl get br -o json >"$WORK/runs.json"
 report < <(python3 "$DIR/multinode_checks.py" run-node-lost "$WORK/runs.json" "$WORK/pods.jsonl" server-node-lost "$NODE_NAME")

@@ -75,6 +75,10 @@ def placement(run_name, run, pods, server_pool, client_pool):
         check(f"{run_name}: status.pods names the server's node and cpuset as the kernel has them",
               reported.get("node") == server["node"] and reported.get("cpuset") == server["cpuset"],
               f"status {reported.get('node')} {reported.get('cpuset')}")
+    offsets = ", ".join(f"{p['role']}@{p.get('node')} "
+                        f"{p['clockOffsetMicros'] / 1000:+.3f} ms (round trip {p.get('clockRoundTripMicros', 0) / 1000:.3f} ms)"
+                        for p in run.get("status", {}).get("pods", []) if p.get("clockOffsetMicros") is not None)
+    print(f"     {run_name}: clock offsets against the operator's: {offsets or 'none measured'}")
     nodes = sorted({c["node"] for c in clients})
     check(f"{run_name}: {wanted_clients} clients, each on a client node, none on the server's, spread over {len(client_pool)} nodes",
           len(clients) == wanted_clients and all(c["node"] in client_pool for c in clients)
@@ -161,6 +165,25 @@ def run_node_lost(runs_path, pods_path, run_name, lost_node):
     lost_run(run_name, runs_by_name(runs_path).get(run_name, {}), load_pods(pods_path), lost_node)
 
 
+def clock(run_path, skewed_node, skew_micros):
+    run = json.load(open(run_path))
+    status = run.get("status", {})
+    ready = condition(run, "Ready")
+    pods = status.get("pods", [])
+    skewed = [p for p in pods if p.get("node") == skewed_node and p.get("role", "").startswith("client")]
+    others = [p for p in pods if p not in skewed and p.get("clockOffsetMicros") is not None]
+    message = ready.get("message", "")
+    check(f"a client on {skewed_node}, its clock {int(skew_micros) / 1e6:+.0f} s: the run Failed as ClockOffset, naming the pod and the node",
+          status.get("phase") == "Failed" and ready.get("reason") == "ClockOffset" and skewed
+          and all(p["name"] in message for p in skewed) and f"node {skewed_node}" in message, message[:300])
+    check("before any load: no start instant chosen, no window, no result",
+          not status.get("startAtEpochMs") and not status.get("window") and not status.get("result"))
+    facts = ", ".join(f"{p['name']}@{p.get('node')} {p.get('clockOffsetMicros', 0) / 1000:+.3f} ms" for p in pods)
+    check(f"status.pods holds each agent's offset: the skewed node's client about {int(skew_micros) / 1e6:+.0f} s; only it is named",
+          skewed and all(p.get("clockOffsetMicros") is not None and abs(p["clockOffsetMicros"] - int(skew_micros)) < 500_000 for p in skewed)
+          and others and not any(p["name"] in message for p in others), facts)
+
+
 if __name__ == "__main__":
     mode, args = sys.argv[1], sys.argv[2:]
-    {"headline": headline, "node-lost": node_lost, "run-node-lost": run_node_lost}[mode](*args)
+    {"headline": headline, "node-lost": node_lost, "run-node-lost": run_node_lost, "clock": clock}[mode](*args)

@@ -114,6 +114,13 @@ if "$DIR/unpinned-node-test.sh" >"$CLUSTER/unpinned-node.log" 2>&1; then unpinne
 check "a node without the static CPU manager: pacer check and the operator name it at once ($(tail -1 "$CLUSTER/unpinned-node.log"))" $unpinned_ok
 $unpinned_ok || cat "$CLUSTER/unpinned-node.log"
 
+# the multi-node tier: the cluster grown to three nodes (server, clients), the docs' install on pools, the small-cluster
+# comparison, placement refused at once, a node's clock off, nodes lost mid-run
+t1=$(date +%s)
+if "$DIR/multinode-test.sh" >"$CLUSTER/multinode.log" 2>&1; then multinode_ok=true; else multinode_ok=false; fi
+check "three nodes: the headline shape placed and measured across nodes, clocks, nodes lost ($(tail -1 "$CLUSTER/multinode.log"), $(( $(date +%s) - t1 )) s)" $multinode_ok
+$multinode_ok || cat "$CLUSTER/multinode.log"
+
 "$DIR/down.sh" >/dev/null 2>&1
 left_processes() {
   local f
