@@ -131,7 +131,7 @@ fault_spec() { # clients
 clients: {count: $1, rate: "200", connections: 4, cpus: 200m, memory: 384Mi}
 request: {method: GET, path: /plaintext}
 warmup: 5s
-duration: 90s
+duration: 75s
 placement:
   pinCpus: true
   separateNodes: true

@@ -27,8 +27,10 @@ final class PendingStage extends ProtocolStep {
 
     Decision pending(RunPlan plan, Observations seen) {
         condition(RunConditions.SPEC_VALID, TRUE, "Accepted", "the spec is valid");
-        // a pod the scheduler can never place would wait until READY_LIMIT: where the nodes say so, refuse now
-        List<Preflight.Finding> unplaceable = seen.nodes().map(nodes -> Preflight.placement(plan, nodes)).orElse(List.of());
+        // a pod the scheduler can never place would wait until READY_LIMIT: where the nodes say so, refuse now. No node
+        // listed at all (nodes yet to come, as an autoscaler adds them) says nothing: the scheduler decides.
+        List<Preflight.Finding> unplaceable = seen.nodes().filter(nodes -> !nodes.isEmpty())
+                .map(nodes -> Preflight.placement(plan, nodes)).orElse(List.of());
         if (!unplaceable.isEmpty()) {
             return fail(RunConditions.PODS_READY, "Unplaceable", String.join("; ", unplaceable.stream()
                     .map(f -> f.subject() + ": " + f.message()).toList()));

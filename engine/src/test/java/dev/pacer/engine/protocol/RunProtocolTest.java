@@ -65,9 +65,12 @@ class RunProtocolTest {
     }
 
     @Test
-    void aRunWithTwoNodesOrNodesNotListedIsLeftToTheScheduler() {
+    void aRunWithTwoNodesOrNoNodeListedIsLeftToTheScheduler() {
         FakeRun unlisted = new FakeRun("placement: {separateNodes: true}");
         assertThat(unlisted.step().actions()).containsExactly(new Action.CreateServer());
+        FakeRun none = new FakeRun("placement: {separateNodes: true}");
+        none.nodes = Optional.of(List.of());
+        assertThat(none.step().actions()).as("no node listed at all: nodes yet to come").containsExactly(new Action.CreateServer());
         FakeRun two = new FakeRun("placement: {separateNodes: true}");
         two.nodes = Optional.of(List.of(new Preflight.NodeFacts("a", null, "not read", 2000, "6.12", "amd64", Map.of(), true),
                 new Preflight.NodeFacts("b", null, "not read", 2000, "6.12", "amd64", Map.of(), true)));
