@@ -126,12 +126,12 @@ wait_done() { # br|bs NAME SECONDS: until the run or suite has ended
   return 1
 }
 # the fault runs' spec: a measured window longer than the node controller's grace period, so a node is lost inside it
-fault_spec() { # clients
+fault_spec() { # clients duration
   cat <<YAML
 clients: {count: $1, rate: "200", connections: 4, cpus: 200m, memory: 384Mi}
 request: {method: GET, path: /plaintext}
 warmup: 5s
-duration: 75s
+duration: $2
 placement:
   pinCpus: true
   separateNodes: true
@@ -172,7 +172,7 @@ kind: BenchmarkRun
 metadata: {name: clock-ahead}
 spec:
   server: $JETTY12
-$(fault_spec 2 | sed 's/^/  /; s/duration: 90s/duration: 10s/')
+$(fault_spec 2 10s | sed 's/^/  /')
 YAML
 wait_done br clock-ahead 300
 kubectl get br clock-ahead -o json >"$WORK/clock-ahead.json"
@@ -188,7 +188,7 @@ kind: BenchmarkSuite
 metadata: {name: client-node-lost}
 spec:
   template:
-$(fault_spec 4 | sed 's/^/    /')
+$(fault_spec 4 75s | sed 's/^/    /')
   servers:
     - {name: first, ${JETTY12#\{}
     - {name: second, ${JETTY12#\{}
@@ -223,7 +223,7 @@ kind: BenchmarkRun
 metadata: {name: server-node-lost}
 spec:
   server: $JETTY12
-$(fault_spec 2 | sed 's/^/  /')
+$(fault_spec 2 75s | sed 's/^/  /')
 YAML
 kubectl apply -f "$WORK/server-lost.yaml" >/dev/null
 stopped+=(1)
