@@ -188,7 +188,7 @@ kind: BenchmarkSuite
 metadata: {name: client-node-lost}
 spec:
   template:
-$(fault_spec 4 75s | sed 's/^/    /')
+$(fault_spec 4 90s | sed 's/^/    /')
   servers:
     - {name: first, ${JETTY12#\{}
     - {name: second, ${JETTY12#\{}
@@ -223,7 +223,7 @@ kind: BenchmarkRun
 metadata: {name: server-node-lost}
 spec:
   server: $JETTY12
-$(fault_spec 2 75s | sed 's/^/  /')
+$(fault_spec 2 90s | sed 's/^/  /')
 YAML
 kubectl apply -f "$WORK/server-lost.yaml" >/dev/null
 stopped+=(1)

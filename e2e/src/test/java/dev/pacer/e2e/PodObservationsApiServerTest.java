@@ -2,6 +2,7 @@ package dev.pacer.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 
@@ -11,11 +12,15 @@ import dev.pacer.engine.plan.RunPlan;
 import dev.pacer.engine.plan.RunPlanner;
 import dev.pacer.engine.protocol.AgentAnswer;
 import dev.pacer.engine.protocol.RoleObservation;
+import dev.pacer.engine.protocol.RunProtocol;
 import dev.pacer.operator.ProbeSettings;
 import dev.pacer.operator.access.AgentAccess;
 import dev.pacer.operator.pods.PodFactory;
 import dev.pacer.operator.run.PodObservations;
 import io.fabric8.kubeapitest.junit.EnableKubeAPIServer;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.NodeStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
@@ -91,4 +96,46 @@ class PodObservationsApiServerTest {
         }
     }
 
+    /**
+     * A node written as the node controller writes it: Ready, then Unknown for less than RunProtocol.NODE_LOST_AFTER
+     * (an API server outage the kubelet reports past), then for longer (its kubelet gone): only the last loses the
+     * role, naming the node and the run's pods there. The nodes listed are the placement's facts.
+     */
+    @Test
+    void aRoleOnANodeNotReadyForLongerThanTheConfirmationIsLostNamingTheNode() throws Exception {
+        BenchmarkRun run = ApiServerFixtures.quickstart("on-a-node");
+        run.getMetadata().setUid("5e77c0de-0000-4000-8000-000000000004");
+        RunPlan plan = RunPlanner.plan(run);
+        Node node = client.nodes().resource(new NodeBuilder().withNewMetadata().withName("bench-a")
+                .addToLabels("pacer.dev/pool", "server").endMetadata().build()).create();
+        Pod server = PodFactory.serverPod(run, plan);
+        server.getSpec().setNodeName("bench-a");
+        server = client.pods().inNamespace("default").resource(server).create();
+        writeStatus(server, new PodStatusBuilder().withPhase("Running").withPodIP("10.244.0.8")
+                .withConditions(new PodConditionBuilder().withType("Ready").withStatus("True").build()));
+
+        nodeReady(node, "True", Instant.now().minusSeconds(300));
+        assertThat(observe(run, plan).server().presence()).isEqualTo(RoleObservation.Presence.READY);
+        assertThat(observe(run, plan).nodes()).hasValueSatisfying(nodes -> assertThat(nodes).singleElement()
+                .satisfies(n -> assertThat(n.labels()).containsEntry("pacer.dev/pool", "server")));
+
+        nodeReady(node, "Unknown", Instant.now().minusSeconds(2));
+        assertThat(observe(run, plan).server().presence()).as("not Ready for 2 s: perhaps an API server outage")
+                .isEqualTo(RoleObservation.Presence.READY);
+
+        nodeReady(node, "Unknown", Instant.now().minus(RunProtocol.NODE_LOST_AFTER).minusSeconds(5));
+        RoleObservation lost = observe(run, plan).server();
+        assertThat(lost.presence()).isEqualTo(RoleObservation.Presence.FAILED);
+        assertThat(lost.reason()).isEqualTo("NodeLost");
+        assertThat(lost.message()).contains("node bench-a is lost", "Ready Unknown", "Kubelet stopped posting node status");
+    }
+
+    private static void nodeReady(Node node, String status, Instant since) {
+        Node current = client.nodes().withName(node.getMetadata().getName()).get();
+        current.setStatus(new NodeStatusBuilder().addNewCondition().withType("Ready").withStatus(status)
+                .withReason("True".equals(status) ? "KubeletReady" : "NodeStatusUnknown")
+                .withMessage("True".equals(status) ? "kubelet is posting ready status" : "Kubelet stopped posting node status.")
+                .withLastTransitionTime(since.toString()).withLastHeartbeatTime(since.toString()).endCondition().build());
+        client.nodes().resource(current).updateStatus();
+    }
 }

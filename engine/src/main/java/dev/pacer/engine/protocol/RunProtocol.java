@@ -59,6 +59,12 @@ public final class RunProtocol {
      * then, or from the first unanswered call if later. A pod gone or failed fails the run at once instead.
      */
     public static final Duration AGENT_UNREACHABLE_LIMIT = Duration.ofSeconds(30);
+    /**
+     * A node of the run's pods not Ready for this long is lost, and the run fails (reason {@code NodeLost}). Not at once:
+     * after an API server outage the node controller marks every node Unknown until its kubelet reports again, within
+     * its status interval (10 s); a node whose kubelet is gone stays so.
+     */
+    public static final Duration NODE_LOST_AFTER = Duration.ofSeconds(20);
     /** A client still waiting this long after {@code startAt} (or two periods, if longer) did not start: the run fails. */
     public static final Duration CLIENT_START_GRACE = Duration.ofSeconds(5);
 

@@ -1,5 +1,7 @@
 package dev.pacer.operator.run;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -17,6 +19,7 @@ import dev.pacer.engine.plan.RunPlan;
 import dev.pacer.engine.preflight.Preflight;
 import dev.pacer.engine.protocol.AgentObservations;
 import dev.pacer.engine.protocol.RoleObservation;
+import dev.pacer.engine.protocol.RunProtocol;
 import dev.pacer.operator.ProbeSettings;
 import dev.pacer.operator.access.AgentAccess;
 import dev.pacer.operator.pods.PodFactory;
@@ -199,9 +202,9 @@ public final class PodObservations extends AgentObservations {
     }
 
     /**
-     * Why a node the run's pods are on is lost, naming it and every pod of the run there: its Ready condition is
-     * Unknown (its kubelet stopped reporting: the node controller's grace period passed) or False. Empty when Ready,
-     * or when nodes may not be read.
+     * Why a node the run's pods are on is lost, naming it and every pod of the run there: its Ready condition has been
+     * Unknown (its kubelet stopped reporting: the node controller's grace period passed) or False for
+     * {@link RunProtocol#NODE_LOST_AFTER}. Empty when Ready, not Ready for less, or when nodes may not be read.
      */
     private Optional<String> nodeLost(String nodeName) {
         Node node;
@@ -220,8 +223,13 @@ public final class PodObservations extends AgentObservations {
         if (ready == null || "True".equals(ready.getStatus())) {
             return Optional.empty();
         }
+        Duration notReady = ready.getLastTransitionTime() == null ? Duration.ZERO
+                : Duration.between(Instant.parse(ready.getLastTransitionTime()), Instant.now());
+        if (notReady.compareTo(RunProtocol.NODE_LOST_AFTER) < 0) {
+            return Optional.empty();   // perhaps an API server outage the kubelet is about to report past
+        }
         return Optional.of("node " + nodeName + " is lost: Ready " + ready.getStatus() + " since " + ready.getLastTransitionTime()
-                + " (" + ready.getReason() + ": " + ready.getMessage() + "); the run's pods there: " + onIt);
+                + " (" + notReady.toSeconds() + " s; " + ready.getReason() + ": " + ready.getMessage() + "); the run's pods there: " + onIt);
     }
 
     private Optional<Pod> pod(String name) {
