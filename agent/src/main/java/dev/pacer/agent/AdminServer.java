@@ -7,7 +7,6 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -68,10 +67,7 @@ public final class AdminServer implements Closeable {
         });
         Supplier<AgentInfo> info = builder.info;
         server.createContext(AgentContract.INFO, exchange -> respondJson(exchange, 200, info.get()));
-        server.createContext(AgentContract.CLOCK, exchange -> {
-            Instant now = Instant.now();
-            respondJson(exchange, 200, new AgentClock(now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000));
-        });
+        server.createContext(AgentContract.CLOCK, exchange -> respondJson(exchange, 200, AgentClock.now()));
         Map<String, PeriodSampler> samplers = new LinkedHashMap<>(builder.samplers);
         server.createContext(AgentContract.HISTOGRAMS, exchange -> {
             String series = queryParameter(exchange, "series");

@@ -1,5 +1,7 @@
 package dev.pacer.contract;
 
+import java.time.Instant;
+
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 
 /**
@@ -11,4 +13,9 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record AgentClock(long epochMicros) {
+    /** This process's wall clock now, to the microsecond: what an agent answers, and what an orchestrator reads around it. */
+    public static AgentClock now() {
+        Instant now = Instant.now();
+        return new AgentClock(now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000);
+    }
 }

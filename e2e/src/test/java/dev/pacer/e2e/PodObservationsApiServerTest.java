@@ -98,8 +98,9 @@ class PodObservationsApiServerTest {
 
     /**
      * A node written as the node controller writes it: Ready, then Unknown for less than RunProtocol.NODE_LOST_AFTER
-     * (an API server outage the kubelet reports past), then for longer (its kubelet gone): only the last loses the
-     * role, naming the node and the run's pods there. The nodes listed are the placement's facts.
+     * (an API server outage the kubelet reports past), its pod still Ready and then marked not ready, then for longer
+     * (its kubelet gone): only the last loses the role, naming the node and the run's pods there. The nodes listed are
+     * the placement's facts.
      */
     @Test
     void aRoleOnANodeNotReadyForLongerThanTheConfirmationIsLostNamingTheNode() throws Exception {
@@ -122,6 +123,13 @@ class PodObservationsApiServerTest {
         nodeReady(node, "Unknown", Instant.now().minusSeconds(2));
         assertThat(observe(run, plan).server().presence()).as("not Ready for 2 s: perhaps an API server outage")
                 .isEqualTo(RoleObservation.Presence.READY);
+
+        // the node controller marks the pods of a node Unknown not ready; still within the confirmation: not lost
+        server = client.pods().inNamespace("default").withName(server.getMetadata().getName()).get();
+        writeStatus(server, new PodStatusBuilder().withPhase("Running").withPodIP("10.244.0.8")
+                .withConditions(new PodConditionBuilder().withType("Ready").withStatus("False").build()));
+        assertThat(observe(run, plan).server().presence()).as("not Ready for 2 s, its pod marked not ready")
+                .isEqualTo(RoleObservation.Presence.STARTING);
 
         nodeReady(node, "Unknown", Instant.now().minus(RunProtocol.NODE_LOST_AFTER).minusSeconds(5));
         RoleObservation lost = observe(run, plan).server();

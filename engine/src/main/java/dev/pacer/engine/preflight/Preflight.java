@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -125,12 +126,10 @@ public final class Preflight {
         List<NodeFacts> serverNodes = schedulable.stream().filter(n -> n.matches(serverSelector)).toList();
         List<NodeFacts> clientNodes = schedulable.stream().filter(n -> n.matches(clientSelector)).toList();
         if (serverNodes.isEmpty()) {
-            problems.add(new Finding(Level.PROBLEM, "spec.placement.server.nodeSelector", "no schedulable node has the labels "
-                    + serverSelector + " (" + describeLabels(nodes) + "): label a node so, or change the selector"));
+            problems.add(noNode("spec.placement.server.nodeSelector", serverSelector, nodes));
         }
         if (clientNodes.isEmpty() && !plan.clients().isEmpty()) {
-            problems.add(new Finding(Level.PROBLEM, "spec.placement.clients.nodeSelector", "no schedulable node has the labels "
-                    + clientSelector + " (" + describeLabels(nodes) + "): label a node so, or change the selector"));
+            problems.add(noNode("spec.placement.clients.nodeSelector", clientSelector, nodes));
         }
         if (placement.separateNodes() && !serverNodes.isEmpty() && !clientNodes.isEmpty() && !plan.clients().isEmpty()
                 && serverNodes.stream().noneMatch(s -> clientNodes.stream().anyMatch(c -> !c.name().equals(s.name())))) {
@@ -239,12 +238,17 @@ public final class Preflight {
         return nodes.stream().map(NodeFacts::name).toList();
     }
 
+    private static Finding noNode(String field, Map<String, String> selector, List<NodeFacts> nodes) {
+        return new Finding(Level.PROBLEM, field, "no schedulable node has the labels " + selector + " (" + describeLabels(nodes)
+                + "): label a node so, or change the selector");
+    }
+
     /** Each node with its own labels (those the API adds, {@code kubernetes.io/…}, left out). */
     private static String describeLabels(List<NodeFacts> nodes) {
         if (nodes.isEmpty()) {
             return "the cluster lists no node";
         }
-        return String.join(", ", nodes.stream().map(n -> n.name() + (n.schedulable() ? " " : " (unschedulable) ") + new java.util.TreeMap<>(
+        return String.join(", ", nodes.stream().map(n -> n.name() + (n.schedulable() ? " " : " (unschedulable) ") + new TreeMap<>(
                 n.labels()).entrySet().stream().filter(e -> !e.getKey().contains("kubernetes.io/"))
                 .map(e -> e.getKey() + "=" + e.getValue()).toList()).toList());
     }

@@ -1,7 +1,6 @@
 package dev.pacer.engine.protocol;
 
 import java.io.IOException;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.LinkedHashMap;
@@ -9,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import dev.pacer.api.Measure;
+import dev.pacer.contract.AgentClock;
 import dev.pacer.contract.AgentContract;
 import dev.pacer.contract.AgentInfo;
 import dev.pacer.contract.LoadRunStatus;
@@ -69,17 +69,12 @@ public abstract class AgentObservations implements Observations {
             AgentClient agent = agent(role);
             List<ClockOffset.Sample> samples = new ArrayList<>();
             for (int i = 0; i < ClockOffset.SAMPLES; i++) {
-                long sent = epochMicros();
+                long sent = AgentClock.now().epochMicros();
                 long at = agent.clock().epochMicros();
-                samples.add(new ClockOffset.Sample(sent, at, epochMicros()));
+                samples.add(new ClockOffset.Sample(sent, at, AgentClock.now().epochMicros()));
             }
             return ClockOffset.best(samples).orElseThrow();
         });
-    }
-
-    private static long epochMicros() {
-        Instant now = Instant.now();
-        return now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000;
     }
 
     @Override

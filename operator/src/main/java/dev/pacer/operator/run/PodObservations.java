@@ -169,11 +169,6 @@ public final class PodObservations extends AgentObservations {
         Long exclusive = pinned ? cpuMillis / 1000 : null;
         String requested = pinned ? Long.toString(cpuMillis / 1000) : cpuMillis + "m";
         String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
-        Optional<String> lost = node == null ? Optional.empty() : nodeLost.computeIfAbsent(node, this::nodeLost);
-        if (lost.isPresent()) {
-            return new RoleObservation(RoleObservation.Presence.FAILED, podName, node, null, null, exclusive, requested, "NodeLost",
-                    lost.get());
-        }
         Optional<PodProblem> problem = PodProblem.of(pod);
         if (problem.isPresent() && problem.get().fatal()) {
             return new RoleObservation(RoleObservation.Presence.FAILED, podName, node, null, null, exclusive, requested,
@@ -181,6 +176,13 @@ public final class PodObservations extends AgentObservations {
         }
         if (PodProblem.isReady(pod)) {
             return new RoleObservation(RoleObservation.Presence.READY, podName, node, AgentAccess.hostOf(pod), null, exclusive, requested, null, null);
+        }
+        // a pod's node is read only once the pod is not ready: the node controller marks the pods of a node it finds
+        // Unknown not ready, so a healthy run reads no node
+        Optional<String> lost = node == null ? Optional.empty() : nodeLost.computeIfAbsent(node, this::nodeLost);
+        if (lost.isPresent()) {
+            return new RoleObservation(RoleObservation.Presence.FAILED, podName, node, null, null, exclusive, requested, "NodeLost",
+                    lost.get());
         }
         return new RoleObservation(RoleObservation.Presence.STARTING, podName, node, null, null, exclusive, requested,
                 problem.map(PodProblem::reason).orElse(null), problem.map(PodProblem::message).orElse(null));
