@@ -7,7 +7,7 @@
 #   - examples/suites/small-cluster-comparison.yaml applied unmodified: Jetty 11, Jetty 12 core (measure: both) and
 #     Go's net/http (probe only), 4 clients each over the two client nodes, separateNodes, the server pinned. Where each
 #     pod ran is read while it runs (pod_watch.py: its node, its container's cpuset from the kernel, the server's peers
-#     from its network namespace) and checked against the placement (multinode_checks.py); every run ends Succeeded
+#     from its network namespace, the requests the probe timed per client address) and checked against the placement (multinode_checks.py); every run ends Succeeded
 #     with a verdict; the comparison dashboard has data for the suite (Prometheus and Grafana beside the cluster);
 #   - a run whose pools no node has, and one with separateNodes pinned to one node, fail at once (Unplaceable);
 #   - a client on a node whose clock is 2 s ahead (the load generator's image with libfaketime, on that node alone):

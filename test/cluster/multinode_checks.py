@@ -97,6 +97,14 @@ def placement(run_name, run, pods, server_pool, client_pool):
           peers and all(any(a in r for r in client_ranges.values()) for a in peers) and client_ips <= set(peers)
           and len(from_nodes) == len(nodes),
           f"peers {sorted(str(a) for a in set(peers))} from {from_nodes}")
+    if measure in ("probe", "both") and len(probes) == 1:
+        timed = {ipaddress.ip_address(a): n for a, n in probes[0].get("probePeers", {}).items()}
+        by_node = {n: sum(count for a, count in timed.items() if a in r) for n, r in client_ranges.items()}
+        check(f"{run_name}: the probe timed requests from each client pod, on each client node, and from no other address",
+              timed and client_ips <= set(timed) and all(any(a in r for r in client_ranges.values()) for a in timed)
+              and sum(1 for count in by_node.values() if count) == len(nodes),
+              "requests by node " + ", ".join(f"{n} {c}" for n, c in sorted(by_node.items()))
+              + "; by address " + ", ".join(f"{a} {n}" for a, n in sorted(timed.items(), key=lambda e: str(e[0]))))
 
 
 def headline(suite_path, runs_path, pods_path, nodes_path):

@@ -2,7 +2,8 @@
 """Records where each benchmark pod ran, read while it runs (a run's pods may be gone once it ends): its node, its
 container's effective cpuset as the kernel holds it (cpuset.effective_cpus of the container's cgroup, under the
 node's kubelet's cgroup root), and, for a server, the peers of its established connections on its port, read from
-its network namespace (ss). One JSON object per pod and sighting with new peers, appended to OUT. Runs until killed.
+its network namespace (ss); for a probe, the requests it timed per client address (its /pacer/v1/info, read in its
+network namespace). One JSON object per pod and sighting with news, appended to OUT. Runs until killed.
    pod_watch.py KUBECONFIG OUT"""
 import glob
 import json
@@ -27,6 +28,15 @@ def peers(pid, port):
     except (OSError, subprocess.TimeoutExpired):
         return set()
     return {line.split()[-1].rsplit(":", 1)[0] for line in text.splitlines() if line.strip()}
+
+
+def probe_peers(pid, port):
+    try:
+        text = subprocess.run(["nsenter", "-t", str(pid), "-n", "curl", "-sf", "--max-time", "3",
+                               f"http://127.0.0.1:{port}/pacer/v1/info"], capture_output=True, text=True, timeout=5).stdout
+        return {p["address"]: p["requests"] for p in json.loads(text).get("peers", [])}
+    except (OSError, subprocess.TimeoutExpired, json.JSONDecodeError, KeyError, TypeError):
+        return None
 
 
 while True:
@@ -60,6 +70,13 @@ while True:
             seen[uid] = record
             with open(out, "a") as f:
                 f.write(json.dumps(record) + "\n")
+        if record["role"] in ("probe", "server-probe"):
+            port = next((p["containerPort"] for c in spec["containers"] for p in c.get("ports", []) if p.get("name") == "admin"), 9090)
+            counted = probe_peers(record["pid"], port)
+            if counted and counted != record.get("probePeers"):
+                record["probePeers"] = counted
+                with open(out, "a") as f:
+                    f.write(json.dumps(record) + "\n")
         if record["role"] == "server":
             port = next((p["containerPort"] for c in spec["containers"] for p in c.get("ports", []) if p.get("name") != "admin"), 8080)
             new = peers(record["pid"], port) - set(record["peers"])

@@ -51,7 +51,7 @@ func TestInfoMatchesTheContractsGoldenFile(t *testing.T) {
 	}
 	sort.Strings(beyond)
 	// the probe's own counters, read by AgentInfo as extra fields; host is left out when empty
-	want := []string{"abandonedRequests", "lateRecords", "lossesByPeriod", "neverReadRequests", "orphanWrites", "probePid", "readAfterPeerClosed"}
+	want := []string{"abandonedRequests", "lateRecords", "lossesByPeriod", "neverReadRequests", "orphanWrites", "otherPeerRequests", "peers", "probePid", "readAfterPeerClosed"}
 	if !reflect.DeepEqual(beyond, want) {
 		t.Errorf("fields beyond the contract's golden file: %v, want %v", beyond, want)
 	}

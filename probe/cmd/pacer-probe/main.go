@@ -230,6 +230,9 @@ func writeAtomically(path, body string) error {
 	return os.Rename(tmp, path)
 }
 
+// maxPeersTold: the client addresses the info lists, at most (a run's client pods are fewer).
+const maxPeersTold = 32
+
 // measured joins the probe, its sampler and what is known of the server.
 type measured struct {
 	target   attach.Target
@@ -245,6 +248,7 @@ type measured struct {
 	closing sync.Mutex
 	// resources samples the server's process; nil when its pid is not known (on Kubernetes)
 	resources *resources.Sampler
+	peers     peerTally
 }
 
 // readLoop moves records into the sampler and closes periods on time, with or without traffic.
@@ -300,6 +304,7 @@ func (m *measured) readOne(deadline time.Time) error {
 
 func (m *measured) record(rec attach.Record) {
 	m.sampler.Record(int64(rec.EndNs)+m.offsetNs.Load(), int64(rec.ServiceNs), int64(rec.ResidenceNs))
+	m.peers.add(rec.Peer)
 }
 
 // closeDue closes the periods whose grace has passed. Responses still open in them, on connections the client left
@@ -393,6 +398,10 @@ type info struct {
 	// LossesByPeriod: the periods that had any of the counts above, for the engine to judge the measured window alone.
 	LossesByPeriod []period.Losses `json:"lossesByPeriod"`
 	ProbePid       int             `json:"probePid"`
+	// Peers: the requests timed per client address since the probe started, most first (where the load came from);
+	// OtherPeerRequests: those of the addresses beyond the list.
+	Peers             []peerRequests `json:"peers"`
+	OtherPeerRequests uint64         `json:"otherPeerRequests"`
 	// Host: the machine's CPU model, online CPUs and frequency governor, for the result's manifest.
 	Host map[string]any `json:"host,omitempty"`
 }
@@ -426,6 +435,7 @@ func (m *measured) Info() any {
 		Listen: m.target.String(), DroppedRecords: c.Lost(), LateRecords: late, OrphanWrites: c.OrphanWrites,
 		Abandoned: c.Abandoned, NeverRead: c.NeverRead, ReadAfterPeerClosed: c.ReadAfterPeerClosed, LossesByPeriod: m.sampler.LossesByPeriod(),
 		ProbePid: os.Getpid(), Host: hostFacts()}
+	i.Peers, i.OtherPeerRequests = m.peers.top(maxPeersTold)
 	if m.server != nil {
 		i.Pid, i.UID, i.Cpuset, i.CpusetSize = m.server.Pid, &m.server.UID, m.server.Cpuset, m.server.CpusetSize
 		i.StartTimeEpochMs = m.server.StartEpochMs

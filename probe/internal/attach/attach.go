@@ -216,7 +216,8 @@ func (p *Probe) EndSettled(beforeMonoNs uint64) error {
 	return err
 }
 
-// Record is one request: its end on CLOCK_MONOTONIC and its two durations.
+// Record is one request: its end on CLOCK_MONOTONIC, its two durations and its client's address (IPv6 or
+// IPv4-mapped).
 type Record = bpf.ProbeRecord
 
 // Read blocks until a record arrives or the deadline passes (ok false, no error), or the probe is closed (error).
@@ -229,15 +230,19 @@ func (p *Probe) Read(deadline time.Time, into *Record) (ok bool, err error) {
 		}
 		return false, err
 	}
-	if len(raw.RawSample) < 24 {
+	if len(raw.RawSample) < recordBytes {
 		return false, fmt.Errorf("short record of %d bytes", len(raw.RawSample))
 	}
 	b := raw.RawSample
 	into.EndNs = le64(b[0:])
 	into.ServiceNs = le64(b[8:])
 	into.ResidenceNs = le64(b[16:])
+	copy(into.Peer[:], b[24:40])
 	return true, nil
 }
+
+// recordBytes is the size of the BPF program's struct record.
+const recordBytes = 40
 
 // networkOrder: the value whose little-endian memory holds these bytes in order, as the kernel stores addresses.
 func networkOrder(b []byte) uint32 {

@@ -96,6 +96,9 @@ func TestEveryRequestTimedWithResidenceAtLeastService(t *testing.T) {
 		if r.ResidenceNs < r.ServiceNs {
 			t.Fatalf("residence %d < service %d", r.ResidenceNs, r.ServiceNs)
 		}
+		if peer := netip.AddrFrom16(r.Peer); peer != netip.AddrFrom16(addr.Addr().As16()) {
+			t.Fatalf("peer %s, want the client's loopback address IPv4-mapped", peer)
+		}
 		service = append(service, int64(r.ServiceNs))
 	}
 	sort.Slice(service, func(i, j int) bool { return service[i] < service[j] })
@@ -109,6 +112,34 @@ func TestEveryRequestTimedWithResidenceAtLeastService(t *testing.T) {
 	}
 	if c.Emitted != 200 || c.Lost() != 0 {
 		t.Fatalf("counters %+v, want 200 emitted and none lost", c)
+	}
+}
+
+// An IPv6 client is told by its IPv6 address.
+func TestAnIPv6ClientsAddressIsItsPeer(t *testing.T) {
+	needKernel(t)
+	ln, err := net.Listen("tcp", "[::1]:0")
+	if err != nil {
+		t.Skip("no IPv6 loopback: ", err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") })}
+	go srv.Serve(ln)
+	addr := netip.MustParseAddrPort(ln.Addr().String())
+	p, err := Attach(Target{Port: addr.Port(), Addr: addr.Addr()}, 1<<20, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	get(t, addr, "/", 5)
+	srv.Close()
+	records := drain(t, p)
+	if len(records) != 5 {
+		t.Fatalf("%d records for 5 requests", len(records))
+	}
+	for _, r := range records {
+		if peer := netip.AddrFrom16(r.Peer); peer != netip.IPv6Loopback() {
+			t.Fatalf("peer %s, want ::1", peer)
+		}
 	}
 }
 

@@ -48,11 +48,13 @@ struct in6_addr {
 } __attribute__((preserve_access_index));
 
 struct sock_common {
+	__be32 skc_daddr;
 	__be32 skc_rcv_saddr;
 	__u16 skc_num;
 	unsigned short skc_family;
 	volatile unsigned char skc_state;
 	possible_net_t skc_net;
+	struct in6_addr skc_v6_daddr;
 	struct in6_addr skc_v6_rcv_saddr;
 } __attribute__((preserve_access_index));
 

@@ -47,6 +47,7 @@ struct record {
 	__u64 end_ns;       // last response byte written, CLOCK_MONOTONIC
 	__u64 service_ns;   // first read -> last write
 	__u64 residence_ns; // bytes arrived -> last write
+	__u8 peer[16];      // the client's address, IPv6 or IPv4-mapped (::ffff:a.b.c.d), network order
 };
 
 // Force the record type into BTF so bpf2go generates its Go twin.
@@ -140,10 +141,24 @@ static __always_inline struct conn *conn_of(const struct sock *sk)
 	return c;
 }
 
+// The client's address, as an IPv6 address: an IPv4 peer as ::ffff:a.b.c.d.
+static __always_inline void peer_of(const struct sock *sk, __u8 *peer)
+{
+	if (sk->__sk_common.skc_family == AF_INET6) {
+		__builtin_memcpy(peer, (const void *)sk->__sk_common.skc_v6_daddr.in6_u.u6_addr8, 16);
+		return;
+	}
+	__u32 v4 = sk->__sk_common.skc_daddr;
+	__builtin_memset(peer, 0, 10);
+	peer[10] = 0xff;
+	peer[11] = 0xff;
+	__builtin_memcpy(peer + 12, &v4, 4);
+}
+
 // The response is complete: one record, then the connection waits for its next request. The server's read (process
-// context) and the next request's arrival (softirq, maybe on another CPU) can both see it complete at once: the
+// context) and the period's walk (the reader's thread, maybe on another CPU) can both see it complete at once: the
 // compare-and-swap on the state lets exactly one of them emit the record.
-static __always_inline void finish(struct conn *c)
+static __always_inline void finish(const struct sock *sk, struct conn *c)
 {
 	__u64 last_write = c->last_write, first_read = c->first_read, arrive = c->arrive;
 	if (!__sync_bool_compare_and_swap(&c->state, WRITING, IDLE))
@@ -157,6 +172,7 @@ static __always_inline void finish(struct conn *c)
 	r->end_ns = last_write;
 	r->service_ns = last_write - first_read;
 	r->residence_ns = last_write - arrive;
+	peer_of(sk, r->peer);
 	bpf_ringbuf_submit(r, bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
 	count(EMITTED);
 }
@@ -175,11 +191,10 @@ static __always_inline void reset(struct conn *c)
 
 // Bytes arrived (softirq, on whichever CPU took the packet). Only the first arrival of a request counts: later
 // segments of a request being read are ignored, and bytes of the next request arriving during the response are kept
-// for it. An HTTP/1.1 client without pipelining sends its next request on a connection only after the response:
-// arrival while writing completes the response, so its record need not wait for the server's next read. The peer's
-// FIN (the socket already in CLOSE_WAIT) is no next request: a response still being written goes on to its last write,
-// and ends at the server's next read or close. Nor is the FIN the arrival of a request: bytes sent with it arrive as
-// the server reads them.
+// for it. The arrival ends nothing: a client may receive a response written in parts and send its next request
+// before the server's last write has returned to its tracepoint (on loopback, within that write), so the response
+// ends at the server's next read, its close, or the period's walk, each after its last write. The peer's FIN (the
+// socket already in CLOSE_WAIT) is no arrival of a request: bytes sent with it arrive as the server reads them.
 SEC("tp_btf/sk_data_ready")
 int BPF_PROG(on_data_ready, const struct sock *sk)
 {
@@ -188,8 +203,6 @@ int BPF_PROG(on_data_ready, const struct sock *sk)
 		return 0;
 	if (sk->__sk_common.skc_state == TCP_CLOSE_WAIT)
 		return 0;
-	if (c->state == WRITING)
-		finish(c);
 	if (c->state != READING)
 		__sync_val_compare_and_swap(&c->pending_arrive, 0, bpf_ktime_get_ns());
 	return 0;
@@ -207,7 +220,7 @@ int BPF_PROG(on_recv, struct sock *sk, int ret, int flags)
 	if (!c)
 		return 0;
 	if (c->state == WRITING)
-		finish(c);
+		finish(sk, c);
 	if (ret > 0) {
 		if (c->state == IDLE) {
 			__u64 now = bpf_ktime_get_ns();
@@ -250,8 +263,9 @@ int BPF_PROG(on_send, struct sock *sk, int ret, int flags)
 }
 
 // The connection leaves the established states: a response written before the close (Connection: close) is
-// complete; a request read and not answered is abandoned. The peer's FIN alone (ESTABLISHED to CLOSE_WAIT) ends
-// nothing: the server may still write the rest of its response, and its next read or its close ends it.
+// complete; a request read and not answered is abandoned; one that arrived and was never read is counted so. The
+// peer's FIN alone (ESTABLISHED to CLOSE_WAIT) ends nothing: the server may still write the rest of its response, and
+// its next read or its close ends it.
 SEC("tp_btf/inet_sock_set_state")
 int BPF_PROG(on_state, const struct sock *sk, const int oldstate, const int newstate)
 {
@@ -264,9 +278,8 @@ int BPF_PROG(on_state, const struct sock *sk, const int oldstate, const int news
 	if (!c)
 		return 0;
 	if (c->state == WRITING)
-		finish(c);
-	else
-		reset(c);
+		finish(sk, c);
+	reset(c); // a next request that arrived during the response was never read
 	return 0;
 }
 
@@ -278,12 +291,13 @@ int BPF_PROG(on_state, const struct sock *sk, const int oldstate, const int news
 SEC("iter/bpf_sk_storage_map")
 int flush_settled(struct bpf_iter__bpf_sk_storage_map *ctx)
 {
+	struct sock *sk = ctx->sk;
 	struct conn *c = ctx->value;
-	if (!ctx->sk || !c)
+	if (!sk || !c)
 		return 0;
 	__u32 zero = 0;
 	__u64 *before = bpf_map_lookup_elem(&settled_before, &zero);
 	if (before && c->state == WRITING && c->last_write <= *before)
-		finish(c);
+		finish(sk, c);
 	return 0;
 }

@@ -30,6 +30,7 @@ type ProbeRecord struct {
 	EndNs       uint64
 	ServiceNs   uint64
 	ResidenceNs uint64
+	Peer        [16]uint8
 }
 
 // Names of all BPF objects in the ELF.
