@@ -159,6 +159,17 @@ comparison_has_data() {
 }
 check "the comparison dashboard has data for the suite's runs in every panel, through Grafana (but the sweep's)" comparison_has_data
 grep -v '^ok' "$WORK/dashboard.txt" | head -20
+# a run measured by the probe alone: its series are in its own namespace (the probe pod lives in the operator's)
+probe_run=$(python3 -c 'import json,sys; print(next((r["metadata"]["name"] for r in json.load(open(sys.argv[1]))["items"]
+  if r["spec"]["server"].get("measure") == "probe"), ""))' "$WORK/runs.json")
+probe_run_has_data() {
+  [[ -n $probe_run ]] && innet python3 "$OBS/query_dashboards.py" http://127.0.0.1:3391 "$REPO/dashboards/pacer-run.json" \
+    --var namespace=default --var run="$probe_run" --skip-panel "Server processing time, heatmap" \
+    --skip-panel "JVM heap used per process" --skip-panel "GC time per process" \
+    --skip-panel "TLS handshakes per second" --skip-panel "TLS handshake time per period" >"$WORK/run-dashboard.txt" 2>&1
+}
+check "the run dashboard of $probe_run (measure: probe) has data in every panel, through Grafana (but the JVM's and TLS's)" probe_run_has_data
+grep -v '^ok' "$WORK/run-dashboard.txt" | head -20
 
 # --- a node whose clock is off ---
 ahead=3; node_vars "$ahead"; ahead_node=$N_NAME

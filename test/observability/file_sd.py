@@ -48,7 +48,9 @@ def main():
         agents = pods(kubeconfig, "app.kubernetes.io/managed-by=pacer-operator")
         if agents is not None:
             write(os.path.join(out, "agents.json"), targets(agents, "admin", lambda p: {
-                "namespace": p["metadata"]["namespace"], "pod": p["metadata"]["name"],
+                # a probe's series belong to its run's namespace, as the chart's PodMonitor relabels them
+                "namespace": p["metadata"]["labels"].get("pacer.dev/run-namespace") or p["metadata"]["namespace"],
+                "pod": p["metadata"]["name"],
                 "run": p["metadata"]["labels"].get("pacer.dev/run", ""), "pod_role": p["metadata"]["labels"].get("pacer.dev/role", "")}))
         operators = pods(kubeconfig, "app.kubernetes.io/component=operator,app.kubernetes.io/name=pacer")
         if operators is not None:

@@ -130,6 +130,8 @@ final class CompareCommand implements Callable<Integer> {
         numberRow(text, runs, "server max ms", d -> micros(d.result().server == null ? null : d.result().server.maxMicros));
         numberRow(text, runs, "client p99 ms", d -> micros(d.result().clients.p99Micros));
         numberRow(text, runs, "client max ms", d -> micros(d.result().clients.maxMicros));
+        numberRow(text, runs, "client P99 integral ms", d -> micros(d.result().clients.p99IntegralMicros));
+        numberRow(text, runs, "  uncorrected ms", d -> micros(d.result().clients.p99UncorrectedIntegralMicros));
         numberRow(text, runs, "achieved req/s", d -> d.result().clients.achievedRate);
         numberRow(text, runs, "errors", d -> d.result().clients.errors == null ? null : d.result().clients.errors.doubleValue());
         text.append("\nP99 integral vs ").append(runs.getFirst().run()).append(" (Jetty's \"X % faster\": the baseline's integral over the run's, minus one):\n");

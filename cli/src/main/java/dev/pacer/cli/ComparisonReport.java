@@ -25,8 +25,8 @@ import dev.pacer.engine.report.ResultDocument;
 record ComparisonReport(List<RunFigures> runs, List<Against> comparisons, List<String> failures) {
 
     record RunFigures(String run, String load, String verdict, Double p99IntegralMillis, Double p99IntegralCorrectedMillis,
-                      Integer outlierPeriods, Double maxIntegralMillis, Double serverP99Millis, Double clientP99Millis, Double achievedRate,
-                      Long errors) {
+                      Integer outlierPeriods, Double maxIntegralMillis, Double serverP99Millis, Double clientP99Millis,
+                      Double clientP99IntegralMillis, Double clientP99UncorrectedIntegralMillis, Double achievedRate, Long errors) {
     }
 
     /**
@@ -55,7 +55,8 @@ record ComparisonReport(List<RunFigures> runs, List<Against> comparisons, List<S
             runs.add(new RunFigures(d.run(), d.load(), r.verdict == null ? null : r.verdict.name(), millis(s == null ? null : s.p99IntegralMicros),
                     p99s.isEmpty() ? null : corrected.micros() / 1000.0, p99s.isEmpty() ? null : corrected.outliers(),
                     millis(s == null ? null : s.maxIntegralMicros), millis(s == null ? null : s.p99Micros),
-                    millis(r.clients == null ? null : r.clients.p99Micros), r.clients == null ? null : r.clients.achievedRate,
+                    millis(r.clients == null ? null : r.clients.p99Micros), millis(r.clients == null ? null : r.clients.p99IntegralMicros),
+                    millis(r.clients == null ? null : r.clients.p99UncorrectedIntegralMicros), r.clients == null ? null : r.clients.achievedRate,
                     r.clients == null ? null : r.clients.errors));
             if (expectedP99IntegralMillis != null) {
                 if (p99s.isEmpty()) {
@@ -110,12 +111,14 @@ record ComparisonReport(List<RunFigures> runs, List<Against> comparisons, List<S
 
     /** A table a CI job can post as a comment. */
     String markdown() {
-        StringBuilder md = new StringBuilder("| run | load | verdict | P99 integral ms | max integral ms | server p99 ms | client p99 ms | achieved req/s | errors |\n");
-        md.append("|---|---|---|---:|---:|---:|---:|---:|---:|\n");
+        StringBuilder md = new StringBuilder("| run | load | verdict | P99 integral ms | max integral ms | server p99 ms | client p99 ms "
+                + "| client P99 integral ms (corrected) | client P99 integral ms (uncorrected) | achieved req/s | errors |\n");
+        md.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (RunFigures r : runs) {
-            md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", r.run(), r.load(), r.verdict(),
+            md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", r.run(), r.load(), r.verdict(),
                     number(r.p99IntegralMillis(), 3), number(r.maxIntegralMillis(), 3), number(r.serverP99Millis(), 3),
-                    number(r.clientP99Millis(), 3), number(r.achievedRate(), 1), r.errors() == null ? "–" : r.errors()));
+                    number(r.clientP99Millis(), 3), number(r.clientP99IntegralMillis(), 3), number(r.clientP99UncorrectedIntegralMillis(), 3),
+                    number(r.achievedRate(), 1), r.errors() == null ? "–" : r.errors()));
         }
         if (!comparisons.isEmpty()) {
             md.append("\n| run | against | % faster (P99 integral) | median per-period P99 | shift (95 % interval) | p | |\n"

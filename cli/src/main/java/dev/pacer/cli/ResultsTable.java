@@ -39,14 +39,19 @@ final class ResultsTable {
             out.println("\nserver  histograms unavailable" + (s != null && s.measuredBy != null && Measure.parse(s.measuredBy).filter(m -> !m.measured()).isPresent()
                     ? " (not measured: measure none)" : ""));
         }
-        out.printf(Locale.ROOT, "%n%-10s %12s %12s %10s %7s %10s %15s %10s %12s%n", "client", "offered/s", "achieved/s", "requests",
-                "errors", "p99 ms", "uncorr. p99 ms", "max ms", "lag p99 ms");
+        out.printf(Locale.ROOT, "%n%-10s %12s %12s %10s %7s %10s %15s %10s %12s %16s %16s%n", "client", "offered/s", "achieved/s", "requests",
+                "errors", "p99 ms", "uncorr. p99 ms", "max ms", "lag p99 ms", "P99 integral ms", "uncorr. integral");
         for (RunResult.ClientFigure c : r.clients.perClient) {
-            out.printf(Locale.ROOT, "%-10s %12.1f %12.1f %10d %7d %10s %15s %10s %12s%n", c.name, c.offeredRate, c.achievedRate,
+            out.printf(Locale.ROOT, "%-10s %12.1f %12.1f %10d %7d %10s %15s %10s %12s %16s %16s%n", c.name, c.offeredRate, c.achievedRate,
                     c.requests, c.errors, ms(c.p99Micros), c.p99UncorrectedMicros == null ? "–" : ms(c.p99UncorrectedMicros),
-                    ms(c.maxMicros), ms(c.sendLagP99Micros));
+                    ms(c.maxMicros), ms(c.sendLagP99Micros), ms(c.p99IntegralMicros), ms(c.p99UncorrectedIntegralMicros));
         }
-        out.println("  p99: response time from each request's intended send time; uncorr.: from its actual send time");
+        if (r.clients.p99IntegralMicros != null) {
+            out.printf(Locale.ROOT, "%-10s %102s %16s %16s%n", "all", "", ms(r.clients.p99IntegralMicros), ms(r.clients.p99UncorrectedIntegralMicros));
+        }
+        out.println("  p99: response time from each request's intended send time (corrected for coordinated omission); uncorr.: from its"
+                + " actual send time; integrals: sums over the measured periods of each period's P99 (all: every client's responses of"
+                + " the period together)");
         RunResult.TlsFigures tls = r.tls;
         if (tls != null) {
             out.printf(Locale.ROOT, "%ntls     handshakes: clients %,d, server %s   in the window %.1f/s   client handshake p50 %s  p99 %s  max %s ms%n",

@@ -84,13 +84,21 @@ public final class HtmlReport {
         html.append(probeLosses(r));
         html.append(footprint(r));
         html.append("<h2>Clients</h2>\n<table id=\"client-figures\"><tr><th>client</th><th>offered req/s</th><th>achieved req/s</th><th>requests</th>")
-                .append("<th>errors</th><th>p99 ms</th><th>max ms</th><th>send lag p99 ms</th><th>send lag max ms</th></tr>\n");
+                .append("<th>errors</th><th>p99 ms</th><th>max ms</th><th>send lag p99 ms</th><th>send lag max ms</th>")
+                .append("<th>P99 integral ms (corrected)</th><th>P99 integral ms (uncorrected)</th></tr>\n");
         for (RunResult.ClientFigure c : r.clients.perClient) {
             html.append("<tr>").append("<td>").append(Html.escape(c.name)).append("</td>").append(td(c.offeredRate)).append(td(c.achievedRate))
                     .append(td(c.requests)).append(td(c.errors)).append(td(ms(c.p99Micros))).append(td(ms(c.maxMicros)))
-                    .append(td(ms(c.sendLagP99Micros))).append(td(ms(c.sendLagMaxMicros))).append("</tr>\n");
+                    .append(td(ms(c.sendLagP99Micros))).append(td(ms(c.sendLagMaxMicros)))
+                    .append(td(ms(c.p99IntegralMicros))).append(td(ms(c.p99UncorrectedIntegralMicros))).append("</tr>\n");
         }
-        html.append("</table>\n");
+        if (r.clients.p99IntegralMicros != null) {
+            html.append("<tr id=\"clients-all\"><td>all</td><td colspan=\"8\"></td>").append(td(ms(r.clients.p99IntegralMicros)))
+                    .append(td(ms(r.clients.p99UncorrectedIntegralMicros))).append("</tr>\n");
+        }
+        html.append("</table>\n<p><small>Client P99 integrals: sums over the measured periods of each period's P99; corrected: from each ")
+                .append("request's intended send time (coordinated omission corrected), uncorrected: from its actual send time, as ")
+                .append("jetty-perf's probe client measures; all: every client's responses of a period together.</small></p>\n");
         if (r.tls != null) {
             RunResult.TlsFigures t = r.tls;
             html.append("<h2>TLS handshakes</h2>\n<table id=\"tls-figures\"><tr><th>clients'</th><th>server's</th><th>per second in the window</th>")

@@ -86,6 +86,12 @@ public final class RunMetrics implements MultiCollector {
                 gauge(gauges, "pacer_run_requests", "Responses inside the measured window, all clients", labels, clients.requests == null ? null : clients.requests.doubleValue());
                 gauge(gauges, "pacer_run_errors", "Errors seen by the clients during the run", labels, clients.errors == null ? null : clients.errors.doubleValue());
                 gauge(gauges, "pacer_run_send_lag_p99_seconds", "The worst client's send lag P99: how late requests left", labels, micros(clients.sendLagP99Micros));
+                String integral = "Sum over the measured periods of each period's client P99 (all clients' responses together), from the "
+                        + "intended send time (corrected for coordinated omission) or from the actual send time (uncorrected)";
+                gauge(gauges, "pacer_run_client_p99_integral_seconds", integral, labels.merge(Labels.of("correction", "corrected")),
+                        micros(clients.p99IntegralMicros));
+                gauge(gauges, "pacer_run_client_p99_integral_seconds", integral, labels.merge(Labels.of("correction", "uncorrected")),
+                        micros(clients.p99UncorrectedIntegralMicros));
             }
             RunResult.Footprint footprint = server == null ? null : server.footprint;
             if (footprint != null) {

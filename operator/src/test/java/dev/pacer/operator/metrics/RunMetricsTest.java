@@ -61,6 +61,8 @@ public class RunMetricsTest {
         result.clients.p99Micros = 900L;
         result.clients.maxMicros = 15_000L;
         result.clients.sendLagP99Micros = 60L;
+        result.clients.p99IntegralMicros = 162_000L;
+        result.clients.p99UncorrectedIntegralMicros = 150_000L;
         result.window = new RunResult.Window(1_795_000_000_000L, 1_795_000_180_000L);
         result.server.measuredBy = "probe";
         result.server.series = "service";
