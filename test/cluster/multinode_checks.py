@@ -126,6 +126,18 @@ def headline(suite_path, runs_path, pods_path, nodes_path):
               line.get("phase") == "Succeeded" and verdict in ("Passed", "Failed", "Invalid") and (verdict != "Invalid" or reasons))
         if run:
             placement(line["name"], run, pods, server_pool, client_pool)
+    # one instrument: every run's line in the suite is the probe's service integral of that run, never its agent's
+    figures = []
+    for line in listed:
+        server = runs.get(line["name"], {}).get("status", {}).get("result", {}).get("server", {})
+        main = server.get("series")
+        service = server.get("p99IntegralMicros") if main == "service" else next(
+            (o.get("p99IntegralMicros") for o in server.get("otherSeries", []) if o.get("name") in ("service", "probe.service")), None)
+        figures.append((line["name"], main, line.get("p99IntegralMicros"), service))
+    check(f"the suite compares the probe's service series ({status.get('comparisonSeries')}), and each run's line in it is that "
+          f"run's service P99 integral", status.get("comparisonSeries") == "service" and figures
+          and all(line_value is not None and line_value == service for _, _, line_value, service in figures),
+          ", ".join(f"{name} ({main} main): {line_value} µs in the suite, {service} µs its service" for name, main, line_value, service in figures))
     for comparison in status.get("comparisons", []):
         print(f"     {comparison}")
 

@@ -48,12 +48,26 @@ import io.fabric8.kubernetes.api.model.IntOrString;
         + BenchmarkRunSpec.MIN_SAMPLE_PERIOD + "') || duration(self.sweep.confirm).getMilliseconds() % "
         + "duration(self.template.samplePeriod).getMilliseconds() == 0",
         message = "must be a multiple of spec.template.samplePeriod", fieldPath = ".sweep.confirm", reason = "FieldValueInvalid")
+@ValidationRule(value = "has(self.comparison) && has(self.comparison.series) || !self.servers.exists(s, has(s.measure) && s.measure == 'probe')"
+        + " || self.servers.all(s, has(s.measure) && s.measure in ['probe', 'both', 'none'])",
+        message = BenchmarkSuiteSpec.UNNAMED_SERIES_MESSAGE, fieldPath = ".servers", reason = "FieldValueInvalid")
+@ValidationRule(value = "!has(self.comparison) || !has(self.comparison.series) || self.comparison.series != 'processing'"
+        + " || self.servers.all(s, !has(s.measure) || s.measure in ['agent', 'both'])",
+        message = BenchmarkSuiteSpec.PROCESSING_MESSAGE, fieldPath = ".comparison.series", reason = "FieldValueInvalid")
+@ValidationRule(value = "!has(self.comparison) || !has(self.comparison.series) || self.comparison.series == 'processing'"
+        + " || self.servers.all(s, has(s.measure) && s.measure in ['probe', 'both'])",
+        message = BenchmarkSuiteSpec.PROBE_SERIES_MESSAGE, fieldPath = ".comparison.series", reason = "FieldValueInvalid")
 @ValidationRule(value = "!has(self.rates) || self.rates.all(r, type(r) == string || r >= 1)",
         message = "must each be at least 1 request per second", fieldPath = ".rates", reason = "FieldValueInvalid")
 public class BenchmarkSuiteSpec {
     public static final int MAX_SERVERS = 32;
     public static final int MAX_RATES = 32;
     public static final int MAX_REPETITIONS = 20;
+    static final String UNNAMED_SERIES_MESSAGE = "a server measured by the probe alone has no processing series, so the suite compares the "
+            + "probe's service: give every other server measure: both (or probe), or name the series in spec.comparison.series";
+    static final String PROCESSING_MESSAGE = "processing is the agent's series: every server needs measure: agent or both, or compare "
+            + "service (the probe's) with every server at measure: probe or both";
+    static final String PROBE_SERIES_MESSAGE = "service and residence are the kernel probe's series: every server needs measure: probe or both";
     /** A server's name in a suite: part of its runs' names. */
     public static final String NAME_PATTERN = "^[a-z0-9]([-a-z0-9]{0,22}[a-z0-9])?$";
 
@@ -73,6 +87,9 @@ public class BenchmarkSuiteSpec {
     @JsonPropertyDescription("Instead of fixed rates: rising rates per server until the criteria fail, then a bisection to the highest rate that passes.")
     public Sweep sweep;
 
+    @JsonPropertyDescription("How the servers are compared: which one series of theirs.")
+    public Comparison comparison;
+
     @Min(1)
     @Max(MAX_REPETITIONS)
     @Default("1")
@@ -86,6 +103,16 @@ public class BenchmarkSuiteSpec {
         @Pattern(NAME_PATTERN)
         @JsonPropertyDescription("A short name (lowercase letters, digits, '-', at most 24): the server's runs are <suite>-<name>-<rate>-<repetition>.")
         public String name;
+    }
+
+    /** What the suite's comparisons set side by side. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class Comparison {
+        @Pattern(ComparedSeries.PATTERN)
+        @JsonPropertyDescription("The server series every comparison uses, for every server: processing (pacer's agent inside the server), "
+                + "service or residence (the kernel probe at the socket). Unset: service when a server is measured by the probe alone "
+                + "(give the others measure: both), else processing.")
+        public String series;
     }
 
     /** CEL: a sweep bound's requests per second (500, 1.5k, 2M), to compare the bounds at admission. */

@@ -23,6 +23,9 @@ public class BenchmarkSuiteStatus {
     public List<ServerSummary> servers = new ArrayList<>();
     @JsonPropertyDescription("Each server against the first, in a sentence: how much faster or slower, and whether that exceeds run-to-run noise.")
     public List<String> comparisons = new ArrayList<>();
+    @JsonPropertyDescription("The server series every figure of the servers and every comparison is of: processing (pacer's agent) or service "
+            + "or residence (the kernel probe): spec.comparison.series, or the one the servers' measures give.")
+    public String comparisonSeries;
     @JsonPropertyDescription("Ready, Complete, Failed.")
     @SchemaFrom(type = ConditionSchema[].class)
     public List<Condition> conditions = new ArrayList<>();

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -58,6 +59,7 @@ public final class BenchmarkSuiteValidation {
                 }
             }
         }
+        comparison(problems, spec);
         if (spec.rates != null && spec.sweep != null) {
             problems.add(new FieldProblem("spec.rates", "and spec.sweep exclude each other: give fixed rates or a sweep"));
         }
@@ -79,6 +81,40 @@ public final class BenchmarkSuiteValidation {
             problems.add(new FieldProblem("spec.repetitions", "must be in [1, " + BenchmarkSuiteSpec.MAX_REPETITIONS + "], was " + spec.repetitions));
         }
         return problems;
+    }
+
+    /** Every server has the series the suite compares: two instruments are never set side by side. */
+    private static void comparison(List<FieldProblem> problems, BenchmarkSuiteSpec spec) {
+        if (spec.servers == null || spec.servers.stream().anyMatch(s -> s == null || Measure.parse(s.measure).isEmpty())) {
+            return;   // each server's own problem is named already
+        }
+        String named = spec.comparison == null ? null : spec.comparison.series;
+        List<Measure> measures = spec.servers.stream().map(s -> Measure.of(s.measure)).toList();
+        Optional<ComparedSeries> series = named == null ? Optional.of(ComparedSeries.unnamed(measures)) : ComparedSeries.parse(named);
+        if (series.isEmpty()) {
+            problems.add(new FieldProblem("spec.comparison.series", "must be processing, service or residence, was '" + named + "'"));
+            return;
+        }
+        List<String> without = new ArrayList<>();
+        for (int i = 0; i < spec.servers.size(); i++) {
+            Measure measure = measures.get(i);
+            // unnamed, a server not measured at all is left out of the comparisons; named, every server must have the series
+            if (!series.get().measuredWith(measure) && (named != null || measure != Measure.NONE)) {
+                without.add(spec.servers.get(i).name + " (measure: " + measure.spec() + ")");
+            }
+        }
+        if (without.isEmpty()) {
+            return;
+        }
+        if (named == null) {
+            problems.add(new FieldProblem("spec.servers", "compare the probe's service, since a server is measured by the probe alone, "
+                    + "and " + String.join(", ", without) + " have none: give them measure: both, or name the series in "
+                    + "spec.comparison.series"));
+        } else {
+            problems.add(new FieldProblem("spec.comparison.series", named + " is " + (series.get() == ComparedSeries.PROCESSING
+                    ? "the agent's series" : "a series of the kernel probe") + ", and " + String.join(", ", without)
+                    + " have none: give every server " + series.get().needs() + ", or compare another series"));
+        }
     }
 
     private static void sweep(List<FieldProblem> problems, BenchmarkSuiteSpec.Sweep sweep) {

@@ -191,6 +191,10 @@ public class RunResult {
         public Long maxMicros;
         @JsonPropertyDescription("Sum over the periods of each period's 99th percentile, microseconds.")
         public Long p99IntegralMicros;
+        @JsonPropertyDescription("Sum over the periods of each period's maximum, microseconds.")
+        public Long maxIntegralMicros;
+        @JsonPropertyDescription("Each measured period's 99th percentile, in order: the terms of p99IntegralMicros (and of a rank test between runs).")
+        public List<Long> periodP99Micros;
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -84,6 +84,6 @@ final class ReportCommand implements Callable<Integer> {
         }
         var status = suite.getStatus();
         return new SuiteDocument(suite.getMetadata().getName(), suite.getSpec(),
-                new SuiteSummary(status.runs, status.servers, status.comparisons, Map.of()));
+                new SuiteSummary(status.runs, status.servers, status.comparisons, Map.of(), status.comparisonSeries));
     }
 }

@@ -119,9 +119,11 @@ final class ServerAnalysis {
             List<PeriodHistogram> periods = inWindow(other.getValue(), input);
             Histogram total = newHistogram(periods);
             List<Long> p99s = new ArrayList<>();
+            List<Long> maxes = new ArrayList<>();
             for (PeriodHistogram period : periods) {
                 total.add(period.histogram());
                 p99s.add(percentile(period.histogram(), 99));
+                maxes.add(period.histogram().getTotalCount() == 0 ? 0 : period.histogram().getMaxValue());
                 otherByPeriod.computeIfAbsent(period.startEpochMs(), k -> new LinkedHashMap<>()).put(other.getKey(), stats(period.histogram()));
             }
             RunResult.SeriesFigures figures = new RunResult.SeriesFigures();
@@ -131,6 +133,8 @@ final class ServerAnalysis {
             figures.p99Micros = micros(percentile(total, 99));
             figures.maxMicros = micros(total.getTotalCount() == 0 ? 0 : total.getMaxValue());
             figures.p99IntegralMicros = Integrals.integralMicros(p99s);
+            figures.maxIntegralMicros = Integrals.integralMicros(maxes);
+            figures.periodP99Micros = p99s.stream().map(Integrals::toMicros).toList();
             if (server.otherSeries == null) {
                 server.otherSeries = new ArrayList<>();
             }

@@ -29,11 +29,20 @@ public final class SuiteReport {
         return file;
     }
 
+    /** The compared series, said with its instrument: one instrument for every server. */
+    static String seriesSaid(String series) {
+        return series + " series (" + ("processing".equals(series) ? "pacer's agent in the server" : "the kernel probe at the socket")
+                + "), every server's integrals and p99 the same series'";
+    }
+
     /** The tables as text, for the terminal. */
     public static String text(SuiteDocument doc) {
         SuiteSummary s = doc.summary();
         StringBuilder text = new StringBuilder();
         text.append(String.format(Locale.ROOT, "%nsuite %s: %d runs%n", doc.suite(), s.runs().size()));
+        if (s.series() != null) {
+            text.append("the servers compared by their ").append(seriesSaid(s.series())).append('\n');
+        }
         if (s.servers().stream().anyMatch(x -> x.ratePerClient != null)) {
             text.append(String.format(Locale.ROOT, "%n%-24s %10s %6s %30s %12s %18s%n", "server", "rate/client", "runs",
                     "P99 integral ms (interval)", "confidence", "max integral ms"));
@@ -85,6 +94,9 @@ public final class SuiteReport {
         SuiteSummary s = doc.summary();
         StringBuilder html = new StringBuilder(HtmlReport.head(doc.suite()));
         html.append("<h1>").append(Html.escape(doc.suite())).append(" <small>suite of ").append(s.runs().size()).append(" runs</small></h1>\n");
+        if (s.series() != null) {
+            html.append("<p id=\"compared-series\">The servers compared by their ").append(Html.escape(seriesSaid(s.series()))).append(".</p>\n");
+        }
         boolean fixed = s.servers().stream().anyMatch(x -> x.ratePerClient != null);
         html.append(fixed ? "<h2>As Jetty publishes it</h2>\n" : "<h2>As the shoot-out publishes it</h2>\n")
                 .append(SuiteTables.render(doc, SuiteTables.Format.HTML))

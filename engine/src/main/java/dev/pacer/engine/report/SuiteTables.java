@@ -57,10 +57,12 @@ public final class SuiteTables {
         columns.add(new Column(null, "client_bound", null, x -> Boolean.toString(x.clientBound != null)));
         columns.add(new Column("p50", "client_p50_us", x -> ms(x.p50AtSustainedMicros), x -> number(x.p50AtSustainedMicros)));
         columns.add(new Column("p99", "client_p99_us", x -> ms(x.p99AtSustainedMicros), x -> number(x.p99AtSustainedMicros)));
-        columns.add(new Column("server p99", "server_p99_us",
-                x -> x.serverP99AtSustainedMicros == null ? "–" : ms(x.serverP99AtSustainedMicros) + " (" + x.serverMeasuredBy + ")",
+        String series = doc.summary().series();   // every server's p99 is of this one series
+        columns.add(new Column("server p99" + (series == null ? "" : " (" + series + ")"), "server_p99_us",
+                x -> x.serverP99AtSustainedMicros == null ? "–" : ms(x.serverP99AtSustainedMicros) + (series == null ? " (" + x.serverMeasuredBy + ")" : ""),
                 x -> number(x.serverP99AtSustainedMicros)));
         columns.add(new Column(null, "server_measured_by", null, x -> x.serverMeasuredBy == null ? "" : x.serverMeasuredBy));
+        columns.add(new Column(null, "server_series", null, x -> series == null || x.serverP99AtSustainedMicros == null ? "" : series));
         columns.add(new Column("residence p99", "residence_p99_us", x -> ms(x.residenceP99AtSustainedMicros), x -> number(x.residenceP99AtSustainedMicros)));
         columns.add(new Column("CPU µs/req", "cpu_us_per_request", x -> decimal(x.cpuMicrosPerRequest), x -> number(x.cpuMicrosPerRequest)));
         columns.add(new Column("bound by", "bound_by", x -> x.boundBy == null ? "none (max passed)" : x.boundBy, x -> x.boundBy == null ? "" : x.boundBy));

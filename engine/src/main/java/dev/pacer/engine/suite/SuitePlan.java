@@ -14,7 +14,9 @@ import dev.pacer.api.BenchmarkRunSpec;
 import dev.pacer.api.BenchmarkSuite;
 import dev.pacer.api.BenchmarkSuiteSpec;
 import dev.pacer.api.BenchmarkSuiteValidation;
+import dev.pacer.api.ComparedSeries;
 import dev.pacer.api.FieldProblem;
+import dev.pacer.api.Measure;
 import dev.pacer.api.Quantities;
 import dev.pacer.engine.plan.RunPlanner;
 import io.fabric8.kubernetes.api.model.IntOrString;
@@ -34,7 +36,7 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
  * </ul>
  */
 public record SuitePlan(String suiteName, List<BenchmarkSuiteSpec.SuiteServer> servers, List<Long> rates,
-                        Optional<SweepSearch> sweep, int repetitions, BenchmarkSuite suite) {
+                        Optional<SweepSearch> sweep, int repetitions, ComparedSeries series, BenchmarkSuite suite) {
     /** Labels on a suite's runs. */
     public static final String LABEL_SUITE = "pacer.dev/suite";
     public static final String LABEL_SUITE_SERVER = "pacer.dev/suite-server";
@@ -76,7 +78,9 @@ public record SuitePlan(String suiteName, List<BenchmarkSuiteSpec.SuiteServer> s
             rates.add(Quantities.parseRatePerSecond(spec.template.clients.rate));
         }
         int repetitions = sweep.isPresent() || spec.repetitions == null ? 1 : spec.repetitions;
-        return new SuitePlan(suite.getMetadata().getName(), List.copyOf(spec.servers), List.copyOf(rates), sweep, repetitions, suite);
+        ComparedSeries series = ComparedSeries.of(spec.comparison == null ? null : spec.comparison.series,
+                spec.servers.stream().map(s -> Measure.of(s.measure)).toList());
+        return new SuitePlan(suite.getMetadata().getName(), List.copyOf(spec.servers), List.copyOf(rates), sweep, repetitions, series, suite);
     }
 
     static String text(IntOrString value) {

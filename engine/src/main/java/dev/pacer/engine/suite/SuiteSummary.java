@@ -12,6 +12,7 @@ import java.util.function.DoubleFunction;
 import java.util.function.Function;
 
 import dev.pacer.api.BenchmarkSuiteStatus;
+import dev.pacer.api.ComparedSeries;
 import dev.pacer.api.Quantities;
 import dev.pacer.api.RunResult;
 import dev.pacer.contract.AgentContract;
@@ -25,7 +26,7 @@ import dev.pacer.engine.analysis.PeriodComparison;
  * @param curves per server, its sweep's (rate, client p50, client p99, passed) in rate order
  */
 public record SuiteSummary(List<BenchmarkSuiteStatus.SuiteRun> runs, List<BenchmarkSuiteStatus.ServerSummary> servers,
-                           List<String> comparisons, Map<String, List<CurvePoint>> curves) {
+                           List<String> comparisons, Map<String, List<CurvePoint>> curves, String series) {
 
     public record CurvePoint(long ratePerClient, Long clientP50Micros, Long clientP99Micros, boolean passed) {
     }
@@ -43,7 +44,7 @@ public record SuiteSummary(List<BenchmarkSuiteStatus.SuiteRun> runs, List<Benchm
         } else {
             fixed(plan, done, servers, comparisons);
         }
-        return new SuiteSummary(runs, servers, comparisons, curves);
+        return new SuiteSummary(runs, servers, comparisons, curves, plan.series().spec());
     }
 
     private static BenchmarkSuiteStatus.SuiteRun line(SuitePlan plan, SuitePlan.Done d) {
@@ -64,10 +65,10 @@ public record SuiteSummary(List<BenchmarkSuiteStatus.SuiteRun> runs, List<Benchm
         }
         RunResult result = outcome.result();
         run.verdict = result.verdict == null ? null : result.verdict.name();
-        if (result.server != null) {
-            run.p99IntegralMicros = result.server.p99IntegralMicros;
-            run.maxIntegralMicros = result.server.maxIntegralMicros;
-        }
+        plan.series().in(result.server).ifPresent(series -> {
+            run.p99IntegralMicros = series.p99IntegralMicros();
+            run.maxIntegralMicros = series.maxIntegralMicros();
+        });
         if (result.clients != null) {
             run.clientP50Micros = result.clients.p50Micros;
             run.clientP99Micros = result.clients.p99Micros;
@@ -85,10 +86,10 @@ public record SuiteSummary(List<BenchmarkSuiteStatus.SuiteRun> runs, List<Benchm
         return run;
     }
 
-    /** The server's own figures at the sustained rate: its p99, what measured it, the probe's residence p99. */
-    private static void serverAt(BenchmarkSuiteStatus.ServerSummary summary, RunResult.ServerFigures server) {
+    /** The server's own figures at the sustained rate: the compared series' p99, what measured it, the probe's residence p99. */
+    private static void serverAt(SuitePlan plan, BenchmarkSuiteStatus.ServerSummary summary, RunResult.ServerFigures server) {
         summary.serverMeasuredBy = server.measuredBy;
-        summary.serverP99AtSustainedMicros = server.histogramsAvailable ? server.p99Micros : null;
+        summary.serverP99AtSustainedMicros = plan.series().in(server).map(ComparedSeries.Figures::p99Micros).orElse(null);
         if (server.otherSeries != null) {
             server.otherSeries.stream().filter(s -> s.name != null && s.name.endsWith(AgentContract.SERIES_RESIDENCE)).findFirst()
                     .ifPresent(s -> summary.residenceP99AtSustainedMicros = s.p99Micros);
@@ -99,17 +100,17 @@ public record SuiteSummary(List<BenchmarkSuiteStatus.SuiteRun> runs, List<Benchm
                               List<String> comparisons) {
         for (long rate : plan.rates()) {
             String baselineName = plan.servers().getFirst().name;
-            double[] baselineP99s = periodP99s(done, baselineName, rate);
+            double[] baselineP99s = periodP99s(plan, done, baselineName, rate);
             Long baselineIntegral = null;   // the median over its repetitions
             for (var server : plan.servers()) {
-                List<RunResult> results = results(done, server.name, rate);
+                List<ComparedSeries.Figures> results = compared(plan, done, server.name, rate);
                 BenchmarkSuiteStatus.ServerSummary summary = new BenchmarkSuiteStatus.ServerSummary();
                 summary.name = server.name;
                 summary.ratePerClient = rate;
                 summary.repetitions = results.size();
                 if (!results.isEmpty()) {
-                    MedianInterval p99 = MedianInterval.of(results.stream().mapToDouble(r -> r.server.p99IntegralMicros).toArray());
-                    MedianInterval max = MedianInterval.of(results.stream().mapToDouble(r -> r.server.maxIntegralMicros).toArray());
+                    MedianInterval p99 = MedianInterval.of(results.stream().mapToDouble(ComparedSeries.Figures::p99IntegralMicros).toArray());
+                    MedianInterval max = MedianInterval.of(results.stream().mapToDouble(ComparedSeries.Figures::maxIntegralMicros).toArray());
                     summary.p99IntegralMedianMicros = Math.round(p99.median());
                     summary.p99IntegralLowMicros = Math.round(p99.low());
                     summary.p99IntegralHighMicros = Math.round(p99.high());
@@ -123,7 +124,7 @@ public record SuiteSummary(List<BenchmarkSuiteStatus.SuiteRun> runs, List<Benchm
                 } else if (baselineIntegral != null && summary.p99IntegralMedianMicros != null) {
                     long base = baselineIntegral;
                     long other = summary.p99IntegralMedianMicros;
-                    PeriodComparison.of(baselineP99s, periodP99s(done, server.name, rate)).ifPresent(c -> comparisons.add("at "
+                    PeriodComparison.of(baselineP99s, periodP99s(plan, done, server.name, rate)).ifPresent(c -> comparisons.add("at "
                             + Quantities.formatRate(rate) + " req/s per client: " + c.sentence(server.name, baselineName, base, other)));
                 }
             }
@@ -158,7 +159,7 @@ public record SuiteSummary(List<BenchmarkSuiteStatus.SuiteRun> runs, List<Benchm
                     summary.p99AtSustainedMicros = p.clientP99Micros();
                 });
                 footprint(summary, results(done, server.name, sustained.getAsLong(), false));
-                results(done, server.name, sustained.getAsLong(), false).stream().findFirst().ifPresent(r -> serverAt(summary, r.server));
+                results(done, server.name, sustained.getAsLong(), false).stream().findFirst().ifPresent(r -> serverAt(plan, summary, r.server));
             }
             done.stream().filter(d -> d.step().server().equals(server.name))
                     .sorted(Comparator.comparingLong(d -> d.step().ratePerClient()))
@@ -225,8 +226,10 @@ public record SuiteSummary(List<BenchmarkSuiteStatus.SuiteRun> runs, List<Benchm
     }
 
     /** The results of a server's runs at a rate that gave server figures. */
-    private static List<RunResult> results(List<SuitePlan.Done> done, String server, long rate) {
-        return results(done, server, rate, true);
+    /** The compared series' figures of a server's runs at a rate that have it. */
+    private static List<ComparedSeries.Figures> compared(SuitePlan plan, List<SuitePlan.Done> done, String server, long rate) {
+        return results(done, server, rate, true).stream().flatMap(r -> plan.series().in(r.server).stream())
+                .filter(f -> f.p99IntegralMicros() != null && f.maxIntegralMicros() != null).toList();
     }
 
     private static List<RunResult> results(List<SuitePlan.Done> done, String server, long rate, boolean withHistograms) {
@@ -251,9 +254,9 @@ public record SuiteSummary(List<BenchmarkSuiteStatus.SuiteRun> runs, List<Benchm
         return values.length == 0 ? null : rounded.apply(MedianInterval.of(values).median());
     }
 
-    /** Every repetition's per-period server P99s, pooled. */
-    private static double[] periodP99s(List<SuitePlan.Done> done, String server, long rate) {
-        return results(done, server, rate).stream().filter(r -> r.server.periodP99Micros != null)
-                .flatMap(r -> r.server.periodP99Micros.stream()).mapToDouble(Long::doubleValue).toArray();
+    /** Every repetition's per-period P99s of the compared series, pooled. */
+    private static double[] periodP99s(SuitePlan plan, List<SuitePlan.Done> done, String server, long rate) {
+        return compared(plan, done, server, rate).stream().filter(f -> f.periodP99Micros() != null)
+                .flatMap(f -> f.periodP99Micros().stream()).mapToDouble(Long::doubleValue).toArray();
     }
 }

@@ -35,7 +35,7 @@ class SuiteTablesTest {
                 duration: 30s
               servers:
                 - {name: nginx, image: nginx:1.27, measure: probe}
-                - {name: jetty12, image: pacer/server-jetty12:0.1.0, args: [--mode=core]}
+                - {name: jetty12, image: pacer/server-jetty12:0.1.0, args: [--mode=core], measure: both}
                 - {name: vertx, image: pacer/server-vertx:0.1.0, measure: probe}
             %s
             """;
@@ -66,14 +66,28 @@ class SuiteTablesTest {
         r.clients.errors = 0L;
         r.server = new RunResult.ServerFigures();
         r.server.histogramsAvailable = true;
-        r.server.measuredBy = server.equals("jetty12") ? "agent" : "probe";
-        r.server.p99Micros = serverP99Micros;
-        r.server.p99IntegralMicros = serverP99Micros * 30;
-        r.server.maxIntegralMicros = serverP99Micros * 90;
-        if (!server.equals("jetty12")) {
-            RunResult.SeriesFigures residence = new RunResult.SeriesFigures();
+        RunResult.SeriesFigures residence = new RunResult.SeriesFigures();
+        residence.p99Micros = serverP99Micros + 40;
+        if (server.equals("jetty12")) {   // measure: both: the agent's processing first, the probe's series beside
+            r.server.measuredBy = "both";
+            r.server.series = "processing";
+            r.server.p99Micros = serverP99Micros / 2;   // never the figure of a comparison by the probe's service
+            r.server.p99IntegralMicros = serverP99Micros * 15;
+            r.server.maxIntegralMicros = serverP99Micros * 45;
+            RunResult.SeriesFigures service = new RunResult.SeriesFigures();
+            service.name = "probe.service";
+            service.p99Micros = serverP99Micros;
+            service.p99IntegralMicros = serverP99Micros * 30;
+            service.maxIntegralMicros = serverP99Micros * 90;
+            residence.name = "probe.residence";
+            r.server.otherSeries = List.of(service, residence);
+        } else {
+            r.server.measuredBy = "probe";
+            r.server.series = "service";
+            r.server.p99Micros = serverP99Micros;
+            r.server.p99IntegralMicros = serverP99Micros * 30;
+            r.server.maxIntegralMicros = serverP99Micros * 90;
             residence.name = "residence";
-            residence.p99Micros = serverP99Micros + 40;
             r.server.otherSeries = List.of(residence);
         }
         r.server.footprint = new RunResult.Footprint();
@@ -123,8 +137,8 @@ class SuiteTablesTest {
     void aSweepAsCsvHasOneFieldPerFigureWithUnitsInTheHeader() throws IOException {
         String csv = SuiteTables.render(sweep(), SuiteTables.Format.CSV);
         assertThat(csv.lines().findFirst().orElseThrow()).isEqualTo("service,image_bytes,idle_rss_bytes,sustained_rps,sustained_rps_per_client,"
-                + "client_bound,client_p50_us,client_p99_us,server_p99_us,server_measured_by,residence_p99_us,cpu_us_per_request,bound_by");
-        assertThat(csv.lines()).hasSize(4).allSatisfy(line -> assertThat(line.split(",", -1)).hasSize(13));
+                + "client_bound,client_p50_us,client_p99_us,server_p99_us,server_measured_by,server_series,residence_p99_us,cpu_us_per_request,bound_by");
+        assertThat(csv.lines()).hasSize(4).allSatisfy(line -> assertThat(line.split(",", -1)).hasSize(14));
         Golden.assertMatches(csv, "suite-sweep.csv");
     }
 

@@ -38,7 +38,7 @@ class SuitePlanTest {
                 warmup: 5s
                 duration: 10s
               servers:
-                - {name: jetty12, image: pacer/server-jetty12:0.1.0, args: [--mode=core], labels: {server: jetty12}}
+                - {name: jetty12, image: pacer/server-jetty12:0.1.0, args: [--mode=core], measure: both, labels: {server: jetty12}}
                 - {name: loom, image: pacer/server-loom:0.1.0, measure: probe}
             %s
             """;
@@ -256,13 +256,31 @@ class SuitePlanTest {
         Optional<SuitePlan.Step> next;
         while ((next = plan.next(done)).isPresent()) {
             SuitePlan.Step s = next.get();
-            long base = s.server().equals("jetty12") ? 100 : 130;
+            boolean jetty12 = s.server().equals("jetty12");
+            long base = jetty12 ? 100 : 130;
             RunResult r = passed(1_000);
             r.server = new RunResult.ServerFigures();
             r.server.histogramsAvailable = true;
-            r.server.p99IntegralMicros = base * 10 + s.repetition();
-            r.server.maxIntegralMicros = base * 50L;
-            r.server.periodP99Micros = List.of(base, base + 1, base + 2, base - 1, base + 3, base, base + 1, base - 2, base, base + 1);
+            // the probe's service, the series compared: loom's main series, jetty12's beside its agent's processing
+            RunResult.SeriesFigures service = new RunResult.SeriesFigures();
+            service.p99IntegralMicros = base * 10 + s.repetition();
+            service.maxIntegralMicros = base * 50L;
+            service.periodP99Micros = List.of(base, base + 1, base + 2, base - 1, base + 3, base, base + 1, base - 2, base, base + 1);
+            if (jetty12) {
+                r.server.measuredBy = "both";
+                r.server.series = "processing";   // the agent's, a third of the probe's: never set beside loom's
+                r.server.p99IntegralMicros = service.p99IntegralMicros / 3;
+                r.server.maxIntegralMicros = service.maxIntegralMicros / 3;
+                r.server.periodP99Micros = service.periodP99Micros.stream().map(p -> p / 3).toList();
+                service.name = "probe.service";
+                r.server.otherSeries = List.of(service);
+            } else {
+                r.server.measuredBy = "probe";
+                r.server.series = "service";
+                r.server.p99IntegralMicros = service.p99IntegralMicros;
+                r.server.maxIntegralMicros = service.maxIntegralMicros;
+                r.server.periodP99Micros = service.periodP99Micros;
+            }
             r.server.footprint = new RunResult.Footprint();
             r.server.footprint.idleRssBytes = (base + s.repetition()) << 20;
             r.server.footprint.peakRssBytes = (2 * base + s.repetition()) << 20;
@@ -273,6 +291,8 @@ class SuitePlanTest {
         }
         done.add(new SuitePlan.Done(new SuitePlan.Step("x", "loom", 1, 500, 4), SuiteOutcome.failed("no image")));
         SuiteSummary summary = SuiteSummary.of(plan, done);
+        assertThat(summary.series()).as("a server measured by the probe alone: every server compared by the probe's service").isEqualTo("service");
+        assertThat(summary.runs().getFirst().p99IntegralMicros).as("a run's line: its service integral, not its agent's").isEqualTo(1001);
         var jetty = summary.servers().get(0);
         assertThat(jetty.repetitions).isEqualTo(3);
         assertThat(jetty.p99IntegralMedianMicros).isEqualTo(1002);

@@ -123,6 +123,7 @@ public class BenchmarkSuiteReconciler implements Reconciler<BenchmarkSuite> {
         status.runs = summary.runs();
         status.servers = summary.servers();
         status.comparisons = summary.comparisons();
+        status.comparisonSeries = summary.series();
         status.runsDone = done.size();
         status.currentRun = current;
         boolean complete = next.isEmpty();
