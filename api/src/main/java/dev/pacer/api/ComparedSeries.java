@@ -26,9 +26,11 @@ public enum ComparedSeries {
      * A series' figures in one run's result: the terms of the comparison.
      *
      * @param name            the series' name in the result (residence, probe.service, …)
+     * @param main            whether it is the result's main series (the one of its server.hlog and its periods' server statistics)
      * @param periodP99Micros each measured period's P99, the terms of the integral and of the rank test
      */
-    public record Figures(String name, Long p99IntegralMicros, Long maxIntegralMicros, Long p99Micros, List<Long> periodP99Micros) {
+    public record Figures(String name, boolean main, Long p99IntegralMicros, Long maxIntegralMicros, Long p50Micros, Long p99Micros,
+                          Long maxMicros, List<Long> periodP99Micros) {
     }
 
     public static Optional<ComparedSeries> parse(String spec) {
@@ -68,15 +70,19 @@ public enum ComparedSeries {
         if (server == null || !server.histogramsAvailable) {
             return Optional.empty();
         }
-        if (spec().equals(server.series)) {
-            return Optional.of(new Figures(server.series, server.p99IntegralMicros, server.maxIntegralMicros, server.p99Micros,
-                    server.periodP99Micros));
+        // a result from before the series was named: its measure says which its main series is
+        String main = server.series != null ? server.series
+                : Measure.parse(server.measuredBy).filter(m -> m == Measure.PROBE).isPresent() ? SERVICE.spec() : PROCESSING.spec();
+        if (spec().equals(main)) {
+            return Optional.of(new Figures(main, true, server.p99IntegralMicros, server.maxIntegralMicros, server.p50Micros,
+                    server.p99Micros, server.maxMicros, server.periodP99Micros));
         }
         if (server.otherSeries == null) {
             return Optional.empty();
         }
         // the probe's series are named service and residence when it measures alone, probe.service and probe.residence beside the agent
         return server.otherSeries.stream().filter(o -> spec().equals(o.name) || ("probe." + spec()).equals(o.name)).findFirst()
-                .map(o -> new Figures(o.name, o.p99IntegralMicros, o.maxIntegralMicros, o.p99Micros, o.periodP99Micros));
+                .map(o -> new Figures(o.name, false, o.p99IntegralMicros, o.maxIntegralMicros, o.p50Micros, o.p99Micros, o.maxMicros,
+                        o.periodP99Micros));
     }
 }

@@ -13,8 +13,11 @@ import java.util.concurrent.Callable;
 import java.util.function.Function;
 
 import dev.pacer.api.BenchmarkRunYaml;
+import dev.pacer.api.ComparedSeries;
+import dev.pacer.api.Measure;
 import dev.pacer.api.RunResult;
 import dev.pacer.engine.analysis.HistogramLogs;
+import dev.pacer.engine.analysis.Integrals;
 import dev.pacer.engine.analysis.PeriodComparison;
 import dev.pacer.engine.analysis.PeriodPoint;
 import dev.pacer.engine.report.ComparisonPage;
@@ -62,6 +65,11 @@ final class CompareCommand implements Callable<Integer> {
             description = "outlier periods (P99 above twice the mean) replaced by the mean before the expected integral is checked (default 2)")
     int toleratedOutliers;
 
+    @CommandLine.Option(names = "--series", paramLabel = "SERIES",
+            description = "the server series compared, for every run: processing (pacer's agent), service or residence (the kernel probe); "
+                    + "default: service when a run was measured by the probe alone, else processing")
+    String series;
+
     @CommandLine.Option(names = "--html", paramLabel = "FILE",
             description = "also write a page overlaying the runs' percentile spectra and per-period server P99s")
     Path html;
@@ -90,20 +98,27 @@ final class CompareCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("pacer: --margin, --tolerated-outliers and --fail-on-regression must not be negative");
             return PacerCommand.EXIT_BAD_INPUT;
         }
+        ComparedSeries compared;
+        try {
+            compared = series(runs, series);
+        } catch (IllegalArgumentException e) {
+            spec.commandLine().getErr().println("pacer: " + e.getMessage());
+            return PacerCommand.EXIT_BAD_INPUT;
+        }
         List<List<Long>> serverP99Nanos = new ArrayList<>();
         for (int i = 0; i < runs.size(); i++) {
-            serverP99Nanos.add(serverP99Nanos(directories.get(i), runs.get(i)));
+            serverP99Nanos.add(serverP99Nanos(directories.get(i), runs.get(i), compared));
         }
-        ComparisonReport report = ComparisonReport.of(runs, serverP99Nanos, failOnRegressionPercent, expectedP99IntegralMillis,
+        ComparisonReport report = ComparisonReport.of(runs, compared, serverP99Nanos, failOnRegressionPercent, expectedP99IntegralMillis,
                 marginPercent, toleratedOutliers);
         out.print(switch (format) {
-            case text -> render(runs) + report.text();
+            case text -> render(runs, compared) + report.text();
             case json -> report.json();
             case markdown -> report.markdown();
         });
         if (html != null) {
             try {
-                ComparisonPage.write(runs, render(runs) + report.text(), html);
+                ComparisonPage.write(runs, render(runs, compared) + report.text(), html);
                 (format == Format.text ? out : spec.commandLine().getErr()).println("page: " + html);
             } catch (IOException e) {
                 spec.commandLine().getErr().println("pacer: writing " + html + ": " + e.getMessage());
@@ -114,20 +129,48 @@ final class CompareCommand implements Callable<Integer> {
         return report.failures().isEmpty() ? PacerCommand.EXIT_OK : EXIT_REGRESSION;
     }
 
-    static String render(List<ResultDocument> runs) {
+    /**
+     * The series every run is compared by: the one named, or the one the runs' measures give; refused when a run has no
+     * such series, naming the runs and the fix.
+     */
+    static ComparedSeries series(List<ResultDocument> runs, String named) {
+        List<Measure> measures = runs.stream().map(d -> d.result().server == null ? Measure.NONE
+                : Measure.parse(d.result().server.measuredBy).orElse(Measure.AGENT)).toList();
+        ComparedSeries series = ComparedSeries.of(named, measures);
+        List<String> without = new ArrayList<>();
+        for (int i = 0; i < runs.size(); i++) {
+            if (runs.get(i).result().server != null && runs.get(i).result().server.histogramsAvailable
+                    && series.in(runs.get(i).result().server).isEmpty()) {
+                without.add(runs.get(i).run() + " (measure: " + measures.get(i).spec() + ")");
+            }
+        }
+        if (!without.isEmpty()) {
+            throw new IllegalArgumentException("compare: " + String.join(", ", without) + " have no " + series.spec() + " series"
+                    + (named == null ? " (compared since a run was measured by the probe alone)" : "") + ": run them with "
+                    + series.needs() + ", or compare another series with --series");
+        }
+        return series;
+    }
+
+    static String render(List<ResultDocument> runs, ComparedSeries series) {
         StringBuilder text = new StringBuilder();
+        text.append("server series: ").append(series.spec()).append(series == ComparedSeries.PROCESSING
+                ? " (pacer's agent in the server)" : " (the kernel probe at the socket)").append(", every run's\n");
         text.append(String.format(Locale.ROOT, "%-28s", "figure"));
         for (ResultDocument run : runs) {
             text.append(String.format(Locale.ROOT, " %22s", abbreviate(run.run() + " " + run.load(), 22)));
         }
         text.append('\n');
         row(text, runs, "verdict", d -> null, d -> String.valueOf(d.result().verdict));
-        numberRow(text, runs, "P99 integral ms", d -> micros(d.result().server == null ? null : d.result().server.p99IntegralMicros));
-        numberRow(text, runs, "P99 integral corrected ms", d -> micros(d.result().server == null ? null : d.result().server.p99IntegralCorrectedMicros));
-        numberRow(text, runs, "max integral ms", d -> micros(d.result().server == null ? null : d.result().server.maxIntegralMicros));
-        numberRow(text, runs, "server p50 ms", d -> micros(d.result().server == null ? null : d.result().server.p50Micros));
-        numberRow(text, runs, "server p99 ms", d -> micros(d.result().server == null ? null : d.result().server.p99Micros));
-        numberRow(text, runs, "server max ms", d -> micros(d.result().server == null ? null : d.result().server.maxMicros));
+        numberRow(text, runs, "P99 integral ms", d -> micros(figure(d, series, ComparedSeries.Figures::p99IntegralMicros)));
+        numberRow(text, runs, "P99 integral corrected ms", d -> {
+            List<Long> periods = figure(d, series, ComparedSeries.Figures::periodP99Micros);
+            return periods == null || periods.isEmpty() ? null : Integrals.corrected(periods.stream().map(p -> p * 1000).toList()).micros() / 1000.0;
+        });
+        numberRow(text, runs, "max integral ms", d -> micros(figure(d, series, ComparedSeries.Figures::maxIntegralMicros)));
+        numberRow(text, runs, "server p50 ms", d -> micros(figure(d, series, ComparedSeries.Figures::p50Micros)));
+        numberRow(text, runs, "server p99 ms", d -> micros(figure(d, series, ComparedSeries.Figures::p99Micros)));
+        numberRow(text, runs, "server max ms", d -> micros(figure(d, series, ComparedSeries.Figures::maxMicros)));
         numberRow(text, runs, "client p99 ms", d -> micros(d.result().clients.p99Micros));
         numberRow(text, runs, "client max ms", d -> micros(d.result().clients.maxMicros));
         numberRow(text, runs, "client P99 integral ms", d -> micros(d.result().clients.p99IntegralMicros));
@@ -136,15 +179,15 @@ final class CompareCommand implements Callable<Integer> {
         numberRow(text, runs, "errors", d -> d.result().clients.errors == null ? null : d.result().clients.errors.doubleValue());
         text.append("\nP99 integral vs ").append(runs.getFirst().run()).append(" (Jetty's \"X % faster\": the baseline's integral over the run's, minus one):\n");
         for (ResultDocument run : runs.subList(1, runs.size())) {
-            Double faster = ComparisonReport.percentFaster(runs.getFirst(), run);
+            Double faster = ComparisonReport.percentFaster(runs.getFirst(), run, series);
             text.append(faster == null ? String.format(Locale.ROOT, "  %-26s no P99 integral to compare%n", run.run())
                     : String.format(Locale.ROOT, "  %-26s %.1f %% %s%n", run.run(), Math.abs(faster), faster >= 0 ? "faster" : "slower (by the same formula)"));
         }
         text.append("\nper-period server P99 vs ").append(runs.getFirst().run())
                 .append(" (Mann-Whitney U, two-sided, significant when p < ").append(SIGNIFICANCE).append("):\n");
-        double[] baseline = p99s(runs.getFirst());
+        double[] baseline = p99s(runs.getFirst(), series);
         for (ResultDocument run : runs.subList(1, runs.size())) {
-            Optional<PeriodComparison> comparison = PeriodComparison.of(baseline, p99s(run));
+            Optional<PeriodComparison> comparison = PeriodComparison.of(baseline, p99s(run, series));
             if (comparison.isEmpty()) {
                 text.append(String.format(Locale.ROOT, "  %-26s not enough server periods to test%n", run.run()));
                 continue;
@@ -184,9 +227,10 @@ final class CompareCommand implements Callable<Integer> {
      * A run's per-period server P99s in nanoseconds over its window: from its interval log ({@code server.hlog} in its
      * results directory), exactly as jetty-perf reads them; from a status, its per-period P99s in whole microseconds.
      */
-    static List<Long> serverP99Nanos(Path path, ResultDocument run) {
-        Path log = path.resolve("server.hlog");
-        if (Files.isDirectory(path) && Files.isRegularFile(log) && run.window() != null) {
+    static List<Long> serverP99Nanos(Path path, ResultDocument run, ComparedSeries series) {
+        Optional<ComparedSeries.Figures> figures = series.in(run.result().server);
+        Path log = path.resolve("server.hlog");   // the server's main series
+        if (figures.map(ComparedSeries.Figures::main).orElse(false) && Files.isDirectory(path) && Files.isRegularFile(log) && run.window() != null) {
             try {
                 return HistogramLogs.parse(Files.readString(log), run.samplePeriodMs()).stream()
                         .filter(p -> p.startEpochMs() >= run.window().startEpochMs && p.endEpochMs() <= run.window().endEpochMs)
@@ -195,13 +239,24 @@ final class CompareCommand implements Callable<Integer> {
                 // the status's figures will do
             }
         }
-        RunResult.ServerFigures s = run.result().server;
-        return s == null || s.periodP99Micros == null ? List.of() : s.periodP99Micros.stream().map(v -> v * 1000).toList();
+        List<Long> periods = figures.map(ComparedSeries.Figures::periodP99Micros).orElse(null);
+        return periods == null ? List.of() : periods.stream().map(v -> v * 1000).toList();
     }
 
-    static double[] p99s(ResultDocument run) {
-        return run.periods().stream().map(PeriodPoint::server).filter(Objects::nonNull)
-                .mapToDouble(PeriodPoint.Stats::p99Micros).toArray();
+    /** The compared series' per-period P99s in microseconds, the terms of the rank test. */
+    static double[] p99s(ResultDocument run, ComparedSeries series) {
+        List<Long> periods = figure(run, series, ComparedSeries.Figures::periodP99Micros);
+        if (periods != null) {
+            return periods.stream().mapToDouble(Long::doubleValue).toArray();
+        }
+        // a result without per-period P99s in its figures: its periods' server statistics are of its main series
+        return series.in(run.result().server).isEmpty() ? new double[0] : run.periods().stream().map(PeriodPoint::server)
+                .filter(Objects::nonNull).mapToDouble(PeriodPoint.Stats::p99Micros).toArray();
+    }
+
+    /** One figure of the compared series in a run, or null when the run has none. */
+    static <T> T figure(ResultDocument run, ComparedSeries series, Function<ComparedSeries.Figures, T> figure) {
+        return series.in(run.result().server).map(figure).orElse(null);
     }
 
     private static Double micros(Long micros) {

@@ -9,6 +9,7 @@ import java.util.Map;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.pacer.api.ComparedSeries;
 import dev.pacer.api.RunResult;
 import dev.pacer.engine.analysis.Integrals;
 import dev.pacer.engine.analysis.PeriodComparison;
@@ -42,7 +43,7 @@ record ComparisonReport(List<RunFigures> runs, List<Against> comparisons, List<S
      * @param serverP99Nanos each run's per-period server P99s in nanoseconds (from its interval log when there is one), the
      *                       terms of jetty-perf's baseline check
      */
-    static ComparisonReport of(List<ResultDocument> documents, List<List<Long>> serverP99Nanos, Double failOnRegressionPercent,
+    static ComparisonReport of(List<ResultDocument> documents, ComparedSeries series, List<List<Long>> serverP99Nanos, Double failOnRegressionPercent,
                                Double expectedP99IntegralMillis, double marginPercent, int toleratedOutliers) {
         List<RunFigures> runs = new ArrayList<>();
         List<String> failures = new ArrayList<>();
@@ -52,9 +53,11 @@ record ComparisonReport(List<RunFigures> runs, List<Against> comparisons, List<S
             RunResult.ServerFigures s = r.server;
             List<Long> p99s = serverP99Nanos.get(i);
             Integrals.Corrected corrected = Integrals.corrected(p99s);
-            runs.add(new RunFigures(d.run(), d.load(), r.verdict == null ? null : r.verdict.name(), millis(s == null ? null : s.p99IntegralMicros),
+            runs.add(new RunFigures(d.run(), d.load(), r.verdict == null ? null : r.verdict.name(),
+                    millis(CompareCommand.figure(d, series, ComparedSeries.Figures::p99IntegralMicros)),
                     p99s.isEmpty() ? null : corrected.micros() / 1000.0, p99s.isEmpty() ? null : corrected.outliers(),
-                    millis(s == null ? null : s.maxIntegralMicros), millis(s == null ? null : s.p99Micros),
+                    millis(CompareCommand.figure(d, series, ComparedSeries.Figures::maxIntegralMicros)),
+                    millis(CompareCommand.figure(d, series, ComparedSeries.Figures::p99Micros)),
                     millis(r.clients == null ? null : r.clients.p99Micros), millis(r.clients == null ? null : r.clients.p99IntegralMicros),
                     millis(r.clients == null ? null : r.clients.p99UncorrectedIntegralMicros), r.clients == null ? null : r.clients.achievedRate,
                     r.clients == null ? null : r.clients.errors));
@@ -74,10 +77,10 @@ record ComparisonReport(List<RunFigures> runs, List<Against> comparisons, List<S
             }
         }
         List<Against> comparisons = new ArrayList<>();
-        double[] baseline = CompareCommand.p99s(documents.getFirst());
+        double[] baseline = CompareCommand.p99s(documents.getFirst(), series);
         for (ResultDocument d : documents.subList(1, documents.size())) {
-            var c = PeriodComparison.of(baseline, CompareCommand.p99s(d));
-            Double faster = percentFaster(documents.getFirst(), d);
+            var c = PeriodComparison.of(baseline, CompareCommand.p99s(d, series));
+            Double faster = percentFaster(documents.getFirst(), d, series);
             comparisons.add(c.map(x -> new Against(d.run(), documents.getFirst().run(), faster, x.medianChange(), x.p(), x.significant(),
                     x.shift(), x.shiftLow(), x.shiftHigh())).orElse(new Against(d.run(), documents.getFirst().run(), faster, null, null, null,
                     null, null, null)));
@@ -137,9 +140,9 @@ record ComparisonReport(List<RunFigures> runs, List<Against> comparisons, List<S
     }
 
     /** The baseline's P99 integral over the run's, minus one, in percent: Jetty's "X % faster"; {@code null} without both. */
-    static Double percentFaster(ResultDocument baseline, ResultDocument run) {
-        Long base = baseline.result().server == null ? null : baseline.result().server.p99IntegralMicros;
-        Long other = run.result().server == null ? null : run.result().server.p99IntegralMicros;
+    static Double percentFaster(ResultDocument baseline, ResultDocument run, ComparedSeries series) {
+        Long base = CompareCommand.figure(baseline, series, ComparedSeries.Figures::p99IntegralMicros);
+        Long other = CompareCommand.figure(run, series, ComparedSeries.Figures::p99IntegralMicros);
         return base == null || other == null || other == 0 ? null : PeriodComparison.percentFaster(base, other);
     }
 
