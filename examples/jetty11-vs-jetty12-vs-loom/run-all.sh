@@ -1,62 +1,56 @@
 #!/usr/bin/env bash
-# Runs the comparison one server after the other (runs on the same nodes must not overlap), saves each finished
-# BenchmarkRun, and compares the runs that were carried out, the first as baseline: figures, differences, and a rank
-# test of the per-period server P99s. About 5 minutes per server.
+# Jetty 11 against Jetty 12 (ee9, ee10, core), and Chappe when its images are given, the way Jetty compares its
+# releases: the suite examples/suites/jetty-comparison.yaml (4 x 60k req/s open loop, 60 s warm-up, 180 s measured,
+# three repetitions interleaved, one run at a time), then its table and its sentences ("X is N % faster than jetty11").
+# About 80 minutes without Chappe.
 #
-#   run-all.sh [NAMESPACE]                  Jetty 11, Jetty 12 core, ee10 and ee9, loom (NAMESPACE: pacer-bench)
+#   run-all.sh [NAMESPACE]                  the Jetty servers, compared by the agent's processing (NAMESPACE: pacer-bench)
 #   CHAPPE_JVM_IMAGE=R/chappe-jvm:shootout CHAPPE_NATIVE_IMAGE=R/chappe-native:shootout run-all.sh
-#                                           the same, and Chappe's builds (server-images/chappe/README.md)
+#                                           and Chappe's builds (server-images/chappe/README.md), measured by the kernel
+#                                           probe; every Jetty server then runs with measure: both, so that all of them
+#                                           are compared by the probe's service series (one instrument for every server)
+#   PRINT=1 run-all.sh                      prints the suite it would apply, and applies nothing
 #
-# The namespace is created when missing. Each run's status is saved in $OUT (default ./comparison-<time>); a run that
-# failed is named and left out of the comparison, which needs two runs carried out.
+# The namespace is created when missing. The suite's status is saved in $OUT (default ./comparison-<time>).
 set -euo pipefail
 DIR="$(cd "$(dirname "$0")" && pwd)"
 NS=${1:-pacer-bench}
-OUT=${OUT:-$PWD/comparison-$(date +%Y%m%d-%H%M%S)}
 PACER=${PACER:-$DIR/../../pacer}
-mkdir -p "$OUT"
-kubectl get namespace "$NS" >/dev/null 2>&1 || kubectl create namespace "$NS"
+SUITE_FILE=$DIR/../suites/jetty-comparison.yaml
 
-# the variable holding the image of a Chappe file (its placeholder image is replaced by it); empty for pacer's servers
-image_var_of() {
-  case $(basename "$1") in
-    *chappe-jvm*) echo CHAPPE_JVM_IMAGE ;;
-    *chappe-native*) echo CHAPPE_NATIVE_IMAGE ;;
-  esac
+# the suite: the example as it is, or with Chappe's servers added and the Jetty servers measured by both
+suite() {
+  if [[ -z ${CHAPPE_JVM_IMAGE:-}${CHAPPE_NATIVE_IMAGE:-} ]]; then
+    cat "$SUITE_FILE"
+    return
+  fi
+  sed -e 's/^\(    - {name: jetty[^,]*, image: [^,]*\)/\1, measure: both/' -e '/^  repetitions:/d' "$SUITE_FILE"
+  if [[ -n ${CHAPPE_JVM_IMAGE:-} ]]; then
+    echo "    - {name: chappe-jvm, image: $CHAPPE_JVM_IMAGE, args: [\"io.vidocq.chappe.bench.oop.ChappeMain\"], port: 8080, measure: probe, cpus: \"8\", memory: 8Gi, labels: {server: chappe, variant: jvm}}"
+  fi
+  if [[ -n ${CHAPPE_NATIVE_IMAGE:-} ]]; then
+    echo "    - {name: chappe-native, image: $CHAPPE_NATIVE_IMAGE, port: 8080, measure: probe, cpus: \"8\", memory: 8Gi, labels: {server: chappe, variant: native}}"
+  fi
+  sed -n '/^  repetitions:/p' "$SUITE_FILE"
 }
 
-carried_out=()
-failed=()
-for file in "$DIR"/[0-9]-*.yaml; do
-  name=$(sed -n 's/^  name: //p' "$file" | head -1)
-  image_var=$(image_var_of "$file")
-  if [[ -z $image_var ]]; then
-    spec=$(cat "$file")
-  elif [[ -n ${!image_var:-} ]]; then
-    spec=$(sed "s|^    image: registry.example.com/[^ ]*|    image: ${!image_var}|" "$file")
-  else
-    echo "$name: skipped: set $image_var to its image (server-images/chappe/README.md)"
-    continue
-  fi
-  kubectl -n "$NS" delete br "$name" --ignore-not-found --wait=true >/dev/null
-  kubectl -n "$NS" apply -f - <<<"$spec"
-  until phase=$(kubectl -n "$NS" get br "$name" -o jsonpath='{.status.phase}') && [[ $phase == Succeeded || $phase == Failed ]]; do
-    printf '\r%-14s %-10s %s   ' "$name" "${phase:-Pending}" \
-      "$(kubectl -n "$NS" get br "$name" -o jsonpath='{.status.progress.elapsedSeconds}/{.status.progress.totalSeconds} s, achieved {.status.progress.achievedRate} req/s' 2>/dev/null)"
-    sleep 5
-  done
-  echo
-  kubectl -n "$NS" get br "$name" -o yaml >"$OUT/$name.yaml"
-  kubectl -n "$NS" get br "$name"
-  if [[ $phase == Succeeded ]]; then
-    carried_out+=("$OUT/$name.yaml")
-  else
-    failed+=("$name: $(kubectl -n "$NS" get br "$name" -o jsonpath='{.status.conditions[?(@.type=="Failed")].message}')")
-  fi
-done
-for line in "${failed[@]}"; do echo "failed, left out of the comparison: $line" | tee -a "$OUT/failed.txt" >&2; done
-if (( ${#carried_out[@]} < 2 )); then
-  echo "run-all: ${#carried_out[@]} run(s) carried out: nothing to compare (statuses in $OUT)" >&2
-  exit 1
+if [[ -n ${PRINT:-} ]]; then
+  suite
+  exit 0
 fi
-"$PACER" compare "${carried_out[@]}" | tee "$OUT/compare.txt"
+OUT=${OUT:-$PWD/comparison-$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$OUT"
+kubectl get namespace "$NS" >/dev/null 2>&1 || kubectl create namespace "$NS"
+name=$(suite | sed -n 's/^  name: //p' | head -1)
+kubectl -n "$NS" delete bs "$name" --ignore-not-found --wait=true >/dev/null
+suite | kubectl -n "$NS" apply -f -
+until phase=$(kubectl -n "$NS" get bs "$name" -o jsonpath='{.status.phase}') && [[ $phase == Succeeded || $phase == Failed ]]; do
+  printf '\r%-10s %s runs done, now %s   ' "${phase:-Pending}" "$(kubectl -n "$NS" get bs "$name" -o jsonpath='{.status.runsDone}' 2>/dev/null)" \
+    "$(kubectl -n "$NS" get bs "$name" -o jsonpath='{.status.currentRun}' 2>/dev/null)"
+  sleep 10
+done
+echo
+kubectl -n "$NS" get bs "$name" -o yaml >"$OUT/$name.yaml"
+"$PACER" report --format markdown "$OUT/$name.yaml" | tee "$OUT/table.md"
+kubectl -n "$NS" get bs "$name" -o jsonpath='{range .status.comparisons[*]}{@}{"\n"}{end}' | tee "$OUT/comparisons.txt"
+[[ $phase == Succeeded ]] || { echo "run-all: the suite $phase (status in $OUT/$name.yaml)" >&2; exit 1; }

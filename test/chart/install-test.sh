@@ -78,7 +78,7 @@ trap 'rm -rf "$WORK" "$ARTIFACTS_HOST"; "$OBS/stack.sh" stop >/dev/null 2>&1' EX
 dashboards_return_data() { # every panel's queries of both dashboards, through Grafana, return data
   innet python3 "$OBS/query_dashboards.py" http://127.0.0.1:3391 "$REPO/dashboards/pacer-run.json" --var namespace="$BENCH" --var run=loom \
     && innet python3 "$OBS/query_dashboards.py" http://127.0.0.1:3391 "$REPO/dashboards/pacer-server-comparison.json" \
-         --var namespace="$BENCH" --var server='.*' --var variant='.*' --var suite='.*'
+         --var namespace="$BENCH" --var server='.*' --var variant='.*' --var suite='.*' --var series=processing --var baseline=jetty12
 }
 k create namespace "$BENCH" --dry-run=client -o yaml | k apply -f - >/dev/null
 k label namespace "$BENCH" --overwrite pod-security.kubernetes.io/enforce=restricted pod-security.kubernetes.io/enforce-version=latest >/dev/null
@@ -170,7 +170,7 @@ for entry in "jetty12 pacer/server-jetty12:0.1.0 --mode=core core" "loom pacer/s
     check "loom: status.dashboard links the run dashboard over the run's window: ${link:-none}" \
       bash -c "[[ '$link' =~ ^http://127.0.0.1:3391/d/pacer-run/run\?var-namespace=$BENCH\&var-run=loom\&from=[0-9]{13}\&to=[0-9]{13}$ ]]"
     for dashboard in "${link#http://127.0.0.1:3391/d/} pacer-run" \
-                     "pacer-servers/servers?var-namespace=$BENCH&var-server=\$__all&var-variant=\$__all&var-suite=\$__all&from=now-2m&to=now pacer-server-comparison"; do
+                     "pacer-servers/servers?var-namespace=$BENCH&var-server=\$__all&var-variant=\$__all&var-suite=\$__all&var-series=processing&var-baseline=jetty12&from=now-2m&to=now pacer-server-comparison"; do
       read -r path shot <<<"$dashboard"
       innet env NODE_PATH="$PACER_CACHE/observability-node/node_modules" node "$OBS/render.js" \
         "http://127.0.0.1:3391/d/$path&kiosk" "$SHOTS/dashboard-$shot.png" >"$WORK/render-$shot.txt" 2>&1
@@ -201,6 +201,45 @@ done
 "$REPO/pacer" compare "$WORK/jetty12.yaml" "$WORK/loom.yaml" | tee "$WORK/compare.txt"
 check "pacer compare of the two statuses: figures and the rank test of per-period P99s" \
   bash -c "grep -q 'P99 integral ms' '$WORK/compare.txt' && grep -Eq 'loom +median .* p = ' '$WORK/compare.txt'"
+
+# Jetty's blog figures through Grafana (blog_runs.py): three finished runs whose statuses hold the probe's service P99
+# integrals of 6,588, 6,264 and 5,400 µs, written while the operator is stopped so that it takes them as finished (its
+# metrics, then Prometheus, then Grafana). The comparison dashboard's "% faster" panel, by the service series against
+# chappe, reads jetty11 5.2 % and jetty12 22.0 % faster; pacer compare of the same statuses says the same.
+BLOG=pacer-blog
+FASTER='% faster than $baseline, by P99 and max integral ($series)'
+k create namespace "$BLOG" --dry-run=client -o yaml | k apply -f - >/dev/null
+k -n "$NS" scale deploy/pacer --replicas=0 >/dev/null
+k -n "$NS" wait --for=delete pod -l app.kubernetes.io/component=operator --timeout=120s >/dev/null 2>&1
+python3 "$DIR/blog_runs.py" "$WORK"
+for name in chappe jetty11 jetty12; do
+  k apply -n "$BLOG" -f "$WORK/$name.yaml" >/dev/null
+  k patch br "$name" -n "$BLOG" --subresource=status --type=merge --patch-file "$WORK/$name.status.json" >/dev/null
+done
+k -n "$NS" scale deploy/pacer --replicas=1 >/dev/null
+k -n "$NS" rollout status deploy/pacer --timeout=180s >/dev/null
+for _ in $(seq 60); do
+  [[ $(metrics 2>/dev/null | grep -c "pacer_run_series_p99_integral_seconds{namespace=\"$BLOG\".*series=\"service\"") -eq 3 ]] && break
+  sleep 2
+done
+sleep 8   # a scrape of the operator after its start
+innet python3 "$OBS/query_dashboards.py" http://127.0.0.1:3391 "$REPO/dashboards/pacer-server-comparison.json" --var namespace="$BLOG" \
+  --var server='.*' --var variant=blog --var suite='.*' --var series=service --var baseline=chappe --values "$FASTER" >"$WORK/blog.txt" 2>&1
+faster_of() { # server → its % faster by the P99 integral, to one decimal, as the panel gives it
+  python3 -c 'import json,sys
+for line in open(sys.argv[1]):
+    if line.startswith("value A ") and json.loads(line[8:line.rindex("}") + 1]).get("server") == sys.argv[2]:
+        print(f"{float(line.split()[-1]):.1f}")' "$WORK/blog.txt" "$1"
+}
+grafana_faster="jetty11 $(faster_of jetty11) jetty12 $(faster_of jetty12) chappe $(faster_of chappe)"
+check "Jetty's blog figures in Grafana's % faster panel (service, against chappe): $grafana_faster" \
+  test "$grafana_faster" == "jetty11 5.2 jetty12 22.0 chappe 0.0"
+grep -q '^value' "$WORK/blog.txt" || grep FAIL "$WORK/blog.txt" | head -5
+for name in chappe jetty11 jetty12; do k get br "$name" -n "$BLOG" -o yaml >"$WORK/blog-$name.yaml"; done
+"$REPO/pacer" compare "$WORK/blog-chappe.yaml" "$WORK/blog-jetty11.yaml" "$WORK/blog-jetty12.yaml" >"$WORK/blog-compare.txt" 2>&1
+check "pacer compare of the same statuses: the service series, jetty11 5.2 % and jetty12 22.0 % faster" \
+  bash -c "grep -q 'server series: service' '$WORK/blog-compare.txt' && grep -Eq 'jetty11 +5\.2 % faster' '$WORK/blog-compare.txt' && grep -Eq 'jetty12 +22\.0 % faster' '$WORK/blog-compare.txt'"
+k delete namespace "$BLOG" --wait=false >/dev/null 2>&1
 
 check "helm uninstall --wait" h uninstall pacer -n "$NS" --wait --timeout 2m
 check "nothing of the release is left (Deployment, ServiceAccount, Service, RBAC)" bash -c "$(declare -f k owned); KUBECONFIG_HOST=$KUBECONFIG_HOST; [[ -z \$(owned) ]]"

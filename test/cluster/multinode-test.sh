@@ -155,10 +155,12 @@ sleep 6   # the last scrapes of the suite's runs
 comparison_has_data() {
   innet python3 "$OBS/query_dashboards.py" http://127.0.0.1:3391 "$REPO/dashboards/pacer-server-comparison.json" \
     --var namespace=default --var server='.*' --var variant='.*' --var suite=small-cluster-comparison \
+    --var series=service --var baseline=jetty11 --values '% faster than $baseline, by P99 and max integral ($series)' \
     --skip-panel "Suite: sustained rate per client by server" >"$WORK/dashboard.txt" 2>&1
 }
 check "the comparison dashboard has data for the suite's runs in every panel, through Grafana (but the sweep's)" comparison_has_data
-grep -v '^ok' "$WORK/dashboard.txt" | head -20
+grep -v '^ok\|^value' "$WORK/dashboard.txt" | head -20
+report < <(python3 "$DIR/multinode_checks.py" faster "$WORK/suite.json" "$WORK/dashboard.txt")
 # a run measured by the probe alone: its series are in its own namespace (the probe pod lives in the operator's)
 probe_run=$(python3 -c 'import json,sys; print(next((r["metadata"]["name"] for r in json.load(open(sys.argv[1]))["items"]
   if r["spec"]["server"].get("measure") == "probe"), ""))' "$WORK/runs.json")

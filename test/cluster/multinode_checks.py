@@ -4,9 +4,11 @@ the nodes (their pools), and the pods as pod_watch.py saw them while they ran. P
 "FAIL ...", and the facts each rests on.
    multinode_checks.py headline SUITE.json RUNS.json PODS.jsonl NODES.json
    multinode_checks.py node-lost SUITE.json RUNS.json PODS.jsonl NODES.json LOST_NODE
-   multinode_checks.py run-node-lost RUNS.json PODS.jsonl RUN LOST_NODE"""
+   multinode_checks.py run-node-lost RUNS.json PODS.jsonl RUN LOST_NODE
+   multinode_checks.py faster SUITE.json DASHBOARD.txt   (query_dashboards.py --values of the "% faster" panel)"""
 import ipaddress
 import json
+import re
 import sys
 from datetime import datetime
 
@@ -142,6 +144,25 @@ def headline(suite_path, runs_path, pods_path, nodes_path):
         print(f"     {comparison}")
 
 
+def faster(suite_path, dashboard_path):
+    """The suite's sentences and Grafana's "% faster" panel give each server the same figure against the first."""
+    suite = json.load(open(suite_path))
+    label_of = {s["name"]: s.get("labels", {}).get("server", s["name"]) for s in suite["spec"]["servers"]}
+    said = {}
+    for sentence in suite.get("status", {}).get("comparisons", []):
+        match = re.search(r": (\S+) is ([\d.]+) % (faster|slower) than ", sentence)
+        if match:
+            said[label_of.get(match.group(1), match.group(1))] = float(match.group(2)) * (1 if match.group(3) == "faster" else -1)
+    panel = {}
+    for line in open(dashboard_path):
+        if line.startswith("value A "):
+            labels = json.loads(line[len("value A "):line.rindex("}") + 1])
+            panel[labels.get("server")] = float(line.split()[-1])
+    check("each server's % faster than the first is the same in the suite's sentences and in Grafana's panel (one formula)",
+          said and all(server in panel and abs(panel[server] - value) <= 0.051 for server, value in said.items()),
+          ", ".join(f"{server}: sentence {value:+.1f} %, panel {panel.get(server, float('nan')):+.1f} %" for server, value in sorted(said.items())))
+
+
 def lost_run(run_name, run, pods, lost_node):
     ready = condition(run, "Ready")
     on_lost = sorted(p["pod"] for p in pods if p["run"] == run_name and p["node"] == lost_node)
@@ -206,4 +227,4 @@ def clock(run_path, skewed_node, skew_micros):
 
 if __name__ == "__main__":
     mode, args = sys.argv[1], sys.argv[2:]
-    {"headline": headline, "node-lost": node_lost, "run-node-lost": run_node_lost, "clock": clock}[mode](*args)
+    {"headline": headline, "node-lost": node_lost, "run-node-lost": run_node_lost, "clock": clock, "faster": faster}[mode](*args)

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Runs every query of a dashboard through a real Grafana, as its panels would, and fails on an error or no data.
 
-  query_dashboards.py GRAFANA_URL DASHBOARD.json --var name=value ... [--minutes N] [--skip-panel TITLE ...]
+  query_dashboards.py GRAFANA_URL DASHBOARD.json --var name=value ... [--minutes N] [--skip-panel TITLE ...] [--values TITLE]
 
 Template variables are filled from --var (the frontend does that in a browser); Grafana's backend expands the rest
 ($__rate_interval, $__interval, $__range) as it does for a panel. Each variable's own query (label_values) is checked
-to offer the value given. One line per panel; exit status 1 when any panel has no data.
+to offer the value given. One line per panel; exit status 1 when any panel has no data. With --values TITLE, the
+panel's values as Grafana returns them, one line each: "value REFID {labels} NUMBER".
 """
 import argparse
 import json
@@ -71,6 +72,7 @@ def main():
     parser.add_argument("dashboard")
     parser.add_argument("--var", action="append", default=[])
     parser.add_argument("--minutes", type=int, default=15)
+    parser.add_argument("--values", action="append", default=[], help="a panel whose values to print, each with its labels")
     parser.add_argument("--skip-panel", action="append", default=[],
                         help="a panel whose data the runs cannot have (a sweep's, after fixed-rate runs): said, not queried")
     args = parser.parse_args()
@@ -91,6 +93,13 @@ def main():
         results = answer.get("results", {})
         empty = [q["refId"] for q in queries if q["refId"] not in results or results[q["refId"]].get("error") or not has_data(results[q["refId"]])]
         errors = [results[r].get("error") for r in empty if r in results and results[r].get("error")]
+        if panel["title"] in args.values:
+            for ref, result in sorted(results.items()):
+                for frame in result.get("frames", []):
+                    fields = frame.get("schema", {}).get("fields", [])
+                    values = frame.get("data", {}).get("values", [])
+                    if len(fields) >= 2 and len(values) >= 2 and values[-1]:
+                        print(f"value {ref} {json.dumps(fields[-1].get('labels', {}), sort_keys=True)} {values[-1][-1]}")
         ok = status == 200 and not empty
         print(f"{'ok  ' if ok else 'FAIL'} panel \"{panel['title']}\": {len(queries)} quer{'y' if len(queries) == 1 else 'ies'}"
               + ("" if ok else f", no data from {empty} {errors or answer.get('message', '')}"))

@@ -375,6 +375,31 @@ public class BenchmarkRunSpec extends RunTemplate {
                 + "descheduling, its clock watched at least every 1 ms), e.g. 20ms. Unset: such a stall longer than maxSendLagP99 "
                 + "is a warning.")
         public String maxClientStall;
+
+        @JsonPropertyDescription("jetty-perf's gate: the run fails when the server's P99 integral lies outside a margin of an expected "
+                + "value, unless, with at most toleratedOutliers outlier periods (P99 above twice the mean), the integral with those "
+                + "periods counted as the mean lies inside it.")
+        public ExpectedIntegral expectP99Integral;
+    }
+
+    /** An expected P99 integral, jetty-perf's baseline check: the value, its margin, the outlier periods it tolerates. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class ExpectedIntegral {
+        @Required
+        @Pattern(DURATION_PATTERN)
+        @JsonPropertyDescription("The expected P99 integral (the sum over the measured periods of each period's P99), as a duration, "
+                + "e.g. 180ms or 6.588ms.")
+        public String value;
+
+        @Pattern(RATIO_PATTERN)
+        @JsonPropertyDescription("How far from the value the integral may lie, a share of it, e.g. 10% (the default).")
+        public String margin = SpecDefaults.EXPECTED_INTEGRAL_MARGIN;
+
+        @Min(0)
+        @Max(1000)
+        @JsonPropertyDescription("Outlier periods (P99 above twice the mean of the periods' P99s) the corrected integral may replace by "
+                + "the mean, 0 to 1000; jetty-perf tolerates 2 (the default).")
+        public Integer toleratedOutliers = SpecDefaults.EXPECTED_INTEGRAL_OUTLIERS;
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)

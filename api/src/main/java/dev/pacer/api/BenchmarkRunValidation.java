@@ -117,7 +117,12 @@ public final class BenchmarkRunValidation {
      */
     public record Parsed(Long serverCpuMillis, Long clientCpuMillis, Long ratePerClient, Duration requestTimeout,
                              Duration warmup, Duration duration, Duration samplePeriod, Duration timeout, Duration rampUp,
-                             Double rateTolerance, Duration maxP99, Duration maxSendLagP99, Duration maxClientStall) {
+                             Double rateTolerance, Duration maxP99, Duration maxSendLagP99, Duration maxClientStall,
+                             ExpectedP99Integral expectP99Integral) {
+    }
+
+    /** {@code spec.criteria.expectP99Integral}, parsed: jetty-perf's baseline check. */
+    public record ExpectedP99Integral(Duration value, double margin, int toleratedOutliers) {
     }
 
     /** Every problem of a spec, each naming its field, and its quantities: one pass. */
@@ -280,6 +285,7 @@ public final class BenchmarkRunValidation {
         if (criteria.maxClientStall != null) {
             maxClientStall = parse(problems, "spec.criteria.maxClientStall", criteria.maxClientStall, Quantities::parseDuration);
         }
+        ExpectedP99Integral expected = expectedP99Integral(problems, criteria.expectP99Integral);
         if (spec.criteria != null) {
             if (spec.criteria.maxErrorRatio != null && !(spec.criteria.maxErrorRatio >= 0 && spec.criteria.maxErrorRatio <= 1)) {
                 problems.add(new FieldProblem("spec.criteria.maxErrorRatio", "must lie in [0, 1], was " + spec.criteria.maxErrorRatio));
@@ -298,7 +304,30 @@ public final class BenchmarkRunValidation {
                     + "] seconds (unset keeps the run), was " + ttl));
         }
         return new Checked(problems, new Parsed(cpuMillis, clientCpus, rate, requestTimeout, warmup, duration, samplePeriod,
-                timeout, rampUp, rateTolerance, maxP99, maxSendLagP99, maxClientStall));
+                timeout, rampUp, rateTolerance, maxP99, maxSendLagP99, maxClientStall, expected));
+    }
+
+    private static ExpectedP99Integral expectedP99Integral(List<FieldProblem> problems, BenchmarkRunSpec.ExpectedIntegral expected) {
+        if (expected == null) {
+            return null;
+        }
+        String field = "spec.criteria.expectP99Integral";
+        if (expected.value == null) {
+            problems.add(new FieldProblem(field + ".value", "is required: the expected P99 integral as a duration, e.g. 180ms"));
+            return null;
+        }
+        Duration value = parse(problems, field + ".value", expected.value, Quantities::parseDuration);
+        if (value != null && value.isZero()) {
+            problems.add(new FieldProblem(field + ".value", "must be more than 0, e.g. 180ms, was " + expected.value));
+            value = null;
+        }
+        Double margin = parse(problems, field + ".margin", orDefault(expected.margin, SpecDefaults.EXPECTED_INTEGRAL_MARGIN), Quantities::parseRatio);
+        int outliers = expected.toleratedOutliers == null ? SpecDefaults.EXPECTED_INTEGRAL_OUTLIERS : expected.toleratedOutliers;
+        if (outliers < 0 || outliers > 1000) {
+            problems.add(new FieldProblem(field + ".toleratedOutliers", "must be in [0, 1000], e.g. 2 (jetty-perf's), was " + outliers));
+            return null;
+        }
+        return value == null || margin == null ? null : new ExpectedP99Integral(value, margin, outliers);
     }
 
     /** Whether the clients speak TLS to the server. */

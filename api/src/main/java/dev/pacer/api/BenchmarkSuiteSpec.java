@@ -103,6 +103,10 @@ public class BenchmarkSuiteSpec {
         @Pattern(NAME_PATTERN)
         @JsonPropertyDescription("A short name (lowercase letters, digits, '-', at most 24): the server's runs are <suite>-<name>-<rate>-<repetition>.")
         public String name;
+
+        @JsonPropertyDescription("This server's expected P99 integral (jetty-perf's gate), its runs' spec.criteria.expectP99Integral: "
+                + "each server has its own baseline.")
+        public BenchmarkRunSpec.ExpectedIntegral expectP99Integral;
     }
 
     /** What the suite's comparisons set side by side. */

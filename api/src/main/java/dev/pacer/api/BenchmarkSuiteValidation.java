@@ -51,7 +51,7 @@ public final class BenchmarkSuiteValidation {
                 }
                 if (spec.template != null) {
                     for (FieldProblem problem : asRun(spec.template, server)) {
-                        FieldProblem renamed = rename(problem, field);
+                        FieldProblem renamed = rename(problem, field, server);
                         if (!problems.contains(renamed)) {   // the template's once (a rule of the template with one server may fail only there)
                             problems.add(renamed);
                         }
@@ -186,14 +186,31 @@ public final class BenchmarkSuiteValidation {
 
     /** The problems of the run this server makes with the template. */
     private static List<FieldProblem> asRun(RunTemplate template, BenchmarkSuiteSpec.SuiteServer server) {
-        BenchmarkRunSpec run = COPY.convertValue(template, BenchmarkRunSpec.class);
-        run.server = COPY.convertValue(server, BenchmarkRunSpec.Server.class);
-        return BenchmarkRunValidation.validate(run);
+        return BenchmarkRunValidation.validate(runSpec(template, server));
     }
 
-    /** spec.server.X → spec.servers[i].X; spec.X → spec.template.X. */
-    private static FieldProblem rename(FieldProblem problem, String serverField) {
+    /**
+     * The spec of a suite's run of this server: the template, the server, and the server's own expected P99 integral
+     * over the template's. The suite's planner and its validation both build runs so.
+     */
+    public static BenchmarkRunSpec runSpec(RunTemplate template, BenchmarkSuiteSpec.SuiteServer server) {
+        BenchmarkRunSpec run = COPY.convertValue(template, BenchmarkRunSpec.class);
+        run.server = COPY.convertValue(server, BenchmarkRunSpec.Server.class);
+        if (server.expectP99Integral != null) {
+            if (run.criteria == null) {
+                run.criteria = new BenchmarkRunSpec.Criteria();
+            }
+            run.criteria.expectP99Integral = COPY.convertValue(server.expectP99Integral, BenchmarkRunSpec.ExpectedIntegral.class);
+        }
+        return run;
+    }
+
+    /** spec.server.X → spec.servers[i].X; a server's own expected integral → spec.servers[i].expectP99Integral.X; spec.X → spec.template.X. */
+    private static FieldProblem rename(FieldProblem problem, String serverField, BenchmarkSuiteSpec.SuiteServer server) {
         String field = problem.field();
+        if (server.expectP99Integral != null && field.startsWith("spec.criteria.expectP99Integral")) {
+            return new FieldProblem(serverField + field.substring("spec.criteria".length()), problem.message());
+        }
         if (field.equals("spec.server") || field.startsWith("spec.server.")) {
             return new FieldProblem(serverField + field.substring("spec.server".length()), problem.message());
         }

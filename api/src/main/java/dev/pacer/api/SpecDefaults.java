@@ -36,6 +36,9 @@ public final class SpecDefaults {
     public static final String TIMEOUT = "30m";
     public static final String RATE_TOLERANCE = "1%";
     public static final String MAX_SEND_LAG_P99 = "10ms";
+    /** jetty-perf's baseline check: its margin and the outlier periods it tolerates. */
+    public static final String EXPECTED_INTEGRAL_MARGIN = "10%";
+    public static final int EXPECTED_INTEGRAL_OUTLIERS = 2;
     public static final double MAX_ERROR_RATIO = 0.0;
     public static final String CLEANUP_PODS = "OnSuccess";
     public static final boolean PIN_CPUS = true;

@@ -95,6 +95,31 @@ class AdmissionAgreesWithPlannerTest {
         assertThat(plannerRefusal(file)).as("the planner on %s", file).isEmpty();
     }
 
+    /**
+     * The Jetty comparison's script applies the suite example, and with Chappe's images a suite it writes: Chappe's
+     * servers measured by the probe, the Jetty servers by both. Both shapes must be taken by admission and the planner.
+     */
+    @ParameterizedTest(name = "run-all.sh with Chappe: {0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void theComparisonScriptsSuiteIsTakenWithAndWithoutChappe(boolean chappe, @org.junit.jupiter.api.io.TempDir Path work) throws Exception {
+        ProcessBuilder script = new ProcessBuilder("bash", EXAMPLES.resolve("jetty11-vs-jetty12-vs-loom/run-all.sh").toString())
+                .redirectErrorStream(true);
+        script.environment().put("PRINT", "1");
+        if (chappe) {
+            script.environment().put("CHAPPE_JVM_IMAGE", "registry.example.com/chappe-jvm:test");
+            script.environment().put("CHAPPE_NATIVE_IMAGE", "registry.example.com/chappe-native:test");
+        }
+        Process process = script.start();
+        String yaml = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(process.waitFor()).as(yaml).isZero();
+        assertThat(yaml).as("Chappe's servers").contains(chappe ? "chappe-native" : "jetty12-core")
+                .satisfies(y -> assertThat(y.contains("measure: both")).as("the Jetty servers measured by both").isEqualTo(chappe));
+        Path file = work.resolve("suite.yaml");
+        Files.writeString(file, yaml);
+        assertThatCode(() -> dryRunCreate(yaml)).as("admission").doesNotThrowAnyException();
+        assertThat(plannerRefusal(file)).as("the planner").isEmpty();
+    }
+
     /** The corpus file says that admission cannot refuse it (its second line). */
     static boolean admissionAccepts(String yaml) {
         return yaml.lines().skip(1).findFirst().orElse("").startsWith("# admission: accepts");

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.pacer.api.BenchmarkRunValidation;
 import dev.pacer.api.Measure;
 import dev.pacer.contract.ResourceUse;
 
@@ -157,11 +158,16 @@ public record AnalysisInput(long windowStartEpochMs, long windowEndEpochMs, long
      *                       descheduling) makes the run Invalid; unset, such a stall longer than maxSendLagP99 is a warning
      */
     public record Criteria(double rateTolerance, Duration maxSendLagP99, Optional<Duration> maxP99, double maxErrorRatio,
-                           Optional<Duration> maxClientStall) {
+                           Optional<Duration> maxClientStall, Optional<BenchmarkRunValidation.ExpectedP99Integral> expectP99Integral) {
         public static final Criteria DEFAULT = new Criteria(0.01, Duration.ofMillis(10), Optional.empty(), 0.0);
 
         public Criteria(double rateTolerance, Duration maxSendLagP99, Optional<Duration> maxP99, double maxErrorRatio) {
             this(rateTolerance, maxSendLagP99, maxP99, maxErrorRatio, Optional.empty());
+        }
+
+        public Criteria(double rateTolerance, Duration maxSendLagP99, Optional<Duration> maxP99, double maxErrorRatio,
+                        Optional<Duration> maxClientStall) {
+            this(rateTolerance, maxSendLagP99, maxP99, maxErrorRatio, maxClientStall, Optional.empty());
         }
     }
 }

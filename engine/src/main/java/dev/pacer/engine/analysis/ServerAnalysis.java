@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.ToLongFunction;
 
+import dev.pacer.api.BenchmarkRunValidation;
 import dev.pacer.api.RunResult;
 import dev.pacer.contract.AgentContract;
 import org.HdrHistogram.Histogram;
@@ -36,6 +37,26 @@ final class ServerAnalysis {
     }
 
     private ServerAnalysis() {
+    }
+
+    /**
+     * jetty-perf's baseline check as a criterion: the P99 integral within the margin of the expected value, or, with at
+     * most the tolerated outlier periods, the integral with those periods counted as the mean; else the run fails,
+     * naming the figure, the expected value and the margin (Integrals.BaselineCheck, jetty-perf's rule).
+     */
+    private static void expectedIntegral(BenchmarkRunValidation.ExpectedP99Integral expected, List<Long> p99Nanos, Findings findings) {
+        long expectedMicros = expected.value().toNanos() / 1000;
+        Integrals.BaselineCheck check = Integrals.BaselineCheck.of(p99Nanos, expectedMicros, expected.margin() * 100, expected.toleratedOutliers());
+        if (!check.passed()) {
+            findings.failed.add(String.format(Locale.ROOT, "server P99 integral %.3f ms (corrected %.3f ms, %d outlier period(s), %d tolerated) "
+                            + "lies outside criteria.expectP99Integral %.3f ms ± %s %%: %s", check.integralMicros() / 1000.0,
+                    check.correctedMicros() / 1000.0, check.outliers(), expected.toleratedOutliers(), expectedMicros / 1000.0,
+                    stripZeros(expected.margin() * 100), check.message()));
+        }
+    }
+
+    private static String stripZeros(double value) {
+        return java.math.BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
     }
 
     static Outcome of(AnalysisInput input, int expectedPeriods, Findings findings) {
@@ -89,6 +110,7 @@ final class ServerAnalysis {
             if (total.getTotalCount() == 0) {
                 findings.invalid.add("server: recorded no request in the measured window");
             }
+            input.criteria().expectP99Integral().ifPresent(expected -> expectedIntegral(expected, p99s, findings));
             input.criteria().maxP99().ifPresent(limit -> {
                 if (total.getTotalCount() > 0 && total.getValueAtPercentile(99) > limit.toNanos()) {
                     findings.failed.add(String.format(Locale.ROOT, "server P99 %.3f ms exceeds criteria.maxP99 %.3f ms",

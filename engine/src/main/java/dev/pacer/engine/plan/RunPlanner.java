@@ -81,7 +81,7 @@ public final class RunPlanner {
         BenchmarkRunSpec.Criteria criteria = spec.criteria == null ? new BenchmarkRunSpec.Criteria() : spec.criteria;
         AnalysisInput.Criteria parsedCriteria = new AnalysisInput.Criteria(parsed.rateTolerance(), parsed.maxSendLagP99(),
                 Optional.ofNullable(parsed.maxP99()), Objects.requireNonNullElse(criteria.maxErrorRatio, SpecDefaults.MAX_ERROR_RATIO),
-                Optional.ofNullable(parsed.maxClientStall()));
+                Optional.ofNullable(parsed.maxClientStall()), Optional.ofNullable(parsed.expectP99Integral()));
         String name = run.getMetadata() == null || run.getMetadata().getName() == null ? "run" : run.getMetadata().getName();
         return new RunPlan(name, server, clients, parsed.warmup(), parsed.duration(), parsed.samplePeriod(), parsed.timeout(),
                 c.count + "x" + Quantities.formatRate(rate), parsedCriteria, request(spec.request, parsed.requestTimeout()),

@@ -183,8 +183,7 @@ public record SuitePlan(String suiteName, List<BenchmarkSuiteSpec.SuiteServer> s
 
     /** The BenchmarkRun of a step: the template, the server, the rate; labelled with the suite and the server. */
     public BenchmarkRun run(Step step) {
-        BenchmarkRunSpec spec = COPY.convertValue(suite.getSpec().template, BenchmarkRunSpec.class);
-        spec.server = COPY.convertValue(servers.get(step.serverIndex()), BenchmarkRunSpec.Server.class);
+        BenchmarkRunSpec spec = BenchmarkSuiteValidation.runSpec(suite.getSpec().template, servers.get(step.serverIndex()));
         spec.clients.rate = Long.toString(step.ratePerClient());
         if (step.duration() != null) {
             spec.duration = step.duration();

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiFunction;
 
+import dev.pacer.api.BenchmarkRunValidation;
 import dev.pacer.api.Measure;
 import dev.pacer.api.RunResult;
 import dev.pacer.api.Verdict;
@@ -185,6 +186,37 @@ class AnalysisTest {
         assertThat(result.server.histogramsAvailable).isFalse();
         assertThat(result.reasons).anySatisfy(r -> assertThat(r).contains("server histograms unavailable").contains("404"));
         assertThat(result.clients.requests).isEqualTo(200);
+    }
+
+    /** Ten periods, nine with a P99 of 100 µs and one of 1 ms, judged against an expected P99 integral. */
+    static RunResult expecting(long expectedMicros, int toleratedOutliers) {
+        List<PeriodHistogram> server = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            server.add(period(T0 + i * PERIOD_MS, PERIOD_MS, i == 4 ? 1_000_000 : 100_000));
+        }
+        AnalysisInput input = new AnalysisInput(T0, T0 + 10 * PERIOD_MS, PERIOD_MS, Optional.of(server), null,
+                List.of(client("client-0", 100, 10, 100)), new AnalysisInput.Criteria(0.01, Duration.ofMillis(10), Optional.empty(), 0,
+                Optional.empty(), Optional.of(new BenchmarkRunValidation.ExpectedP99Integral(Duration.ofNanos(expectedMicros * 1000), 0.1,
+                toleratedOutliers))));
+        return Analysis.analyze(input).result();
+    }
+
+    /**
+     * jetty-perf's gate as a criterion: the integral (1.9 ms) within 10 % of the value passes; outside, with its one
+     * outlier period (1 ms, above twice the mean of 190 µs) counted as the mean, the corrected integral (1.09 ms) passes
+     * when one outlier is tolerated and fails when none is, naming the figure, the expected value and the margin.
+     */
+    @Test
+    void anExpectedP99IntegralFailsTheRunOutsideItsMarginAsJettyPerfJudgesIt() {
+        assertThat(expecting(1_900, 2).verdict).isEqualTo(Verdict.Passed);
+        assertThat(expecting(2_500, 2).verdict).as("1.9 ms against 2.5 ms ± 10 %").isEqualTo(Verdict.Failed);
+        RunResult corrected = expecting(1_000, 2);
+        assertThat(corrected.verdict).as("corrected to 1.09 ms, within 1 ms ± 10 %, one outlier of two tolerated").isEqualTo(Verdict.Passed);
+        RunResult strict = expecting(1_000, 0);
+        assertThat(strict.verdict).isEqualTo(Verdict.Failed);
+        assertThat(strict.reasons).singleElement().asString()
+                .contains("server P99 integral 1.900 ms (corrected 1.090 ms, 1 outlier period(s), 0 tolerated)")
+                .contains("criteria.expectP99Integral 1.000 ms ± 10 %").contains("too many outliers");
     }
 
     @Test

@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.function.BiPredicate;
 
 import dev.pacer.api.BenchmarkRun;
+import dev.pacer.api.BenchmarkRunSpec;
 import dev.pacer.api.BenchmarkRunYaml;
 import dev.pacer.api.BenchmarkSuite;
 import dev.pacer.api.BenchmarkSuiteStatus;
@@ -94,6 +95,30 @@ class SuitePlanTest {
         assertThat(run.getSpec().duration).isEqualTo("10s");
         assertThat(RunPlanner.plan(run).load()).isEqualTo("2x1k");
         assertThat(plan.suite().getSpec().template.clients.rate).as("the template is not changed").isEqualTo("500");
+    }
+
+    /** Each server its own baseline: its expected P99 integral becomes its runs' criterion, over the template's. */
+    @Test
+    void aServersExpectedIntegralIsItsRunsCriterion() throws IOException {
+        BenchmarkSuite suite = suite("rates: [\"1k\"]");
+        suite.getSpec().template.criteria = new BenchmarkRunSpec.Criteria();
+        suite.getSpec().template.criteria.expectP99Integral = new BenchmarkRunSpec.ExpectedIntegral();
+        suite.getSpec().template.criteria.expectP99Integral.value = "9ms";
+        suite.getSpec().servers.get(0).expectP99Integral = new BenchmarkRunSpec.ExpectedIntegral();
+        suite.getSpec().servers.get(0).expectP99Integral.value = "6.588ms";
+        suite.getSpec().servers.get(0).expectP99Integral.margin = "5%";
+        SuitePlan plan = SuitePlan.of(suite);
+        List<SuitePlan.Step> steps = all(plan);
+        BenchmarkRunSpec.ExpectedIntegral jetty = plan.run(steps.get(0)).getSpec().criteria.expectP99Integral;
+        assertThat(jetty.value).isEqualTo("6.588ms");
+        assertThat(jetty.margin).isEqualTo("5%");
+        assertThat(plan.run(steps.get(1)).getSpec().criteria.expectP99Integral.value).as("loom: the template's").isEqualTo("9ms");
+        assertThat(RunPlanner.plan(plan.run(steps.get(0))).criteria().expectP99Integral()).hasValueSatisfying(e -> {
+            assertThat(e.value()).isEqualTo(java.time.Duration.ofMillis(6).plusNanos(588_000));
+            assertThat(e.margin()).isEqualTo(0.05);
+            assertThat(e.toleratedOutliers()).isEqualTo(2);
+        });
+        assertThat(suite.getSpec().template.criteria.expectP99Integral.value).as("the template is not changed").isEqualTo("9ms");
     }
 
     @Test

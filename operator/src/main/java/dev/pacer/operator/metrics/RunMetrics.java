@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.BenchmarkRunStatus;
+import dev.pacer.api.ComparedSeries;
 import dev.pacer.api.RunResult;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
@@ -68,6 +69,16 @@ public final class RunMetrics implements MultiCollector {
                 gauge(gauges, "pacer_run_max_integral_seconds", "Sum over the measured periods of each period's server maximum", labels, micros(server.maxIntegralMicros));
                 gauge(gauges, "pacer_run_p99_integral_corrected_seconds", "P99 integral with every outlier period (P99 above twice the mean) replaced by the mean, as jetty-perf corrects it", labels, micros(server.p99IntegralCorrectedMicros));
                 gauge(gauges, "pacer_run_periods", "Sample periods in the measured window", labels, server.samples == null ? null : server.samples.doubleValue());
+                // every series the run has, each named by its instrument's word, so a comparison picks one series for all servers
+                for (ComparedSeries series : ComparedSeries.values()) {
+                    series.in(server).ifPresent(figures -> {
+                        Labels named = labels.merge(Labels.of("series", series.spec()));
+                        gauge(gauges, "pacer_run_series_p99_integral_seconds", "Sum over the measured periods of each period's server P99, "
+                                + "per series: processing (pacer's agent), service and residence (the kernel probe)", named, micros(figures.p99IntegralMicros()));
+                        gauge(gauges, "pacer_run_series_max_integral_seconds", "Sum over the measured periods of each period's server maximum, "
+                                + "per series: processing (pacer's agent), service and residence (the kernel probe)", named, micros(figures.maxIntegralMicros()));
+                    });
+                }
                 String help = "Latency over the measured window by role and statistic";
                 gauge(gauges, "pacer_run_latency_seconds", help, labels.merge(Labels.of("role", "server", "stat", "min")), micros(server.minMicros));
                 gauge(gauges, "pacer_run_latency_seconds", help, labels.merge(Labels.of("role", "server", "stat", "p50")), micros(server.p50Micros));

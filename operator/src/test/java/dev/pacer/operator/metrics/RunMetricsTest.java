@@ -66,6 +66,11 @@ public class RunMetricsTest {
         result.window = new RunResult.Window(1_795_000_000_000L, 1_795_000_180_000L);
         result.server.measuredBy = "probe";
         result.server.series = "service";
+        RunResult.SeriesFigures residence = new RunResult.SeriesFigures();   // the probe's other series, published beside
+        residence.name = "residence";
+        residence.p99IntegralMicros = 14_400L;
+        residence.maxIntegralMicros = 90_000L;
+        result.server.otherSeries = List.of(residence);
         result.server.footprint = new RunResult.Footprint();
         result.server.footprint.idleRssBytes = 100L << 20;
         result.server.footprint.peakRssBytes = 180L << 20;
