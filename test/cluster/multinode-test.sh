@@ -161,6 +161,17 @@ comparison_has_data() {
 check "the comparison dashboard has data for the suite's runs in every panel, through Grafana (but the sweep's)" comparison_has_data
 grep -v '^ok\|^value' "$WORK/dashboard.txt" | head -20
 report < <(python3 "$DIR/multinode_checks.py" faster "$WORK/suite.json" "$WORK/dashboard.txt")
+# the picture of the result: the comparison dashboard of the three-server suite as a user opens it, rendered by this
+# Grafana in headless Chromium (test/observability/screenshots.sh copies it to docs/images for README and the docs)
+SHOTS=$PACER_CACHE/observability-screenshots
+mkdir -p "$SHOTS"
+comparison_url="http://127.0.0.1:3391/d/pacer-servers/servers?var-namespace=default&var-server=\$__all&var-variant=\$__all"
+comparison_url+="&var-suite=small-cluster-comparison&var-series=service&var-baseline=jetty11&from=now-15m&to=now&kiosk"
+innet env NODE_PATH="$PACER_CACHE/observability-node/node_modules" SKIP_PANELS="Suite: sustained rate per client by server" \
+  node "$OBS/render.js" "$comparison_url" "$SHOTS/dashboard-three-servers.png" >"$WORK/render.txt" 2>&1
+check "the comparison dashboard of the three-server suite renders in headless Chromium with data in all $(grep -c '^ok' "$WORK/render.txt") panels" \
+  bash -c "! grep -q '^FAIL' '$WORK/render.txt' && grep -q '^ok' '$WORK/render.txt'"
+grep '^FAIL' "$WORK/render.txt" | head -10
 # a run measured by the probe alone: its series are in its own namespace (the probe pod lives in the operator's)
 probe_run=$(python3 -c 'import json,sys; print(next((r["metadata"]["name"] for r in json.load(open(sys.argv[1]))["items"]
   if r["spec"]["server"].get("measure") == "probe"), ""))' "$WORK/runs.json")

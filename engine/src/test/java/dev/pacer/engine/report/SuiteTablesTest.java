@@ -162,4 +162,64 @@ class SuiteTablesTest {
         assertThat(html).contains("<td>jetty12</td><td>1k</td><td>3</td><td>2.46 ms</td>").contains("<td>+24.4 %</td>").contains("<td>-19.7 %</td>");
         Golden.assertMatches(html, "suite-fixed.html");
     }
+
+    /**
+     * Jetty's blog figures, a P99 of 36.6, 34.8 and 30.0 µs over 180 periods (integrals 6,588, 6,264 and 5,400 µs of the
+     * probe's service), through a suite's surfaces: its sentences, its Markdown, CSV and HTML tables, and its report.
+     * Chappe is measured by the probe alone, the Jetty servers by both; their agent's processing, a tenth of their
+     * service, must be in none of them. Each surface reads 5.2 % and 22.0 % faster than chappe.
+     */
+    @Test
+    void theBlogsFiguresReadFiveAndTwentyTwoPercentFasterInEverySuiteSurface() throws IOException {
+        Path file = work.resolve("blog.yaml");
+        Files.writeString(file, """
+                apiVersion: pacer.dev/v1alpha1
+                kind: BenchmarkSuite
+                metadata: {name: blog}
+                spec:
+                  template: {clients: {count: 4, rate: 60k, cpus: "1"}, duration: 180s}
+                  servers:
+                    - {name: chappe, image: chappe:jvm, measure: probe}
+                    - {name: jetty11, image: pacer/server-jetty11:0.1.0, measure: both}
+                    - {name: jetty12, image: pacer/server-jetty12:0.1.0, measure: both}
+                """);
+        BenchmarkSuite suite = BenchmarkRunYaml.readSuite(file);
+        SuitePlan plan = SuitePlan.of(suite);
+        List<SuitePlan.Done> done = new ArrayList<>();
+        Optional<SuitePlan.Step> next;
+        while ((next = plan.next(done)).isPresent()) {
+            long integral = switch (next.get().server()) {
+                case "chappe" -> 6_588;
+                case "jetty11" -> 6_264;
+                default -> 5_400;
+            };
+            RunResult r = result(next.get().server().equals("chappe") ? "nginx" : "jetty12", 2_000, integral / 180);
+            RunResult.SeriesFigures service = r.server.otherSeries.stream().filter(o -> o.name.equals("probe.service")).findFirst()
+                    .orElse(null);
+            if (service == null) {   // the probe alone: service is the main series
+                r.server.p99IntegralMicros = integral;
+            } else {
+                service.p99IntegralMicros = integral;
+                r.server.p99IntegralMicros = integral / 10;
+            }
+            List<Long> periods = java.util.Collections.nCopies(180, integral / 180);
+            if (service == null) {
+                r.server.periodP99Micros = periods;
+            } else {
+                service.periodP99Micros = periods;
+                r.server.periodP99Micros = java.util.Collections.nCopies(180, integral / 1800);
+            }
+            done.add(new SuitePlan.Done(next.get(), SuiteOutcome.of(r)));
+        }
+        SuiteDocument doc = new SuiteDocument("blog", suite.getSpec(), SuiteSummary.of(plan, done));
+        assertThat(doc.summary().comparisons()).hasSize(2);
+        assertThat(doc.summary().comparisons().get(0)).contains("jetty11 is 5.2 % faster than chappe by the P99 integral (6.264 ms against 6.588 ms");
+        assertThat(doc.summary().comparisons().get(1)).contains("jetty12 is 22.0 % faster than chappe by the P99 integral (5.400 ms against 6.588 ms");
+        assertThat(SuiteTables.render(doc, SuiteTables.Format.MARKDOWN)).contains("| jetty11 | 60k | 1 | 6.26 ms |").contains("| +5.2 % |")
+                .contains("| +22.0 % |");
+        assertThat(SuiteTables.render(doc, SuiteTables.Format.CSV)).contains("jetty11,60000,1,6264,").contains(",5.17\n").contains(",22.00\n");
+        assertThat(SuiteReport.html(doc)).contains("<td>+5.2 %</td>").contains("<td>+22.0 %</td>")
+                .contains("jetty12 is 22.0 % faster than chappe").contains("compared by their service series");
+        assertThat(SuiteReport.text(doc)).contains("jetty11 is 5.2 % faster than chappe");
+    }
 }
