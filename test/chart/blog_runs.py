@@ -28,7 +28,7 @@ def main(directory):
         run = {"apiVersion": "pacer.dev/v1alpha1", "kind": "BenchmarkRun", "metadata": {"name": name},
                "spec": {"server": {"image": "pacer/server-jetty12:0.1.0", "measure": measure, "cpus": "1", "memory": "512Mi",
                                    "labels": {"server": name, "variant": "blog"}},
-                        "clients": {"count": 4, "rate": "60k", "cpus": "200m", "memory": "512Mi"},
+                        "clients": {"count": 4, "rate": "60k", "cpus": "1", "memory": "512Mi"},
                         "duration": "180s", "samplePeriod": "1s"}}
         service = figures(p99)
         if measure == "probe":

@@ -72,7 +72,7 @@ check "the operator checked the installed CRDs against its own at start, with th
 # Prometheus and Grafana beside the cluster, scraping what the chart's monitors describe, for the dashboards' checks
 OBS="$REPO/test/observability"
 . "$OBS/env.sh"
-SHOTS=$PACER_CACHE/observability-screenshots   # copied to docs/images by hand when the dashboards change
+SHOTS=$PACER_CACHE/observability-screenshots   # copied to docs/images by test/observability/screenshots.sh
 check "Prometheus (Debian) and Grafana (built here) scraping the agents and the operator" "$OBS/stack.sh" start
 trap 'rm -rf "$WORK" "$ARTIFACTS_HOST"; "$OBS/stack.sh" stop >/dev/null 2>&1' EXIT
 dashboards_return_data() { # every panel's queries of both dashboards, through Grafana, return data

@@ -167,7 +167,7 @@ SHOTS=$PACER_CACHE/observability-screenshots
 mkdir -p "$SHOTS"
 comparison_url="http://127.0.0.1:3391/d/pacer-servers/servers?var-namespace=default&var-server=\$__all&var-variant=\$__all"
 comparison_url+="&var-suite=small-cluster-comparison&var-series=service&var-baseline=jetty11&from=now-15m&to=now&kiosk"
-innet env NODE_PATH="$PACER_CACHE/observability-node/node_modules" SKIP_PANELS="Suite: sustained rate per client by server" \
+innet env NODE_PATH="$PACER_CACHE/observability-node/node_modules" SKIP_PANELS="Suite: sustained rate per client by server" VIEWPORT_HEIGHT=2700 \
   node "$OBS/render.js" "$comparison_url" "$SHOTS/dashboard-three-servers.png" >"$WORK/render.txt" 2>&1
 check "the comparison dashboard of the three-server suite renders in headless Chromium with data in all $(grep -c '^ok' "$WORK/render.txt") panels" \
   bash -c "! grep -q '^FAIL' '$WORK/render.txt' && grep -q '^ok' '$WORK/render.txt'"

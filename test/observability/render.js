@@ -1,6 +1,7 @@
 // Renders a Grafana dashboard in Debian's headless Chromium (puppeteer-core, which downloads no browser), saves a
 // full-page screenshot, and fails when the page logs an error or any panel shows no data, an error, or (for a time
 // series) no drawn canvas.   node render.js URL OUT.png
+// VIEWPORT_HEIGHT: pixels (2200 by default), for a dashboard taller than that.
 // SKIP_PANELS: titles, separated by '|', of panels the data cannot fill (a sweep's, after fixed-rate runs): said, not judged.
 const puppeteer = require('puppeteer-core');
 
@@ -11,7 +12,7 @@ const puppeteer = require('puppeteer-core');
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--hide-scrollbars'],
     // tall enough for a whole dashboard: Grafana renders only the panels in view
-    defaultViewport: { width: 1600, height: 2200 },
+    defaultViewport: { width: 1600, height: Number(process.env.VIEWPORT_HEIGHT || 2200) },
   });
   const problems = [];
   try {

@@ -77,6 +77,11 @@ public final class RunMetrics implements MultiCollector {
                                 + "per series: processing (pacer's agent), service and residence (the kernel probe)", named, micros(figures.p99IntegralMicros()));
                         gauge(gauges, "pacer_run_series_max_integral_seconds", "Sum over the measured periods of each period's server maximum, "
                                 + "per series: processing (pacer's agent), service and residence (the kernel probe)", named, micros(figures.maxIntegralMicros()));
+                        String latency = "Server latency over the measured window by statistic, per series: processing (pacer's agent), "
+                                + "service and residence (the kernel probe)";
+                        gauge(gauges, "pacer_run_series_latency_seconds", latency, named.merge(Labels.of("stat", "p50")), micros(figures.p50Micros()));
+                        gauge(gauges, "pacer_run_series_latency_seconds", latency, named.merge(Labels.of("stat", "p99")), micros(figures.p99Micros()));
+                        gauge(gauges, "pacer_run_series_latency_seconds", latency, named.merge(Labels.of("stat", "max")), micros(figures.maxMicros()));
                     });
                 }
                 String help = "Latency over the measured window by role and statistic";

@@ -70,6 +70,9 @@ public class RunMetricsTest {
         residence.name = "residence";
         residence.p99IntegralMicros = 14_400L;
         residence.maxIntegralMicros = 90_000L;
+        residence.p50Micros = 60L;
+        residence.p99Micros = 95L;
+        residence.maxMicros = 900L;
         result.server.otherSeries = List.of(residence);
         result.server.footprint = new RunResult.Footprint();
         result.server.footprint.idleRssBytes = 100L << 20;
