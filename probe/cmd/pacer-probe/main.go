@@ -249,7 +249,14 @@ type measured struct {
 	// resources samples the server's process; nil when its pid is not known (on Kubernetes)
 	resources *resources.Sampler
 	peers     peerTally
+	// serviceSeconds: every request's service time, the run dashboard's heatmap; nil until registered
+	serviceSeconds prometheus.Histogram
 }
+
+// latencyBucketsSeconds: the upper bounds of the server's latency histogram, the agent's pacer_processing_seconds' too
+// (contract/src/test/resources/golden/latency-buckets-seconds.json), so that one heatmap shows either.
+var latencyBucketsSeconds = []float64{0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
+	0.1, 0.25, 0.5, 1, 2.5, 5, 10}
 
 // readLoop moves records into the sampler and closes periods on time, with or without traffic.
 func (m *measured) readLoop(ctx context.Context) error {
@@ -305,6 +312,9 @@ func (m *measured) readOne(deadline time.Time) error {
 func (m *measured) record(rec attach.Record) {
 	m.sampler.Record(int64(rec.EndNs)+m.offsetNs.Load(), int64(rec.ServiceNs), int64(rec.ResidenceNs))
 	m.peers.add(rec.Peer)
+	if m.serviceSeconds != nil {
+		m.serviceSeconds.Observe(float64(rec.ServiceNs) / 1e9)
+	}
 }
 
 // closeDue closes the periods whose grace has passed. Responses still open in them, on connections the client left
@@ -445,6 +455,9 @@ func (m *measured) Info() any {
 
 // register adds the probe's metrics, read when scraped.
 func (m *measured) register(r *prometheus.Registry) {
+	m.serviceSeconds = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "pacer_service_seconds",
+		Help: "Server service time per request, first byte read to last byte written, at the socket (the kernel probe)", Buckets: latencyBucketsSeconds})
+	r.MustRegister(m.serviceSeconds)
 	server := prometheus.Labels{"role": "server"}
 	counters := func() attach.Counters { c, _ := m.probe.Counters(); return c }
 	r.MustRegister(

@@ -23,6 +23,19 @@ class AdminServerTest {
         return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /**
+     * The buckets of the server's latency histogram (the run dashboard's heatmap) are the contract's, which the kernel
+     * probe's service histogram shares, so that one heatmap shows either.
+     */
+    @Test
+    void theProcessingBucketsAreTheContractsOwn() throws Exception {
+        double[] contract = new com.fasterxml.jackson.databind.ObjectMapper().readValue(
+                Path.of("../contract/src/test/resources/golden/latency-buckets-seconds.json").toFile(), double[].class);
+        double[] finite = java.util.Arrays.copyOf(AgentMetrics.PROCESSING_BUCKETS_SECONDS, AgentMetrics.PROCESSING_BUCKETS_SECONDS.length - 1);
+        assertThat(finite).containsExactly(contract);
+        assertThat(AgentMetrics.PROCESSING_BUCKETS_SECONDS[contract.length]).isEqualTo(Double.POSITIVE_INFINITY);
+    }
+
     @Test
     void speaksTheContract() throws Exception {
         PrometheusRegistry registry = new PrometheusRegistry();
