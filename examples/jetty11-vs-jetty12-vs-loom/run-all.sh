@@ -24,7 +24,9 @@ suite() {
     cat "$SUITE_FILE"
     return
   fi
-  sed -e 's/^\(    - {name: jetty[^,]*, image: [^,]*\)/\1, measure: both/' -e '/^  repetitions:/d' "$SUITE_FILE"
+  # GET / for every server: Chappe's route in its own shoot-out, and the same request as /plaintext to pacer's servers
+  sed -e 's/^\(    - {name: jetty[^,]*, image: [^,]*\)/\1, measure: both/' -e '/^  repetitions:/d' \
+      -e 's|^    request: {method: GET, path: /plaintext}|    request: {method: GET, path: /}|' "$SUITE_FILE"
   if [[ -n ${CHAPPE_JVM_IMAGE:-} ]]; then
     echo "    - {name: chappe-jvm, image: $CHAPPE_JVM_IMAGE, args: [\"io.vidocq.chappe.bench.oop.ChappeMain\"], port: 8080, measure: probe, cpus: \"8\", memory: 8Gi, labels: {server: chappe, variant: jvm}}"
   fi

@@ -116,6 +116,8 @@ class AdmissionAgreesWithPlannerTest {
         assertThat(jetty).as("the Jetty servers").hasSize(4).allSatisfy(line -> assertThat(line.contains("measure: both"))
                 .as("measured by both: %s", line).isEqualTo(chappe));
         assertThat(yaml.contains("name: chappe-native")).as("Chappe's servers").isEqualTo(chappe);
+        assertThat(yaml).as("one path for every server, Chappe's own with Chappe")
+                .contains(chappe ? "request: {method: GET, path: /}" : "request: {method: GET, path: /plaintext}");
         Path file = work.resolve("suite.yaml");
         Files.writeString(file, yaml);
         assertThatCode(() -> dryRunCreate(yaml)).as("admission").doesNotThrowAnyException();
