@@ -64,7 +64,15 @@ static_everywhere() {
     kubectl get --raw "/api/v1/nodes/$n/proxy/configz" | grep -q '"cpuManagerPolicy":"static"' || return 1
   done
 }
-check "each node's own kubelet runs the static CPU manager (its configz through the API server)" static_everywhere
+# a node just joined can be Ready before its kubelet serves its API: nothing is placed until every kubelet answers
+kubelets_serving() {
+  for _ in $(seq 90); do static_everywhere && return 0; sleep 1; done
+  return 1
+}
+t0=$(date +%s)
+kubelets_serving; serving=$?
+check "each node's own kubelet runs the static CPU manager (its configz through the API server, all answering after $(( $(date +%s) - t0 )) s)" \
+  test $serving == 0
 
 # --- pacer, as docs/installing.md installs it on pools ---
 install=$(python3 "$REPO/test/first-contact/doc_command.py" "$DOC" "helm upgrade --install pacer charts/pacer" "operator.nodeSelector" 2>"$WORK/doc.err") \
