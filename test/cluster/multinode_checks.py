@@ -5,7 +5,8 @@ the nodes (their pools), and the pods as pod_watch.py saw them while they ran. P
    multinode_checks.py headline SUITE.json RUNS.json PODS.jsonl NODES.json
    multinode_checks.py node-lost SUITE.json RUNS.json PODS.jsonl NODES.json LOST_NODE
    multinode_checks.py run-node-lost RUNS.json PODS.jsonl RUN LOST_NODE
-   multinode_checks.py faster SUITE.json DASHBOARD.txt   (query_dashboards.py --values of the "% faster" panel)"""
+   multinode_checks.py faster SUITE.json DASHBOARD.txt TABLE.md   (query_dashboards.py --values of the "% faster" panel,
+                                                                  pacer report --format markdown of the suite)"""
 import ipaddress
 import json
 import re

@@ -97,9 +97,9 @@ def main():
             for ref, result in sorted(results.items()):
                 for frame in result.get("frames", []):
                     fields = frame.get("schema", {}).get("fields", [])
-                    values = frame.get("data", {}).get("values", [])
-                    if len(fields) >= 2 and len(values) >= 2 and values[-1]:
-                        print(f"value {ref} {json.dumps(fields[-1].get('labels', {}), sort_keys=True)} {values[-1][-1]}")
+                    columns = frame.get("data", {}).get("values", [])
+                    if len(fields) >= 2 and len(columns) >= 2 and columns[-1]:
+                        print(f"value {ref} {json.dumps(fields[-1].get('labels', {}), sort_keys=True)} {columns[-1][-1]}")
         ok = status == 200 and not empty
         print(f"{'ok  ' if ok else 'FAIL'} panel \"{panel['title']}\": {len(queries)} quer{'y' if len(queries) == 1 else 'ies'}"
               + ("" if ok else f", no data from {empty} {errors or answer.get('message', '')}"))

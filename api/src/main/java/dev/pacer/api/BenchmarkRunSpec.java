@@ -39,6 +39,9 @@ import io.fabric8.kubernetes.api.model.IntOrString;
 @ValidationRule(value = "!has(self.server.measure) || !(self.server.measure in ['probe', 'both']) || !has(self.request)"
         + " || !has(self.request.scheme) || self.request.scheme != 'https'", message = BenchmarkRunSpec.PROBE_TLS_MESSAGE,
         fieldPath = ".request.scheme", reason = "FieldValueInvalid")
+@ValidationRule(value = "!has(self.criteria) || !has(self.criteria.expectP99Integral) || !has(self.server.measure)"
+        + " || self.server.measure != 'none'", message = BenchmarkRunSpec.EXPECTED_INTEGRAL_UNMEASURED_MESSAGE,
+        fieldPath = ".criteria.expectP99Integral", reason = "FieldValueInvalid")
 @ValidationRule(value = "self == oldSelf", message = "spec is immutable once created: delete the BenchmarkRun and create a new one",
         reason = "FieldValueForbidden")
 // the server's quantities are checked here rather than on its fields: a suite lists servers, and rules on the fields of
@@ -82,6 +85,8 @@ public class BenchmarkRunSpec extends RunTemplate {
     public static final int ADMIN_PORT = 9090;
     static final String ADMIN_PORT_MESSAGE = "must not be 9090, the agents' admin port: use another, e.g. 8080";
     /** The kernel probe times one read of a request then the writes of its response on a connection: not h2c's streams. */
+    static final String EXPECTED_INTEGRAL_UNMEASURED_MESSAGE = "needs the server measured: with spec.server.measure none there is no "
+            + "P99 integral to check; measure it (agent, probe or both) or leave the criterion out";
     static final String PROBE_H2C_MESSAGE = "must not be h2c when spec.server.measure is probe or both: the kernel probe times "
             + "one request read then its response written per connection, and h2c multiplexes streams on one connection; "
             + "measure with the agent (measure: agent) or use http/1.1";
@@ -384,6 +389,8 @@ public class BenchmarkRunSpec extends RunTemplate {
 
     /** An expected P99 integral, jetty-perf's baseline check: the value, its margin, the outlier periods it tolerates. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
+    @ValidationRule(value = "!has(self.value) || duration(self.value) > duration('0s')", message = "must be more than 0, e.g. 180ms",
+            fieldPath = ".value", reason = "FieldValueInvalid")
     public static class ExpectedIntegral {
         @Required
         @Pattern(DURATION_PATTERN)

@@ -286,6 +286,9 @@ public final class BenchmarkRunValidation {
             maxClientStall = parse(problems, "spec.criteria.maxClientStall", criteria.maxClientStall, Quantities::parseDuration);
         }
         ExpectedP99Integral expected = expectedP99Integral(problems, criteria.expectP99Integral);
+        if (criteria.expectP99Integral != null && spec.server != null && Measure.parse(spec.server.measure).filter(m -> !m.measured()).isPresent()) {
+            problems.add(new FieldProblem("spec.criteria.expectP99Integral", BenchmarkRunSpec.EXPECTED_INTEGRAL_UNMEASURED_MESSAGE));
+        }
         if (spec.criteria != null) {
             if (spec.criteria.maxErrorRatio != null && !(spec.criteria.maxErrorRatio >= 0 && spec.criteria.maxErrorRatio <= 1)) {
                 problems.add(new FieldProblem("spec.criteria.maxErrorRatio", "must lie in [0, 1], was " + spec.criteria.maxErrorRatio));

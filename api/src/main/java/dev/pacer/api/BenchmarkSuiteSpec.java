@@ -105,7 +105,8 @@ public class BenchmarkSuiteSpec {
         public String name;
 
         @JsonPropertyDescription("This server's expected P99 integral (jetty-perf's gate), its runs' spec.criteria.expectP99Integral: "
-                + "each server has its own baseline.")
+                + "each server has its own baseline. It replaces the template's as a whole: a margin or toleratedOutliers left out takes "
+                + "its default (10%, 2), not the template's.")
         public BenchmarkRunSpec.ExpectedIntegral expectP99Integral;
     }
 

@@ -249,8 +249,9 @@ final class CompareCommand implements Callable<Integer> {
         if (periods != null) {
             return periods.stream().mapToDouble(Long::doubleValue).toArray();
         }
-        // a result without per-period P99s in its figures: its periods' server statistics are of its main series
-        return series.in(run.result().server).isEmpty() ? new double[0] : run.periods().stream().map(PeriodPoint::server)
+        // a result without per-period P99s in its figures: its periods' server statistics are of its main series alone
+        boolean main = series.in(run.result().server).map(ComparedSeries.Figures::main).orElse(false);
+        return !main ? new double[0] : run.periods().stream().map(PeriodPoint::server)
                 .filter(Objects::nonNull).mapToDouble(PeriodPoint.Stats::p99Micros).toArray();
     }
 

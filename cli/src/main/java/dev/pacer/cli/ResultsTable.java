@@ -47,7 +47,8 @@ final class ResultsTable {
                     ms(c.maxMicros), ms(c.sendLagP99Micros), ms(c.p99IntegralMicros), ms(c.p99UncorrectedIntegralMicros));
         }
         if (r.clients.p99IntegralMicros != null) {
-            out.printf(Locale.ROOT, "%-10s %102s %16s %16s%n", "all", "", ms(r.clients.p99IntegralMicros), ms(r.clients.p99UncorrectedIntegralMicros));
+            // under the integrals' columns: the client columns before them take 106 characters
+            out.printf(Locale.ROOT, "%-10s %95s %16s %16s%n", "all", "", ms(r.clients.p99IntegralMicros), ms(r.clients.p99UncorrectedIntegralMicros));
         }
         out.println("  p99: response time from each request's intended send time (corrected for coordinated omission); uncorr.: from its"
                 + " actual send time; integrals: sums over the measured periods of each period's P99 (all: every client's responses of"
