@@ -7,14 +7,14 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * {@code pacer}: {@code run} a BenchmarkRun locally, re-render a {@code report}, {@code compare} results, {@code fetch} a
+ * {@code pacer}: {@code run} a BenchmarkRun locally, re-render a {@code report}, {@code compare} results, follow their {@code history}, {@code fetch} a
  * cluster run's kept results.
  * Exit codes: 0 run done and verdict Passed (or command succeeded), 1 verdict Failed or Invalid, 2 bad input
  * (spec, options), 3 the run could not be completed.
  */
 @Command(name = "pacer", mixinStandardHelpOptions = true, version = "pacer 0.1.0",
         description = "Distributed HTTP server benchmarks: open-loop load, server-side per-period histograms, P99 and max integrals.",
-        subcommands = {RunCommand.class, ReportCommand.class, CompareCommand.class, FetchCommand.class, CheckCommand.class,
+        subcommands = {RunCommand.class, ReportCommand.class, CompareCommand.class, HistoryCommand.class, FetchCommand.class, CheckCommand.class,
                 CommandLine.HelpCommand.class})
 public final class PacerCommand implements Runnable {
     public static final int EXIT_OK = 0;
@@ -27,7 +27,7 @@ public final class PacerCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required: run, report, compare or fetch");
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required: run, report, compare, history, fetch or check");
     }
 
     /** Parses and executes; the streams are parameters so that tests run it in-process. */
