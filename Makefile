@@ -8,7 +8,7 @@ export JAVA_HOME
 MVN := ./mvnw -B -ntp
 NODES ?= 1
 
-.PHONY: build unit test test-deps cluster-binaries observability-deps observability-builds chart-check e2e bench cluster-up cluster-down images cluster-test clean
+.PHONY: build unit docs-check test test-deps cluster-binaries observability-deps observability-builds chart-check e2e bench cluster-up cluster-down images cluster-test clean
 
 ## build: compile and package every module (applications land in <module>/target/app/lib)
 build:
@@ -18,7 +18,12 @@ build:
 unit:
 	$(MVN) -Dpacer.e2e.skip=true install
 
-## test: every test of the project: unit, real processes on loopback (tier 2), README's quickstart in a fresh clone
+## docs-check: every link of README.md and docs/ resolves; docs/reference/ is what the CRDs and the chart give
+docs-check:
+	test/docs/check.sh
+
+## test: every test of the project: unit, real processes on loopback (tier 2), the docs' links and generated
+## reference, README's quickstart in a fresh clone
 ## without Go, every image pushed to a real registry, the chart's offline checks, the
 ## dashboards' lint, and on the test cluster (tiers 3 and 4): its smoke test, the operator end to end, the chart
 ## installed with Prometheus and Grafana querying every dashboard panel, a newcomer's install driven by
@@ -28,6 +33,7 @@ test: test-deps cluster-binaries
 	test/observability/install.sh
 	scripts/background-job.sh start observability-builds $(MAKE) --no-print-directory observability-builds
 	$(MVN) install
+	test/docs/check.sh
 	test/first-contact/quickstart-fresh-clone.sh
 	test/images/push-test.sh
 	test/chart/check.sh

@@ -23,4 +23,19 @@ public final class Golden {
         }
         assertThat(actual).isEqualTo(Files.readString(golden, StandardCharsets.UTF_8));
     }
+
+    /**
+     * A reference page of docs/ generated from the code (docs/reference/): the same rule, the page regenerated when
+     * deleted, so that the docs cannot drift from the code.
+     */
+    public static void assertDocMatches(String actual, String page) throws IOException {
+        Path doc = Path.of("..", "docs", "reference", page);
+        if (!Files.exists(doc)) {
+            Files.createDirectories(doc.getParent());
+            Files.writeString(doc, actual, StandardCharsets.UTF_8);
+            throw new AssertionError("wrote " + doc + ": review it and run again");
+        }
+        assertThat(actual).as("docs/reference/%s is generated from the code: delete it and run this test again to regenerate it", page)
+                .isEqualTo(Files.readString(doc, StandardCharsets.UTF_8));
+    }
 }
