@@ -24,6 +24,8 @@ import dev.pacer.engine.history.HistoryAnalysis;
 import dev.pacer.engine.history.HistoryPoint;
 import dev.pacer.engine.history.SeriesHistory;
 import dev.pacer.engine.report.ResultDocument;
+import dev.pacer.store.HistoryStore;
+import dev.pacer.store.RecordedRun;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -32,7 +34,8 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code pacer history [DIR...]}: the finished runs under results directories (by default {@code runs/}) as series of
  * comparable runs, each with its change points, outliers and their sizes (docs/history.md). No server: the results
- * directories are the history. {@code --fail-on-change} gates CI; {@code --acknowledge} marks a change as seen.
+ * directories are the history; or PostgreSQL ({@code --database}), where the operator records a cluster's runs and
+ * {@code --record} adds local ones. {@code --fail-on-change} gates CI; {@code --acknowledge} marks a change as seen.
  */
 @Command(name = "history", description = "The runs under results directories (default: runs/) as series over time, with their change points and outliers.")
 final class HistoryCommand implements Callable<Integer> {
@@ -59,8 +62,22 @@ final class HistoryCommand implements Callable<Integer> {
     @Option(names = "--note", paramLabel = "TEXT", description = "why, with --acknowledge")
     String note;
 
+    @Option(names = "--database", paramLabel = "JDBC_URL",
+            description = "read the history from PostgreSQL (jdbc:postgresql://host:5432/db) instead of the directories; "
+                    + "the password from the environment variable " + PASSWORD_VARIABLE)
+    String database;
+
+    @Option(names = "--database-user", paramLabel = "USER", defaultValue = "pacer", description = "the database user (default pacer)")
+    String databaseUser;
+
+    @Option(names = "--record", description = "with --database: first record the runs found under the directories (each once)")
+    boolean record;
+
     @Parameters(arity = "0..*", paramLabel = "DIR", description = "Directories holding results directories (default: runs/ under pacer's home)")
     List<Path> directories;
+
+    /** Never an option: a password on a command line shows in every process list. */
+    static final String PASSWORD_VARIABLE = "PACER_HISTORY_PASSWORD";
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -71,13 +88,16 @@ final class HistoryCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         List<Path> roots = directories == null || directories.isEmpty() ? List.of(LocalApps.home().resolve("runs")) : directories;
         for (Path root : roots) {
-            if (!Files.isDirectory(root)) {
+            if (!Files.isDirectory(root) && (database == null || record)) {
                 err.println("pacer history: " + root + " is not a directory: give the directories your runs were written to (pacer run -o)");
                 return PacerCommand.EXIT_BAD_INPUT;
             }
         }
-        Path acknowledgedFile = roots.getFirst().resolve(ACKNOWLEDGED_FILE);
-        List<Acknowledgement> acknowledged = readAcknowledged(acknowledgedFile);
+        if (record && database == null) {
+            err.println("pacer history: --record writes to a database: give --database jdbc:postgresql://HOST:PORT/DB");
+            return PacerCommand.EXIT_BAD_INPUT;
+        }
+        Acknowledgement wanted = null;
         if (acknowledge != null) {
             String[] parts = acknowledge.split(":", 3);
             Figure figure = parts.length == 3 ? figure(parts[1]) : null;
@@ -86,23 +106,42 @@ final class HistoryCommand implements Callable<Integer> {
                         + ", as the history prints them (got '" + acknowledge + "')");
                 return PacerCommand.EXIT_BAD_INPUT;
             }
-            acknowledged.add(new Acknowledgement(parts[0], figure, parts[2], note));
-            ResultDocument.JSON.writeValue(acknowledgedFile.toFile(), acknowledged);
-            err.println("pacer history: acknowledged " + acknowledge + " in " + acknowledgedFile);
+            wanted = new Acknowledgement(parts[0], figure, parts[2], note);
         }
         List<HistoryPoint> points = new ArrayList<>();
         Map<String, Integer> skipped = new TreeMap<>();
-        for (Path root : roots) {
-            try (Stream<Path> files = Files.walk(root, MAX_DEPTH)) {
-                for (Path file : files.filter(f -> f.getFileName().toString().equals(ResultDocument.FILE_NAME)).sorted().toList()) {
-                    ResultDocument document = ResultDocument.read(file.getParent());
-                    String reason = HistoryPoint.reasonNotAPoint(document);
-                    if (reason == null) {
-                        points.add(HistoryPoint.of(document).orElseThrow());
-                    } else {
-                        skipped.merge(reason, 1, Integer::sum);
-                    }
+        List<Acknowledgement> acknowledged;
+        if (database == null || record) {
+            for (Path directory : resultsDirectories(roots)) {
+                ResultDocument document = ResultDocument.read(directory);
+                String reason = HistoryPoint.reasonNotAPoint(document);
+                if (reason == null) {
+                    points.add(HistoryPoint.of(document).orElseThrow());
+                } else {
+                    skipped.merge(reason, 1, Integer::sum);
                 }
+            }
+        }
+        if (database != null) {
+            try (HistoryStore store = HistoryStore.open(database, databaseUser, System.getenv(PASSWORD_VARIABLE))) {
+                if (record) {
+                    int recorded = recordRuns(store, roots);
+                    err.println("pacer history: recorded " + recorded + " new run(s) in " + database);
+                }
+                if (wanted != null) {
+                    store.acknowledge(wanted);
+                    err.println("pacer history: acknowledged " + acknowledge + " in " + database);
+                }
+                points = store.points();
+                acknowledged = store.acknowledgements();
+            }
+        } else {
+            Path acknowledgedFile = roots.getFirst().resolve(ACKNOWLEDGED_FILE);
+            acknowledged = readAcknowledged(acknowledgedFile);
+            if (wanted != null) {
+                acknowledged.add(wanted);
+                ResultDocument.JSON.writeValue(acknowledgedFile.toFile(), acknowledged);
+                err.println("pacer history: acknowledged " + acknowledge + " in " + acknowledgedFile);
             }
         }
         HistoryAnalysis analysis = new HistoryAnalysis(ChangePointParameters.DEFAULTS);
@@ -116,6 +155,29 @@ final class HistoryCommand implements Callable<Integer> {
         out.flush();
         boolean alerting = histories.stream().anyMatch(h -> !h.alerting().isEmpty());
         return failOnChange && alerting ? CompareCommand.EXIT_REGRESSION : PacerCommand.EXIT_OK;
+    }
+
+    /** Every results directory under the roots that the history keeps, recorded once; how many were new. */
+    private static int recordRuns(HistoryStore store, List<Path> roots) throws IOException {
+        int recorded = 0;
+        for (Path directory : resultsDirectories(roots)) {
+            if (HistoryPoint.reasonNotAPoint(ResultDocument.read(directory)) == null
+                    && store.record(RecordedRun.fromResultsDirectory(directory, directory.toAbsolutePath().normalize().toString()))) {
+                recorded++;
+            }
+        }
+        return recorded;
+    }
+
+    /** Every directory holding a result.json under the roots, in order. */
+    private static List<Path> resultsDirectories(List<Path> roots) throws IOException {
+        List<Path> directories = new ArrayList<>();
+        for (Path root : roots) {
+            try (Stream<Path> files = Files.walk(root, MAX_DEPTH)) {
+                files.filter(f -> f.getFileName().toString().equals(ResultDocument.FILE_NAME)).sorted().forEach(f -> directories.add(f.getParent()));
+            }
+        }
+        return directories;
     }
 
     private static Figure figure(String name) {
