@@ -12,10 +12,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import dev.pacer.api.BenchmarkRun;
 import dev.pacer.cli.PacerCommand;
 import dev.pacer.engine.history.Acknowledgement;
 import dev.pacer.engine.history.ChangePointParameters;
@@ -24,8 +26,10 @@ import dev.pacer.engine.history.HistoryAnalysis;
 import dev.pacer.engine.history.HistoryPoint;
 import dev.pacer.engine.history.SeriesHistory;
 import dev.pacer.engine.report.ResultDocument;
+import dev.pacer.operator.history.HistoryRecorder;
 import dev.pacer.store.HistoryStore;
 import dev.pacer.store.RecordedRun;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 import org.junit.jupiter.api.AfterAll;
@@ -182,6 +186,32 @@ class HistoryDatabaseE2ETest {
                     .execute("history", "--database", second.jdbcUrl(), "--record", runs.toString());
             assertThat(againErr.toString()).contains("recorded 0 new run(s)");
             assertThat(again.toString()).isEqualTo(recorded.toString());
+        }
+    }
+
+    /** The operator's side: a finished run's published result and files recorded when it opted in, once; a database down fails no run. */
+    @Test
+    void theOperatorRecordsTheRunsThatOptedInAndSaysWhenTheDatabaseIsDown() throws Exception {
+        try (Postgres third = Postgres.start()) {
+            Path directory = runs.resolve("jetty-05");
+            ResultDocument document = ResultDocument.read(directory);
+            Map<String, String> files = Map.of("server.hlog", Files.readString(directory.resolve("server.hlog")));
+            BenchmarkRun run = new BenchmarkRun();
+            run.setMetadata(new ObjectMetaBuilder().withNamespace("bench").withName("jetty-05").withUid("uid-5").build());
+
+            HistoryRecorder labelled = new HistoryRecorder(new HistoryRecorder.Settings(third.jdbcUrl(), Postgres.USER, null, false));
+            assertThat(labelled.record(run, document, files)).isEmpty();
+            run.getMetadata().setLabels(Map.of(HistoryRecorder.LABEL, "true"));
+            assertThat(labelled.record(run, document, files)).isEmpty();
+            assertThat(labelled.record(run, document, files)).as("recorded once").isEmpty();
+            try (HistoryStore store = HistoryStore.open(third.jdbcUrl(), Postgres.USER, null)) {
+                assertThat(store.points()).extracting(HistoryPoint::run).containsExactly("jetty-05");
+                assertThat(store.histogram("bench/jetty-05/uid-5", "server")).isPresent();
+            }
+
+            HistoryRecorder down = new HistoryRecorder(new HistoryRecorder.Settings("jdbc:postgresql://127.0.0.1:1/none", Postgres.USER, "secret", true));
+            assertThat(down.record(run, document, files)).hasValueSatisfying(problem ->
+                    assertThat(problem).startsWith("the history's database (jdbc:postgresql://127.0.0.1:1/none): ").doesNotContain("secret"));
         }
     }
 }

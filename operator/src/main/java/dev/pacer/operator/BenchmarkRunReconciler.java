@@ -22,6 +22,7 @@ import dev.pacer.engine.protocol.RunDriver;
 import dev.pacer.engine.protocol.RunProtocol;
 import dev.pacer.operator.access.AgentAccess;
 import dev.pacer.operator.artifacts.ArtifactStore;
+import dev.pacer.operator.history.HistoryRecorder;
 import dev.pacer.operator.metrics.RunDashboardLink;
 import dev.pacer.operator.pods.PodFactory;
 import dev.pacer.operator.pods.TlsFactory;
@@ -76,6 +77,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private final Clock clock;
     private volatile IndexedResourceCache<BenchmarkRun> runs;
     private volatile ArtifactStore artifacts;
+    private volatile HistoryRecorder history;
     private volatile URI grafana;
     private volatile OwnImages ownImages = OwnImages.AS_WRITTEN;
 
@@ -105,6 +107,12 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     /** Keeps every finished run's results directory in this store (docs/operator.md, "Artifacts"). */
     public BenchmarkRunReconciler keepingArtifactsIn(ArtifactStore store) {
         this.artifacts = store;
+        return this;
+    }
+
+    /** Records finished runs in the history's database (docs/history.md). */
+    public BenchmarkRunReconciler recordingHistoryWith(HistoryRecorder recorder) {
+        this.history = recorder;
         return this;
     }
 
@@ -158,7 +166,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             RunPlan plan = TlsFactory.clientTrust(run, RunPlanner.plan(run, defaultClientImage, ownImages));
             PodObservations seen = new PodObservations(run, plan, context.getClient(), context.getSecondaryResources(Pod.class), access, probe,
                     context.getPrimaryCache().list().toList(), maxActiveRuns);
-            PodEffects effects = new PodEffects(run, plan, context.getClient(), seen, events, probe, artifacts);
+            PodEffects effects = new PodEffects(run, plan, context.getClient(), seen, events, probe, artifacts, history);
             decision = RunDriver.drive(plan, status, seen, effects, clock);
             if (effects.runDeleted()) {
                 return UpdateControl.noUpdate();

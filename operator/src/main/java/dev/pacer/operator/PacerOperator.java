@@ -13,6 +13,7 @@ import java.util.function.Supplier;
 
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.operator.artifacts.ArtifactStore;
+import dev.pacer.operator.history.HistoryRecorder;
 import dev.pacer.operator.artifacts.ArtifactsHandler;
 import dev.pacer.operator.crd.CrdCheck;
 import dev.pacer.operator.metrics.ReconcileMetrics;
@@ -56,6 +57,7 @@ public final class PacerOperator implements AutoCloseable {
         OperatorSettings settings;
         try {
             settings = OperatorSettings.fromEnvironment(System.getenv());
+            HistoryRecorder.Settings.fromEnvironment(System.getenv());   // a bad setting stops the start here, named; start() reads it
         } catch (IllegalArgumentException e) {
             System.err.println("pacer-operator: " + e.getMessage());
             System.exit(2);
@@ -128,6 +130,11 @@ public final class PacerOperator implements AutoCloseable {
             store = new ArtifactStore(settings.artifacts().directory(), settings.artifacts().retention(),
                     settings.artifacts().service(), Clock.systemUTC());
             reconciler.keepingArtifactsIn(store);
+        }
+        HistoryRecorder.Settings history = HistoryRecorder.Settings.fromEnvironment(System.getenv());
+        if (history != null) {
+            reconciler.recordingHistoryWith(new HistoryRecorder(history));
+            LOG.info("finished runs recorded in the history: {}", history);
         }
         registry.register(new RunMetrics(reconciler::heldRuns));
         registry.register(new SuiteMetrics(suiteReconciler::heldSuites));

@@ -35,6 +35,8 @@ public final class HistoryStore implements AutoCloseable {
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() { };
     /** Connections the pool holds at most: one writer at a time, a reader or two. */
     static final int POOL_SIZE = 4;
+    /** A database that does not answer fails a recording in this time, not the default 30 s (an operator waits on it). */
+    static final long CONNECT_TIMEOUT_MS = 5_000;
 
     private final HikariDataSource dataSource;
     private final Jdbi jdbi;
@@ -55,6 +57,7 @@ public final class HistoryStore implements AutoCloseable {
         config.setPassword(password);
         config.setMaximumPoolSize(POOL_SIZE);
         config.setPoolName("pacer-history");
+        config.setConnectionTimeout(CONNECT_TIMEOUT_MS);
         HikariDataSource dataSource = new HikariDataSource(config);
         try {
             Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").load().migrate();

@@ -41,18 +41,32 @@ public record RecordedRun(String source, HistoryPoint point, ResultDocument docu
     /** The run of a results directory; an IOException says why it is not one the history keeps. */
     public static RecordedRun fromResultsDirectory(Path directory, String source) throws IOException {
         ResultDocument document = ResultDocument.read(directory);
+        Map<String, String> logs = new TreeMap<>();
+        try (Stream<Path> files = Files.list(directory)) {
+            for (Path log : files.filter(f -> f.getFileName().toString().endsWith(LOG_SUFFIX)).sorted().toList()) {
+                logs.put(log.getFileName().toString(), Files.readString(log, StandardCharsets.US_ASCII));
+            }
+        }
+        return of(document, logs, source);
+    }
+
+    /**
+     * The run of a result and the files of its results directory by name (as the operator publishes them: the
+     * {@code .hlog} files are read, the others left); an IOException says why it is not one the history keeps.
+     */
+    public static RecordedRun of(ResultDocument document, Map<String, String> files, String source) throws IOException {
         String reason = HistoryPoint.reasonNotAPoint(document);
         if (reason != null) {
-            throw new IOException(directory + " is not kept in the history: " + reason);
+            throw new IOException(source + " is not kept in the history: " + reason);
         }
         Map<String, byte[]> histograms = new TreeMap<>();
         long start = document.window().startEpochMs;
         long end = document.window().endEpochMs;
-        try (Stream<Path> files = Files.list(directory)) {
-            for (Path log : files.filter(f -> f.getFileName().toString().endsWith(LOG_SUFFIX)).sorted().toList()) {
-                Histogram merged = merged(HistogramLogs.parse(Files.readString(log, StandardCharsets.US_ASCII), document.samplePeriodMs()), start, end);
+        for (Map.Entry<String, String> file : new TreeMap<>(files).entrySet()) {
+            String name = file.getKey();
+            if (name.endsWith(LOG_SUFFIX)) {
+                Histogram merged = merged(HistogramLogs.parse(file.getValue(), document.samplePeriodMs()), start, end);
                 if (merged != null) {
-                    String name = log.getFileName().toString();
                     histograms.put(name.substring(0, name.length() - LOG_SUFFIX.length()), compressed(merged));
                 }
             }

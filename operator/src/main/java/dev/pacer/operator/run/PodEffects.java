@@ -17,6 +17,7 @@ import dev.pacer.engine.protocol.RunDriver;
 import dev.pacer.operator.ProbeSettings;
 import dev.pacer.operator.RunEvents;
 import dev.pacer.operator.artifacts.ArtifactStore;
+import dev.pacer.operator.history.HistoryRecorder;
 import dev.pacer.operator.pods.PodFactory;
 import dev.pacer.operator.pods.ServiceFactory;
 import dev.pacer.operator.pods.TlsFactory;
@@ -43,13 +44,18 @@ public final class PodEffects implements RunDriver.Effects {
     private final RunEvents events;
     private final ProbeSettings probe;
     private final ArtifactStore artifacts;
+    private final HistoryRecorder history;
     private boolean runDeleted;
 
-    /** @param artifacts where finished runs' results are kept, {@code null}: nowhere */
+    /**
+     * @param artifacts where finished runs' results are kept, {@code null}: nowhere
+     * @param history   where finished runs are recorded for the history, {@code null}: nowhere
+     */
     public PodEffects(BenchmarkRun run, RunPlan plan, KubernetesClient client, PodObservations seen, RunEvents events,
-                      ProbeSettings probe, ArtifactStore artifacts) {
+                      ProbeSettings probe, ArtifactStore artifacts, HistoryRecorder history) {
         this.probe = probe;
         this.artifacts = artifacts;
+        this.history = history;
         this.run = run;
         this.plan = plan;
         this.client = client;
@@ -120,6 +126,10 @@ public final class PodEffects implements RunDriver.Effects {
     public Optional<BenchmarkRunStatus.Artifacts> publish(Action.Publish publish) {
         LOG.info("run {}/{}: {} ({} histogram files collected)", run.getMetadata().getNamespace(), run.getMetadata().getName(),
                 publish.document().result().verdict, publish.files().size());
+        if (history != null) {
+            history.record(run, publish.document(), publish.files())
+                    .ifPresent(problem -> events.warning(run, "HistoryNotRecorded", problem + "; the result in the status stands"));
+        }
         if (artifacts == null) {
             return Optional.empty();
         }
