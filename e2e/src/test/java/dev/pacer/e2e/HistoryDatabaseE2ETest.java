@@ -27,6 +27,7 @@ import dev.pacer.engine.history.HistoryPoint;
 import dev.pacer.engine.history.SeriesHistory;
 import dev.pacer.engine.report.ResultDocument;
 import dev.pacer.operator.history.HistoryRecorder;
+import dev.pacer.operator.metrics.HistoryMetrics;
 import dev.pacer.store.HistoryStore;
 import dev.pacer.store.RecordedRun;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -200,18 +201,69 @@ class HistoryDatabaseE2ETest {
             run.setMetadata(new ObjectMetaBuilder().withNamespace("bench").withName("jetty-05").withUid("uid-5").build());
 
             HistoryRecorder labelled = new HistoryRecorder(new HistoryRecorder.Settings(third.jdbcUrl(), Postgres.USER, null, false));
-            assertThat(labelled.record(run, document, files)).isEmpty();
+            assertThat(labelled.record(run, document, files).series()).as("not labelled: not recorded").isNull();
             run.getMetadata().setLabels(Map.of(HistoryRecorder.LABEL, "true"));
-            assertThat(labelled.record(run, document, files)).isEmpty();
-            assertThat(labelled.record(run, document, files)).as("recorded once").isEmpty();
+            assertThat(labelled.record(run, document, files).problem()).isNull();
+            assertThat(labelled.record(run, document, files).series().points()).as("recorded once").hasSize(1);
             try (HistoryStore store = HistoryStore.open(third.jdbcUrl(), Postgres.USER, null)) {
                 assertThat(store.points()).extracting(HistoryPoint::run).containsExactly("jetty-05");
                 assertThat(store.histogram("bench/jetty-05/uid-5", "server")).isPresent();
             }
 
             HistoryRecorder down = new HistoryRecorder(new HistoryRecorder.Settings("jdbc:postgresql://127.0.0.1:1/none", Postgres.USER, "secret", true));
-            assertThat(down.record(run, document, files)).hasValueSatisfying(problem ->
-                    assertThat(problem).startsWith("the history's database (jdbc:postgresql://127.0.0.1:1/none): ").doesNotContain("secret"));
+            assertThat(down.record(run, document, files).problem())
+                    .startsWith("the history's database (jdbc:postgresql://127.0.0.1:1/none): ").doesNotContain("secret");
         }
+    }
+
+    /**
+     * Every run of the series recorded as the operator records them, one by one: the step is told once confirmed, as
+     * an alerting regression (the run's event and the metrics), and no more once acknowledged.
+     */
+    @Test
+    void aConfirmedRegressionAlertsUntilAcknowledged() throws Exception {
+        try (Postgres fourth = Postgres.start()) {
+            HistoryRecorder recorder = new HistoryRecorder(new HistoryRecorder.Settings(fourth.jdbcUrl(), Postgres.USER, null, true));
+            List<Integer> alertingAfter = new ArrayList<>();
+            HistoryRecorder.Recording last = null;
+            for (int i = 0; i < RUNS; i++) {
+                String name = String.format(Locale.ROOT, "jetty-%02d", i);
+                Path directory = runs.resolve(name);
+                BenchmarkRun run = new BenchmarkRun();
+                run.setMetadata(new ObjectMetaBuilder().withNamespace("bench").withName(name).withUid("uid-" + i).build());
+                last = recorder.record(run, ResultDocument.read(directory), Map.of("server.hlog", Files.readString(directory.resolve("server.hlog"))));
+                if (!last.alerting().isEmpty()) {
+                    alertingAfter.add(i);
+                }
+            }
+            int confirmRuns = ChangePointParameters.DEFAULTS.confirmRuns();
+            assertThat(alertingAfter).as("alerting from the run that confirms the step on").first()
+                    .isEqualTo(STEP_AT + confirmRuns - 1);
+            SeriesHistory.Change change = last.alerting().getFirst();
+            assertThat(HistoryRecorder.sentence(last.series(), change)).contains("p99Integral +1", "from run jetty-18 on, after jetty-17",
+                    "server builds sha256:0.1.0 then sha256:0.2.0", "--acknowledge " + last.series().key().id() + ":p99Integral:jetty-18");
+            String metrics = exposition(HistoryMetrics.snapshots(recorder.series()));
+            assertThat(metrics).contains("pacer_history_regressions{label=", "} 1.0", "pacer_history_runs{", "} 30.0",
+                    "pacer_history_regression_ratio{figure=\"p99Integral\",first_run=\"jetty-18\"");
+
+            try (HistoryStore store = HistoryStore.open(fourth.jdbcUrl(), Postgres.USER, null)) {
+                store.acknowledge(new Acknowledgement(last.series().key().id(), Figure.p99Integral, "jetty-18", null));
+            }
+            Path directory = runs.resolve("jetty-29");
+            BenchmarkRun again = new BenchmarkRun();
+            again.setMetadata(new ObjectMetaBuilder().withNamespace("bench").withName("jetty-29").withUid("uid-29").build());
+            HistoryRecorder.Recording acknowledged = recorder.record(again, ResultDocument.read(directory),
+                    Map.of("server.hlog", Files.readString(directory.resolve("server.hlog"))));
+            assertThat(acknowledged.alerting()).isEmpty();
+            assertThat(exposition(HistoryMetrics.snapshots(recorder.series()))).contains("pacer_history_regressions{")
+                    .doesNotContain("pacer_history_regression_ratio");
+        }
+    }
+
+    static String exposition(io.prometheus.metrics.model.snapshots.MetricSnapshots snapshots) throws java.io.IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter.create().write(out, snapshots,
+                io.prometheus.metrics.config.EscapingScheme.ALLOW_UTF8);
+        return out.toString(StandardCharsets.UTF_8);
     }
 }

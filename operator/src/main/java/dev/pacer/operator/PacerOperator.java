@@ -14,6 +14,7 @@ import java.util.function.Supplier;
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.operator.artifacts.ArtifactStore;
 import dev.pacer.operator.history.HistoryRecorder;
+import dev.pacer.operator.metrics.HistoryMetrics;
 import dev.pacer.operator.artifacts.ArtifactsHandler;
 import dev.pacer.operator.crd.CrdCheck;
 import dev.pacer.operator.metrics.ReconcileMetrics;
@@ -133,7 +134,9 @@ public final class PacerOperator implements AutoCloseable {
         }
         HistoryRecorder.Settings history = HistoryRecorder.Settings.fromEnvironment(System.getenv());
         if (history != null) {
-            reconciler.recordingHistoryWith(new HistoryRecorder(history));
+            HistoryRecorder recorder = new HistoryRecorder(history);
+            reconciler.recordingHistoryWith(recorder);
+            registry.register(new HistoryMetrics(recorder::series));
             LOG.info("finished runs recorded in the history: {}", history);
         }
         registry.register(new RunMetrics(reconciler::heldRuns));

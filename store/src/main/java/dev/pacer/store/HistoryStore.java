@@ -105,12 +105,19 @@ public final class HistoryStore implements AutoCloseable {
         });
     }
 
+    private static final String POINTS = """
+            SELECT r.run, r.end_epoch_ms, r.server_image, r.server_digest, r.verdict, r.p99_integral_micros, r.max_integral_micros,
+                   r.achieved_rate, r.errors, r.spectrum_micros, s.id, s.label, s.key::text AS key
+            FROM runs r JOIN series s ON s.id = r.series_id""";
+
     /** Every recorded run as a point of its series. */
     public List<HistoryPoint> points() {
-        return jdbi.withHandle(h -> h.createQuery("""
-                        SELECT r.run, r.end_epoch_ms, r.server_image, r.server_digest, r.verdict, r.p99_integral_micros, r.max_integral_micros,
-                               r.achieved_rate, r.errors, r.spectrum_micros, s.id, s.label, s.key::text AS key
-                        FROM runs r JOIN series s ON s.id = r.series_id ORDER BY r.end_epoch_ms, r.run""")
+        return jdbi.withHandle(h -> h.createQuery(POINTS + " ORDER BY r.end_epoch_ms, r.run").map((rs, ctx) -> point(rs)).list());
+    }
+
+    /** The recorded runs of one series. */
+    public List<HistoryPoint> points(String seriesId) {
+        return jdbi.withHandle(h -> h.createQuery(POINTS + " WHERE s.id = :series ORDER BY r.end_epoch_ms, r.run").bind("series", seriesId)
                 .map((rs, ctx) -> point(rs)).list());
     }
 

@@ -1,11 +1,18 @@
 package dev.pacer.operator.history;
 
 import java.io.IOException;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 import dev.pacer.api.BenchmarkRun;
+import dev.pacer.engine.history.ChangePointParameters;
+import dev.pacer.engine.history.HistoryAnalysis;
 import dev.pacer.engine.history.HistoryPoint;
+import dev.pacer.engine.history.SeriesHistory;
+import dev.pacer.engine.history.SeriesKey;
 import dev.pacer.engine.report.ResultDocument;
 import dev.pacer.store.HistoryStore;
 import dev.pacer.store.RecordedRun;
@@ -53,7 +60,19 @@ public final class HistoryRecorder {
         }
     }
 
+    /** What recording a run gave: a problem (nothing recorded), or its series analysed again with every run. */
+    public record Recording(String problem, SeriesHistory series) {
+        static final Recording NOTHING = new Recording(null, null);
+
+        /** The confirmed regressions of the run's series nobody acknowledged. */
+        public List<SeriesHistory.Change> alerting() {
+            return series == null ? List.of() : series.alerting();
+        }
+    }
+
     private final Settings settings;
+    private final HistoryAnalysis analysis = new HistoryAnalysis(ChangePointParameters.DEFAULTS);
+    private final Map<String, SeriesHistory> latest = new ConcurrentHashMap<>();
     private HistoryStore store;
 
     public HistoryRecorder(Settings settings) {
@@ -65,19 +84,24 @@ public final class HistoryRecorder {
         return settings.allRuns() || "true".equals(run.getMetadata().getLabels() == null ? null : run.getMetadata().getLabels().get(LABEL));
     }
 
+    /** Each series as the last run recorded in it left it: what the metrics say. */
+    public Collection<SeriesHistory> series() {
+        return latest.values();
+    }
+
     /**
-     * Records the run once (by namespace, name and uid); empty when done or not wanted, else what went wrong, for
-     * the run's events.
+     * Records the run once (by namespace, name and uid), then analyses its series again with every run recorded in it
+     * and the acknowledgements; a problem is said for the run's events.
      */
-    public synchronized Optional<String> record(BenchmarkRun run, ResultDocument document, Map<String, String> files) {
+    public synchronized Recording record(BenchmarkRun run, ResultDocument document, Map<String, String> files) {
         if (!wants(run)) {
-            return Optional.empty();
+            return Recording.NOTHING;
         }
         String source = run.getMetadata().getNamespace() + "/" + run.getMetadata().getName() + "/" + run.getMetadata().getUid();
         String notAPoint = HistoryPoint.reasonNotAPoint(document);
         if (notAPoint != null) {
             LOG.info("run {}: not recorded in the history: {}", source, notAPoint);
-            return Optional.empty();
+            return Recording.NOTHING;
         }
         try {
             RecordedRun recorded = RecordedRun.of(document, files, source);
@@ -85,17 +109,30 @@ public final class HistoryRecorder {
                 store = HistoryStore.open(settings.jdbcUrl(), settings.user(), settings.password());
             }
             boolean fresh = store.record(recorded);
-            LOG.info("run {}: {} the history ({} series {})", source, fresh ? "recorded in" : "already in", recorded.point().series().id(),
-                    recorded.point().series().label());
-            return Optional.empty();
+            SeriesKey key = recorded.point().series();
+            SeriesHistory series = analysis.analyseSeries(store.points(key.id()), store.acknowledgements());
+            latest.put(key.id(), series);
+            LOG.info("run {}: {} the history (series {} {}: {} runs, {} change(s), {} alerting)", source, fresh ? "recorded in" : "already in",
+                    key.id(), key.label(), series.points().size(), series.changes().size(), series.alerting().size());
+            return new Recording(null, series);
         } catch (IOException e) {
-            return Optional.of(e.getMessage());
+            return new Recording(e.getMessage(), null);
         } catch (RuntimeException e) {
             if (store != null) {
                 store.close();
                 store = null;   // opened again for the next run
             }
-            return Optional.of("the history's database (" + settings.jdbcUrl() + "): " + e.getMessage());
+            return new Recording("the history's database (" + settings.jdbcUrl() + "): " + e.getMessage(), null);
         }
+    }
+
+    /** The sentence of a regression, for the run's event. */
+    public static String sentence(SeriesHistory series, SeriesHistory.Change change) {
+        return String.format(Locale.ROOT, "series %s (%s): %s%s %+.1f %% (95 %% interval %+.1f %% to %+.1f %%) from run %s on, after %s; "
+                        + "confirmed by %d runs; server builds %s then %s; acknowledge with pacer history --database ... --acknowledge %s:%s:%s",
+                series.key().id(), series.key().label(), change.figure(), change.percentile() == null ? "" : " " + change.percentile(),
+                change.shift() * 100, change.shiftLow() * 100, change.shiftHigh() * 100, change.firstRun(), change.lastRunBefore(),
+                change.runsAfter(), String.join(",", change.digestsBefore()), String.join(",", change.digestsAfter()),
+                series.key().id(), change.figure(), change.firstRun());
     }
 }

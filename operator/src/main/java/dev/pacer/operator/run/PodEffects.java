@@ -127,8 +127,11 @@ public final class PodEffects implements RunDriver.Effects {
         LOG.info("run {}/{}: {} ({} histogram files collected)", run.getMetadata().getNamespace(), run.getMetadata().getName(),
                 publish.document().result().verdict, publish.files().size());
         if (history != null) {
-            history.record(run, publish.document(), publish.files())
-                    .ifPresent(problem -> events.warning(run, "HistoryNotRecorded", problem + "; the result in the status stands"));
+            HistoryRecorder.Recording recording = history.record(run, publish.document(), publish.files());
+            if (recording.problem() != null) {
+                events.warning(run, "HistoryNotRecorded", recording.problem() + "; the result in the status stands");
+            }
+            recording.alerting().forEach(change -> events.warning(run, "Regressed", HistoryRecorder.sentence(recording.series(), change)));
         }
         if (artifacts == null) {
             return Optional.empty();

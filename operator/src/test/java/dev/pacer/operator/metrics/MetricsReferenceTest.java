@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -14,9 +15,9 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.junit.jupiter.api.Test;
 
 /**
- * docs/reference/metrics.md from the collectors themselves: the reconcile series as a registry holds them, and the run
+ * docs/reference/metrics.md from the collectors themselves: the reconcile series as a registry holds them, the run
  * and suite series as {@link RunMetricsTest} and {@link SuiteMetricsTest} find the collectors export them (their golden
- * expositions): every family's name, type, labels and help.
+ * expositions), the history's from {@link HistoryMetricsTest}'s series: every family's name, type, labels and help.
  */
 class MetricsReferenceTest {
     private static final Pattern HELP = Pattern.compile("^# HELP (\\S+) (.*)$");
@@ -80,6 +81,8 @@ class MetricsReferenceTest {
                 """);
         section(page, "Runs", families(golden("run-metrics.txt")));
         section(page, "Suites", families(golden("suite-metrics.txt")));
+        section(page, "History (with the history's database, docs/history.md)",
+                families(RunMetricsTest.exposition(HistoryMetrics.snapshots(List.of(HistoryMetricsTest.history())))));
         section(page, "The operator's reconciliations", families(reconcileExposition()));
         return page.toString();
     }
