@@ -160,9 +160,9 @@ public class BenchmarkSuiteSpec {
         public String resolution = "5%";
 
         @Pattern(BenchmarkRunSpec.DURATION_PATTERN)
-        @Default("10ms")
+        @Default(SpecDefaults.SWEEP_MAX_CLIENT_P99)
         @JsonPropertyDescription("A rate passes when the clients' p99 (from intended send time) stays below this, every client held its rate and no request failed, e.g. 10ms.")
-        public String maxClientP99 = "10ms";
+        public String maxClientP99 = SpecDefaults.SWEEP_MAX_CLIENT_P99;
 
         @Pattern(BenchmarkRunSpec.DURATION_PATTERN)
         @JsonPropertyDescription("Certifies each server's sustained rate: once its search ends, a run this long at the rate found, then the "

@@ -36,6 +36,8 @@ public final class SpecDefaults {
     public static final String TIMEOUT = "30m";
     public static final String RATE_TOLERANCE = "1%";
     public static final String MAX_SEND_LAG_P99 = "10ms";
+    /** A sweep's limit on the clients' p99 at a rate that passes. */
+    public static final String SWEEP_MAX_CLIENT_P99 = "10ms";
     /** jetty-perf's baseline check: its margin and the outlier periods it tolerates. */
     public static final String EXPECTED_INTEGRAL_MARGIN = "10%";
     public static final int EXPECTED_INTEGRAL_OUTLIERS = 2;

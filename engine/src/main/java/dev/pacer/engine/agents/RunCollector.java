@@ -64,12 +64,6 @@ public final class RunCollector {
         }
     }
 
-    /** The server's agent only ({@code measure: agent}). */
-    public static Collected collect(RunPlan plan, AgentClient server, Map<String, AgentClient> clients,
-                                    long windowStartEpochMs, long windowEndEpochMs) throws IOException {
-        return collect(plan, server, null, clients, windowStartEpochMs, windowEndEpochMs);
-    }
-
     /**
      * @param server the agent serving the server's histograms: pacer's agent, or the probe with {@code measure: probe};
      *               {@code null} with {@code measure: none}

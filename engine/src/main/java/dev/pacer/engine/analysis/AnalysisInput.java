@@ -113,10 +113,6 @@ public record AnalysisInput(long windowStartEpochMs, long windowEndEpochMs, long
                                 ProbeLosses probeLosses) {
         public static final ServerMeasure AGENT = new ServerMeasure(Measure.AGENT, "processing", Map.of(), null);
 
-        public ServerMeasure(Measure measuredBy, String series, Map<String, List<PeriodHistogram>> otherSeries) {
-            this(measuredBy, series, otherSeries, null);
-        }
-
         /** Nobody measured the server: its histograms are missing by choice, not by failure. */
         public boolean none() {
             return measuredBy == Measure.NONE;

@@ -18,6 +18,7 @@ import dev.pacer.api.ComparedSeries;
 import dev.pacer.api.FieldProblem;
 import dev.pacer.api.Measure;
 import dev.pacer.api.Quantities;
+import dev.pacer.api.SpecDefaults;
 import dev.pacer.engine.plan.RunPlanner;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -71,7 +72,7 @@ public record SuitePlan(String suiteName, List<BenchmarkSuiteSpec.SuiteServer> s
             BenchmarkSuiteSpec.Sweep s = spec.sweep;
             sweep = Optional.of(new SweepSearch(Quantities.parseRatePerSecond(s.start), Quantities.parseRatePerSecond(s.max),
                     s.growth == null ? 2.0 : s.growth, Quantities.parseRatio(s.resolution == null ? "5%" : s.resolution),
-                    Quantities.parseDuration(s.maxClientP99 == null ? "10ms" : s.maxClientP99)));
+                    Quantities.parseDuration(s.maxClientP99 == null ? SpecDefaults.SWEEP_MAX_CLIENT_P99 : s.maxClientP99)));
         } else if (spec.rates != null && !spec.rates.isEmpty()) {
             spec.rates.forEach(r -> rates.add(Quantities.parseRatePerSecond(text(r))));
         } else {
@@ -166,7 +167,7 @@ public record SuitePlan(String suiteName, List<BenchmarkSuiteSpec.SuiteServer> s
 
     private double plannedRateTolerance() {
         BenchmarkRunSpec.Criteria criteria = suite.getSpec().template.criteria;
-        return Quantities.parseRatio(criteria == null || criteria.rateTolerance == null ? "1%" : criteria.rateTolerance);
+        return Quantities.parseRatio(criteria == null || criteria.rateTolerance == null ? SpecDefaults.RATE_TOLERANCE : criteria.rateTolerance);
     }
 
     private Step step(int server, long rate, int repetition) {

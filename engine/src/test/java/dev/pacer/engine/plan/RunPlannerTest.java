@@ -102,4 +102,10 @@ class RunPlannerTest {
         Assertions.assertThatThrownBy(() -> RunPlanner.plan(run("  rampUp: 30s\n"), RunPlanner.DEFAULT_CLIENT_IMAGE))
                 .isInstanceOf(RunPlanner.InvalidPlanException.class).hasMessageContaining("spec.rampUp");
     }
+
+    /** The port a spec may not give its server is the agents' admin port, one number for both (the api cannot see the contract). */
+    @Test
+    void theServersForbiddenPortIsTheAgentsAdminPort() {
+        org.assertj.core.api.Assertions.assertThat(dev.pacer.api.BenchmarkRunSpec.ADMIN_PORT).isEqualTo(dev.pacer.contract.AgentContract.DEFAULT_ADMIN_PORT);
+    }
 }

@@ -58,10 +58,11 @@ public final class PodFactory {
     public static final String LABEL_CLIENT = "pacer.dev/client";
     public static final String ROLE_SERVER = "server";
     public static final String ROLE_CLIENT = "client";
+    /** The probe pod's role label; in results and the agent contract the probe answers as {@code AgentContract.ROLE_PROBE}. */
     public static final String ROLE_PROBE = "probe";
     /** On a probe pod, which lives outside its run's namespace. */
     public static final String LABEL_RUN_NAMESPACE = "pacer.dev/run-namespace";
-    public static final int ADMIN_PORT = 9090;
+    public static final int ADMIN_PORT = AgentContract.DEFAULT_ADMIN_PORT;
     public static final long NON_ROOT_UID = 65532;
     static final String HOSTNAME_TOPOLOGY = "kubernetes.io/hostname";
 

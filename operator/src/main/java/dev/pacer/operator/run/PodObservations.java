@@ -154,11 +154,6 @@ public final class PodObservations extends AgentObservations {
         return new RunCollector.Placed(image, imageId, pod.getSpec() == null ? null : pod.getSpec().getNodeName());
     }
 
-    /** Whether any pod of the run is left, in the cache. */
-    boolean anyPodCached() {
-        return !cached.isEmpty();
-    }
-
     private RoleObservation observe(String podName, boolean pinned, long cpuMillis) {
         Optional<Pod> found = pod(podName);
         return found.isEmpty() ? RoleObservation.absent(podName) : observe(found.get(), pinned, cpuMillis);
