@@ -93,14 +93,16 @@ final class CheckCommand implements Callable<Integer> {
         String name = node.getMetadata().getName();
         String policy = null;
         String unreadable = null;
+        boolean fullPhysicalCpusOnly = false;
         try {
             String master = client.getMasterUrl().toString().replaceAll("/+$", "");
-            JsonNode configz = JSON.readTree(FetchCommand.get(client, master + "/api/v1/nodes/" + name + "/proxy/configz"));
-            JsonNode value = configz.path("kubeletconfig").path("cpuManagerPolicy");
+            JsonNode kubelet = JSON.readTree(FetchCommand.get(client, master + "/api/v1/nodes/" + name + "/proxy/configz")).path("kubeletconfig");
+            JsonNode value = kubelet.path("cpuManagerPolicy");
             policy = value.isMissingNode() || value.asText().isEmpty() ? "none" : value.asText();   // the kubelet's default
+            fullPhysicalCpusOnly = "true".equals(kubelet.path("cpuManagerPolicyOptions").path("full-pcpus-only").asText());
         } catch (IOException e) {
             unreadable = e.getMessage().contains("HTTP 403") ? "reading it needs get on nodes/proxy" : e.getMessage();
         }
-        return Preflight.NodeFacts.of(node, policy, unreadable);
+        return Preflight.NodeFacts.of(node, policy, unreadable, fullPhysicalCpusOnly);
     }
 }

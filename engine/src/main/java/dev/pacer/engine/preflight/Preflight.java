@@ -33,9 +33,17 @@ public final class Preflight {
      * @param policyUnreadable     why the policy could not be read (e.g. {@code nodes/proxy} forbidden), else {@code null}
      * @param allocatableCpuMillis {@code status.allocatable.cpu}
      * @param kernelVersion        {@code status.nodeInfo.kernelVersion}
+     * @param fullPhysicalCpusOnly its kubelet's {@code cpuManagerPolicyOptions} hold {@code full-pcpus-only: "true"}: on a
+     *                             node with two threads per core, an odd number of exclusive CPUs is refused
      */
     public record NodeFacts(String name, String cpuManagerPolicy, String policyUnreadable, long allocatableCpuMillis,
-                            String kernelVersion, String architecture, Map<String, String> labels, boolean schedulable) {
+                            String kernelVersion, String architecture, Map<String, String> labels, boolean schedulable,
+                            boolean fullPhysicalCpusOnly) {
+        public NodeFacts(String name, String cpuManagerPolicy, String policyUnreadable, long allocatableCpuMillis,
+                         String kernelVersion, String architecture, Map<String, String> labels, boolean schedulable) {
+            this(name, cpuManagerPolicy, policyUnreadable, allocatableCpuMillis, kernelVersion, architecture, labels, schedulable, false);
+        }
+
         boolean pins() {
             return STATIC_POLICY.equals(cpuManagerPolicy);
         }
@@ -54,6 +62,11 @@ public final class Preflight {
          * with why not.
          */
         public static NodeFacts of(Node node, String cpuManagerPolicy, String policyUnreadable) {
+            return of(node, cpuManagerPolicy, policyUnreadable, false);
+        }
+
+        /** The same, with whether its kubelet gives whole physical cores only ({@code full-pcpus-only}). */
+        public static NodeFacts of(Node node, String cpuManagerPolicy, String policyUnreadable, boolean fullPhysicalCpusOnly) {
             Map<String, Quantity> allocatable = node.getStatus() == null || node.getStatus().getAllocatable() == null
                     ? Map.of() : node.getStatus().getAllocatable();
             long cpuMillis = allocatable.get("cpu") == null ? 0 : Quantities.parseCpuMillis(allocatable.get("cpu").toString());
@@ -61,7 +74,7 @@ public final class Preflight {
             boolean schedulable = node.getSpec() == null || !Boolean.TRUE.equals(node.getSpec().getUnschedulable());
             return new NodeFacts(node.getMetadata().getName(), cpuManagerPolicy, policyUnreadable, cpuMillis,
                     info == null ? null : info.getKernelVersion(), info == null ? null : info.getArchitecture(),
-                    node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels(), schedulable);
+                    node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels(), schedulable, fullPhysicalCpusOnly);
         }
     }
 
@@ -93,7 +106,8 @@ public final class Preflight {
                         + ": pods get no exclusive CPUs here; set the kubelet's cpuManagerPolicy: static (docs/installing.md, \"Nodes\") "
                         + "for pinned runs"));
             } else {
-                findings.add(new Finding(Level.OK, subject, facts + "; cpuManagerPolicy static"));
+                findings.add(new Finding(Level.OK, subject, facts + "; cpuManagerPolicy static" + (node.fullPhysicalCpusOnly()
+                        ? ", full-pcpus-only (pinned pods ask for an even number of CPUs on hyper-threaded nodes)" : "")));
             }
             if (!node.schedulable()) {
                 findings.add(new Finding(Level.WARNING, subject, "unschedulable (cordoned): no run's pod lands there"));
@@ -162,6 +176,7 @@ public final class Preflight {
             } else if (!serverCandidates.isEmpty()) {
                 findings.add(new Finding(Level.OK, "spec.server.cpus", serverCpus + " exclusive CPUs on " + names(serverCandidates)));
             }
+            smtAlignment(findings, "spec.server.cpus", run + "'s server", serverCpus, serverCandidates);
         }
         // the clients' room depends on where the server goes: judged once the server has a node to go to
         if (placement.clients().pinCpus() && !plan.clients().isEmpty() && !serverCandidates.isEmpty() && !clientNodes.isEmpty()) {
@@ -185,6 +200,7 @@ public final class Preflight {
                 }
                 clientSlots = Math.max(clientSlots, slots);
             }
+            smtAlignment(findings, "spec.clients.cpus", run + "'s clients", clientCpus, clientNodes.stream().filter(NodeFacts::pins).toList());
             if (clientSlots < plan.clients().size()) {
                 findings.add(new Finding(Level.PROBLEM, "spec.clients.cpus", run + " pins " + plan.clients().size() + " client"
                         + (plan.clients().size() == 1 ? "" : "s") + " on "
@@ -215,6 +231,21 @@ public final class Preflight {
             }
         }
         return findings;
+    }
+
+    /**
+     * An odd number of exclusive CPUs where a kubelet gives whole physical cores only: on a node with two threads per
+     * core the kubelet refuses the pod (SMTAlignmentError). The API does not say a node's threads per core, so this
+     * warns rather than refuses.
+     */
+    private static void smtAlignment(List<Finding> findings, String field, String who, long cpus, List<NodeFacts> nodes) {
+        List<NodeFacts> whole = nodes.stream().filter(NodeFacts::fullPhysicalCpusOnly).toList();
+        if (cpus % 2 == 1 && !whole.isEmpty()) {
+            findings.add(new Finding(Level.WARNING, field, who + " pins " + cpus + " CPU" + (cpus == 1 ? "" : "s") + ", an odd number, and "
+                    + names(whole) + " run the static CPU manager with full-pcpus-only: on a node with two threads per core the kubelet "
+                    + "refuses such a pod (SMTAlignmentError); ask for " + (cpus + 1) + " CPUs, or run it where full-pcpus-only is off "
+                    + "(docs/installing.md, \"Exclusive CPUs\")"));
+        }
     }
 
     private static final Pattern KERNEL = Pattern.compile("^(\\d+)\\.(\\d+)");

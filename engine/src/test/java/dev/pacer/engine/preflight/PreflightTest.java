@@ -189,4 +189,25 @@ class PreflightTest {
         assertThat(Preflight.run(RunPlanner.plan(run(SEPARATE_POOLS)), nodes))
                 .filteredOn(f -> f.subject().equals("spec.placement.clients.nodeSelector")).hasSize(1);
     }
+
+    /** The cluster quickstart's 1-CPU server on nodes that give whole physical cores only: told before the kubelet refuses it. */
+    @Test
+    void anOddCpuCountWhereTheKubeletGivesWholeCoresOnlyIsWarnedWithTheFix() throws Exception {
+        NodeFacts whole = new NodeFacts("ht", "static", null, 16_000, "6.12", "amd64", Map.of(), true, true);
+        String oneCpu = """
+                server: {image: pacer/server-jetty12:0.1.0, cpus: "1"}
+                clients: {count: 1, rate: 1k, cpus: "2"}
+                duration: 30s
+                placement: {separateNodes: false}
+                """;
+        assertThat(check(oneCpu, List.of(whole))).filteredOn(f -> f.level() == Level.WARNING).singleElement().satisfies(f -> {
+            assertThat(f.subject()).isEqualTo("spec.server.cpus");
+            assertThat(f.message()).contains("r's server pins 1 CPU, an odd number", "[ht] run the static CPU manager with full-pcpus-only",
+                    "SMTAlignmentError", "ask for 2 CPUs");
+        });
+        assertThat(check(oneCpu.replace("cpus: \"1\"", "cpus: \"2\""), List.of(whole))).noneMatch(f -> f.level() == Level.WARNING);
+        NodeFacts shared = new NodeFacts("plain", "static", null, 16_000, "6.12", "amd64", Map.of(), true, false);
+        assertThat(check(oneCpu, List.of(shared))).as("without full-pcpus-only an odd count is fine").noneMatch(f -> f.level() == Level.WARNING);
+        assertThat(Preflight.cluster(List.of(whole), false, false)).anySatisfy(f -> assertThat(f.message()).contains("full-pcpus-only"));
+    }
 }
