@@ -68,7 +68,7 @@ lease_renewed() { # the operator's pod holds the Lease and renews it with the ch
 }
 check "the operator holds its Lease and renews it (leader election with the chart's RBAC)" lease_renewed
 check "the operator checked the installed CRDs against its own at start, with the chart's RBAC" \
-  bash -c "$(declare -f k); KUBECONFIG_HOST=$KUBECONFIG_HOST; k -n $NS logs deploy/pacer | grep -q 'CRDs current: benchmarkruns.pacer.dev, benchmarksuites.pacer.dev'"
+  bash -c "$(declare -f k); KUBECONFIG_HOST=$KUBECONFIG_HOST; k -n $NS logs deploy/pacer | grep -q 'CRDs current: benchmarkruns.pacer.dev, benchmarkschedules.pacer.dev, benchmarksuites.pacer.dev'"
 # Prometheus and Grafana beside the cluster, scraping what the chart's monitors describe, for the dashboards' checks
 OBS="$REPO/test/observability"
 . "$OBS/env.sh"

@@ -2,6 +2,7 @@ package dev.pacer.api;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Categories;
@@ -50,6 +51,9 @@ public class BenchmarkRun extends CustomResource<BenchmarkRunSpec, BenchmarkRunS
     public static final String API_VERSION = GROUP + "/" + VERSION;
 
     // overridden for their descriptions in the CRD (kubectl explain benchmarkrun.spec)
+    // immutable here, on the resource, not on the spec's type: a BenchmarkSchedule's template is the same type and may change
+    @ValidationRule(value = "self == oldSelf", message = "spec is immutable once created: delete the BenchmarkRun and create a new one",
+            reason = "FieldValueForbidden")
     @Override
     @JsonPropertyDescription("What to run: the server under test, its clients and their open-loop rate, the warm-up and the measured duration, placement, criteria and cleanup.")
     public BenchmarkRunSpec getSpec() {

@@ -42,8 +42,6 @@ import io.fabric8.kubernetes.api.model.IntOrString;
 @ValidationRule(value = "!has(self.criteria) || !has(self.criteria.expectP99Integral) || !has(self.server.measure)"
         + " || self.server.measure != 'none'", message = BenchmarkRunSpec.EXPECTED_INTEGRAL_UNMEASURED_MESSAGE,
         fieldPath = ".criteria.expectP99Integral", reason = "FieldValueInvalid")
-@ValidationRule(value = "self == oldSelf", message = "spec is immutable once created: delete the BenchmarkRun and create a new one",
-        reason = "FieldValueForbidden")
 // the server's quantities are checked here rather than on its fields: a suite lists servers, and rules on the fields of
 // array items cost more than the API server's CEL budget allows
 @ValidationRule(value = "!has(self.server.cpus) || " + BenchmarkRunSpec.CEL_SERVER_CPUS,

@@ -38,6 +38,12 @@ public final class BenchmarkRunYaml {
         }
     }
 
+    public static BenchmarkSchedule readSchedule(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            return read(in, file.toString(), BenchmarkSchedule.class, BenchmarkSchedule.KIND);
+        }
+    }
+
     /** The document's {@code kind}: BenchmarkRun (also when absent) or BenchmarkSuite. */
     public static String kind(Path file) throws IOException {
         try (InputStream in = Files.newInputStream(file)) {

@@ -2,6 +2,7 @@ package dev.pacer.api;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Categories;
@@ -37,6 +38,9 @@ public class BenchmarkSuite extends CustomResource<BenchmarkSuiteSpec, Benchmark
     public static final String SHORT_NAME = "bs";
 
     // overridden for their descriptions in the CRD (kubectl explain benchmarksuite.spec)
+    // immutable here, on the resource, not on the spec's type: a BenchmarkSchedule's template is the same type and may change
+    @ValidationRule(value = "self == oldSelf", message = "spec is immutable once created: delete the BenchmarkSuite and create a new one",
+            reason = "FieldValueForbidden")
     @Override
     @JsonPropertyDescription("What to compare: the servers, the run template they share, and fixed rates with repetitions or a sweep of rising rates.")
     public BenchmarkSuiteSpec getSpec() {

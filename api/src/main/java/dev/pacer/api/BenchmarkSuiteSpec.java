@@ -22,8 +22,6 @@ import io.fabric8.kubernetes.api.model.IntOrString;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(value = "!(has(self.rates) && has(self.sweep))", message = "spec.rates and spec.sweep exclude each other: fixed rates, or a sweep",
         reason = "FieldValueInvalid")
-@ValidationRule(value = "self == oldSelf", message = "spec is immutable once created: delete the BenchmarkSuite and create a new one",
-        reason = "FieldValueForbidden")
 @ValidationRule(value = "self.servers.all(a, self.servers.filter(b, b.name == a.name).size() == 1)",
         message = "must name each server once: names must differ", fieldPath = ".servers", reason = "FieldValueDuplicate")
 @ValidationRule(value = "self.servers.all(s, !has(s.port) || s.port != " + BenchmarkRunSpec.ADMIN_PORT + ")",

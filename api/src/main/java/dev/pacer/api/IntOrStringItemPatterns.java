@@ -35,7 +35,10 @@ public final class IntOrStringItemPatterns {
     public static void main(String[] args) throws IOException {
         for (String arg : args) {
             Path crd = Path.of(arg);
-            Class<?> spec = crd.getFileName().toString().startsWith(BenchmarkSuite.PLURAL + ".") ? BenchmarkSuiteSpec.class : BenchmarkRunSpec.class;
+            String file = crd.getFileName().toString();
+            // a schedule's template holds a suite's rates one level down, where no pattern is written: the operator's validation checks them
+            Class<?> spec = file.startsWith(BenchmarkSuite.PLURAL + ".") ? BenchmarkSuiteSpec.class
+                    : file.startsWith(BenchmarkSchedule.PLURAL + ".") ? BenchmarkScheduleSpec.class : BenchmarkRunSpec.class;
             Files.writeString(crd, patched(Files.readString(crd, StandardCharsets.UTF_8), itemPatterns(spec)), StandardCharsets.UTF_8);
         }
     }

@@ -29,7 +29,9 @@ public final class PrinterColumnOrder {
     public static void main(String[] args) throws IOException {
         for (String arg : args) {
             Path crd = Path.of(arg);
-            Class<?> kind = crd.getFileName().toString().startsWith(BenchmarkSuite.PLURAL + ".") ? BenchmarkSuite.class : BenchmarkRun.class;
+            String file = crd.getFileName().toString();
+            Class<?> kind = file.startsWith(BenchmarkSuite.PLURAL + ".") ? BenchmarkSuite.class
+                    : file.startsWith(BenchmarkSchedule.PLURAL + ".") ? BenchmarkSchedule.class : BenchmarkRun.class;
             List<String> order = Arrays.stream(kind.getAnnotationsByType(AdditionalPrinterColumn.class))
                     .map(AdditionalPrinterColumn::name).toList();
             Files.writeString(crd, reorder(Files.readString(crd, StandardCharsets.UTF_8), order), StandardCharsets.UTF_8);

@@ -79,6 +79,8 @@ class BenchmarkRunValidationTest {
             for (Path yaml : yamls) {
                 if (BenchmarkSuite.KIND.equals(BenchmarkRunYaml.kind(yaml))) {
                     assertThat(BenchmarkSuiteValidation.validate(BenchmarkRunYaml.readSuite(yaml).getSpec())).as(yaml.toString()).isEmpty();
+                } else if (BenchmarkSchedule.KIND.equals(BenchmarkRunYaml.kind(yaml))) {
+                    assertThat(BenchmarkScheduleValidation.check(BenchmarkRunYaml.readSchedule(yaml)).problems()).as(yaml.toString()).isEmpty();
                 } else {
                     assertThat(BenchmarkRunValidation.validate(BenchmarkRunYaml.read(yaml).getSpec())).as(yaml.toString()).isEmpty();
                 }

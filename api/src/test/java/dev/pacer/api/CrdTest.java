@@ -19,8 +19,10 @@ class CrdTest {
 
     static final String SUITE_FILE = "benchmarksuites.pacer.dev-v1.yml";
 
+    static final String SCHEDULE_FILE = "benchmarkschedules.pacer.dev-v1.yml";
+
     @ParameterizedTest
-    @ValueSource(strings = {FILE, SUITE_FILE})
+    @ValueSource(strings = {FILE, SUITE_FILE, SCHEDULE_FILE})
     void committedCrdIsNotStale(String file) throws IOException {
         String generated = Files.readString(Path.of("target/classes/META-INF/fabric8").resolve(file));
         String committed = Files.readString(Path.of("../crds").resolve(file));
@@ -44,6 +46,26 @@ class CrdTest {
         assertThat(visited).contains(".spec", ".status", ".spec.template.clients.rate", ".spec.servers[].name", ".spec.servers[].measure",
                 ".spec.sweep.maxClientP99", ".status.conditions[].message");
         assertThat(undescribed).isEmpty();
+    }
+
+    @Test
+    void scheduleCrdCarriesItsColumnsRulesAndDescriptionsAndATemplateThatMayChange() throws IOException {
+        String crd = Files.readString(Path.of("../crds").resolve(SCHEDULE_FILE));
+        assertThat(crd).contains("shortNames:\n    - \"bsched\"").contains("- \"pacer\"").contains("status: {}")
+                .contains("name: \"SCHEDULE\"").contains("name: \"REGRESSED\"").contains("name: \"STALE\"")
+                .contains("has(self.run) != has(self.suite)")
+                .as("the run's and suite's immutability is on their resources, not on the template's types").doesNotContain("oldSelf");
+        assertThat(crd.indexOf("name: \"AGE\"")).as("AGE last").isGreaterThan(crd.indexOf("name: \"NEXT\""));
+        JsonNode root = BenchmarkRunYaml.YAML.readTree(Path.of("../crds").resolve(SCHEDULE_FILE).toFile())
+                .at("/spec/versions/0/schema/openAPIV3Schema");
+        List<String> undescribed = new ArrayList<>();
+        List<String> visited = new ArrayList<>();
+        walk("", root, undescribed, visited);
+        assertThat(visited).contains(".spec.schedule", ".spec.template.run.clients.rate", ".spec.template.suite.servers[].name",
+                ".status.slots[].state", ".status.conditions[].message");
+        assertThat(undescribed).isEmpty();
+        assertThat(Files.readString(Path.of("../crds").resolve(FILE))).contains("self == oldSelf");
+        assertThat(Files.readString(Path.of("../crds").resolve(SUITE_FILE))).contains("self == oldSelf");
     }
 
     @Test

@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.BenchmarkRunYaml;
+import dev.pacer.api.BenchmarkSchedule;
 import dev.pacer.api.BenchmarkSuite;
 import dev.pacer.api.FieldProblem;
 import dev.pacer.api.Verdict;
@@ -43,8 +44,15 @@ final class RunCommand implements Callable<Integer> {
         BenchmarkRun run;
         RunPlan plan;
         try {
-            if (BenchmarkSuite.KIND.equals(BenchmarkRunYaml.kind(file))) {
+            String kind = BenchmarkRunYaml.kind(file);
+            if (BenchmarkSuite.KIND.equals(kind)) {
                 return LocalSuite.run(file, output, out, err);
+            }
+            if (BenchmarkSchedule.KIND.equals(kind)) {
+                err.println("pacer: " + file + " is a BenchmarkSchedule: the operator runs it on a cluster (kubectl apply -f " + file
+                        + "). On one machine, cron runs its template: save spec.template.run as a BenchmarkRun and add a crontab line such as "
+                        + "'0 3 * * * cd /path/to/pacer && ./pacer run nightly.yaml && ./pacer history --fail-on-change' (docs/history.md)");
+                return PacerCommand.EXIT_BAD_INPUT;
             }
             run = BenchmarkRunYaml.read(file);
             List<FieldProblem> problems = new ArrayList<>();

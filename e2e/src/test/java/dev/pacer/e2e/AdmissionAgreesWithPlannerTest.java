@@ -153,6 +153,8 @@ class AdmissionAgreesWithPlannerTest {
         try {
             if (BenchmarkSuite.KIND.equals(BenchmarkRunYaml.kind(file))) {
                 SuitePlan.of(BenchmarkRunYaml.readSuite(file));
+            } else if (dev.pacer.api.BenchmarkSchedule.KIND.equals(BenchmarkRunYaml.kind(file))) {
+                dev.pacer.engine.schedule.SchedulePlan.of(BenchmarkRunYaml.readSchedule(file));
             } else {
                 RunPlanner.plan(BenchmarkRunYaml.read(file));
             }

@@ -14,16 +14,17 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 final class ApiServerFixtures {
     static final String CRD_NAME = "benchmarkruns.pacer.dev";
     static final String SUITE_CRD_NAME = "benchmarksuites.pacer.dev";
+    static final String SCHEDULE_CRD_NAME = "benchmarkschedules.pacer.dev";
 
     private ApiServerFixtures() {
     }
 
     /**
-     * Applies every committed CRD of crds/ (BenchmarkRun, BenchmarkSuite), taking their fields over from an earlier owner
+     * Applies every committed CRD of crds/ (BenchmarkRun, BenchmarkSuite, BenchmarkSchedule), taking their fields over from an earlier owner
      * such as a Helm release, and waits until each is established.
      */
     static void applyCommittedCrd(KubernetesClient client) throws Exception {
-        for (String name : List.of(CRD_NAME, SUITE_CRD_NAME)) {
+        for (String name : List.of(CRD_NAME, SUITE_CRD_NAME, SCHEDULE_CRD_NAME)) {
             try (InputStream crd = Files.newInputStream(Processes.HOME.resolve("crds/" + name + "-v1.yml"))) {
                 CustomResourceDefinition definition = client.apiextensions().v1().customResourceDefinitions().load(crd).item();
                 client.apiextensions().v1().customResourceDefinitions().resource(definition).forceConflicts().serverSideApply();

@@ -14,6 +14,10 @@ final class SteppedClock extends Clock {
         this.now = start;
     }
 
+    void set(Instant at) {
+        now = at;
+    }
+
     void advance(Duration by) {
         now = now.plus(by);
     }

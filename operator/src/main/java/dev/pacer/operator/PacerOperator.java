@@ -20,10 +20,13 @@ import dev.pacer.operator.crd.CrdCheck;
 import dev.pacer.operator.metrics.ReconcileMetrics;
 import dev.pacer.operator.metrics.RunMetrics;
 import dev.pacer.operator.metrics.SuiteMetrics;
+import dev.pacer.operator.schedule.BenchmarkScheduleReconciler;
 import dev.pacer.operator.suite.BenchmarkSuiteReconciler;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.instrumentation.jvm.JvmClassLoadingMetrics;
@@ -109,23 +112,11 @@ public final class PacerOperator implements AutoCloseable {
         BenchmarkRunReconciler reconciler = new BenchmarkRunReconciler(settings.agentAccess(), settings.defaultClientImage(),
                 settings.probe(), settings.maxActiveRuns(), Clock.systemUTC()).linkingDashboardsAt(settings.grafana())
                 .resolvingOwnImages(settings.ownImages());
-        operator.register(reconciler, o -> {
-            o.withItemStore(CachePruning.withoutManagedFields());
-            if (settings.watchNamespaces().isEmpty()) {
-                o.watchingAllNamespaces();
-            } else {
-                o.settingNamespaces(settings.watchNamespaces());
-            }
-        });
+        operator.register(reconciler, o -> watching(o, settings));
         var suiteReconciler = new BenchmarkSuiteReconciler();
-        operator.register(suiteReconciler, o -> {
-            o.withItemStore(CachePruning.withoutManagedFields());
-            if (settings.watchNamespaces().isEmpty()) {
-                o.watchingAllNamespaces();
-            } else {
-                o.settingNamespaces(settings.watchNamespaces());
-            }
-        });
+        operator.register(suiteReconciler, o -> watching(o, settings));
+        var scheduleReconciler = new BenchmarkScheduleReconciler();
+        operator.register(scheduleReconciler, o -> watching(o, settings));
         ArtifactStore store = null;
         if (settings.artifacts().enabled()) {
             store = new ArtifactStore(settings.artifacts().directory(), settings.artifacts().retention(),
@@ -136,6 +127,7 @@ public final class PacerOperator implements AutoCloseable {
         if (history != null) {
             HistoryRecorder recorder = new HistoryRecorder(history);
             reconciler.recordingHistoryWith(recorder);
+            scheduleReconciler.readingHistoryFrom(recorder);
             registry.register(new HistoryMetrics(recorder::series));
             LOG.info("finished runs recorded in the history: {}", history);
         }
@@ -166,6 +158,16 @@ public final class PacerOperator implements AutoCloseable {
      * memory. Not the rest of client_java's JVM series: {@code jvm_native_memory_*} starts the platform MBean server and
      * JFR's diagnostic commands (~400 classes, ~9 MiB resident) to report nothing without native memory tracking.
      */
+    /** Each reconciler's cache without managed fields, over the namespaces the operator watches. */
+    private static <R extends HasMetadata> void watching(ControllerConfigurationOverrider<R> o, OperatorSettings settings) {
+        o.withItemStore(CachePruning.withoutManagedFields());
+        if (settings.watchNamespaces().isEmpty()) {
+            o.watchingAllNamespaces();
+        } else {
+            o.settingNamespaces(settings.watchNamespaces());
+        }
+    }
+
     private static void registerOwnJvmSeries(PrometheusRegistry registry) {
         JvmMemoryMetrics.builder().register(registry);
         JvmGarbageCollectorMetrics.builder().register(registry);

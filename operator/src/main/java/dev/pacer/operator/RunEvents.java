@@ -2,15 +2,15 @@ package dev.pacer.operator;
 
 import java.time.Instant;
 
-import dev.pacer.api.BenchmarkRun;
 import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Kubernetes events on a BenchmarkRun ({@code kubectl describe br} and {@code kubectl get events} show them), emitted
+ * Kubernetes events on a BenchmarkRun or a BenchmarkSchedule ({@code kubectl describe br} and {@code kubectl get events} show them), emitted
  * at transitions only. Losing one is not worth failing a reconcile: errors are logged.
  */
 public final class RunEvents {
@@ -23,20 +23,20 @@ public final class RunEvents {
         this.client = client;
     }
 
-    public void normal(BenchmarkRun run, String reason, String message) {
+    public void normal(HasMetadata run, String reason, String message) {
         emit(run, "Normal", reason, message);
     }
 
-    public void warning(BenchmarkRun run, String reason, String message) {
+    public void warning(HasMetadata run, String reason, String message) {
         emit(run, "Warning", reason, message);
     }
 
-    private void emit(BenchmarkRun run, String type, String reason, String message) {
+    private void emit(HasMetadata run, String type, String reason, String message) {
         String now = Instant.now().toString();
         try {
             client.v1().events().inNamespace(run.getMetadata().getNamespace()).resource(new EventBuilder()
                     .withNewMetadata().withGenerateName(run.getMetadata().getName() + ".").withNamespace(run.getMetadata().getNamespace()).endMetadata()
-                    .withNewInvolvedObject().withApiVersion(BenchmarkRun.API_VERSION).withKind(BenchmarkRun.KIND)
+                    .withNewInvolvedObject().withApiVersion(HasMetadata.getApiVersion(run.getClass())).withKind(HasMetadata.getKind(run.getClass()))
                     .withName(run.getMetadata().getName()).withNamespace(run.getMetadata().getNamespace())
                     .withUid(run.getMetadata().getUid()).withResourceVersion(run.getMetadata().getResourceVersion()).endInvolvedObject()
                     .withType(type).withReason(reason).withMessage(truncate(message))

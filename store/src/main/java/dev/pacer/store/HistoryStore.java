@@ -143,6 +143,12 @@ public final class HistoryStore implements AutoCloseable {
                 Verdict.valueOf(rs.getString("verdict")), figures, micros);
     }
 
+    /** The series a recorded run (by its source) is a point of. */
+    public Optional<String> seriesOf(String source) {
+        return jdbi.withHandle(h -> h.createQuery("SELECT series_id FROM runs WHERE source = :source").bind("source", source)
+                .mapTo(String.class).findOne());
+    }
+
     /** One merged histogram of a recorded run (by its source), e.g. "server" or "client-0.responseTime". */
     public Optional<Histogram> histogram(String source, String name) {
         return jdbi.withHandle(h -> h.createQuery("""

@@ -194,6 +194,9 @@ public record SuitePlan(String suiteName, List<BenchmarkSuiteSpec.SuiteServer> s
         }
         BenchmarkRun run = new BenchmarkRun();
         LinkedHashMap<String, String> labels = new LinkedHashMap<>();
+        if (suite.getMetadata().getLabels() != null) {
+            labels.putAll(suite.getMetadata().getLabels());   // the suite's (its schedule's, the history's opt-in) go to its runs
+        }
         labels.put(LABEL_SUITE, suiteName);
         labels.put(LABEL_SUITE_SERVER, step.server());
         run.setMetadata(new ObjectMetaBuilder().withName(step.runName()).withNamespace(suite.getMetadata().getNamespace())

@@ -28,7 +28,8 @@ public final class CrdCheck {
     /** The CRDs the operator owns, by name, and the generated file each was built from. */
     public static final Map<String, String> CRDS = Map.of(
             "benchmarkruns.pacer.dev", "META-INF/fabric8/benchmarkruns.pacer.dev-v1.yml",
-            "benchmarksuites.pacer.dev", "META-INF/fabric8/benchmarksuites.pacer.dev-v1.yml");
+            "benchmarksuites.pacer.dev", "META-INF/fabric8/benchmarksuites.pacer.dev-v1.yml",
+            "benchmarkschedules.pacer.dev", "META-INF/fabric8/benchmarkschedules.pacer.dev-v1.yml");
 
     private CrdCheck() {
     }

@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.pacer.api.BenchmarkRun;
@@ -73,6 +74,8 @@ public final class HistoryRecorder {
     private final Settings settings;
     private final HistoryAnalysis analysis = new HistoryAnalysis(ChangePointParameters.DEFAULTS);
     private final Map<String, SeriesHistory> latest = new ConcurrentHashMap<>();
+    /** Each recorded run's series, by source: asked by the schedules for their runs at every reconcile. */
+    private final Map<String, String> seriesBySource = new ConcurrentHashMap<>();
     private HistoryStore store;
 
     public HistoryRecorder(Settings settings) {
@@ -97,7 +100,7 @@ public final class HistoryRecorder {
         if (!wants(run)) {
             return Recording.NOTHING;
         }
-        String source = run.getMetadata().getNamespace() + "/" + run.getMetadata().getName() + "/" + run.getMetadata().getUid();
+        String source = source(run);
         String notAPoint = HistoryPoint.reasonNotAPoint(document);
         if (notAPoint != null) {
             LOG.info("run {}: not recorded in the history: {}", source, notAPoint);
@@ -110,6 +113,7 @@ public final class HistoryRecorder {
             }
             boolean fresh = store.record(recorded);
             SeriesKey key = recorded.point().series();
+            seriesBySource.put(source, key.id());
             SeriesHistory series = analysis.analyseSeries(store.points(key.id()), store.acknowledgements());
             latest.put(key.id(), series);
             LOG.info("run {}: {} the history (series {} {}: {} runs, {} change(s), {} alerting)", source, fresh ? "recorded in" : "already in",
@@ -123,6 +127,48 @@ public final class HistoryRecorder {
                 store = null;   // opened again for the next run
             }
             return new Recording("the history's database (" + settings.jdbcUrl() + "): " + e.getMessage(), null);
+        }
+    }
+
+    private static String source(BenchmarkRun run) {
+        return run.getMetadata().getNamespace() + "/" + run.getMetadata().getName() + "/" + run.getMetadata().getUid();
+    }
+
+    /**
+     * The series a finished run is a point of, as its last recorded run left it (analysed again from the database
+     * after a restart); empty when the run is not in the history or the database cannot be read.
+     */
+    public synchronized Optional<SeriesHistory> seriesOf(BenchmarkRun run) {
+        String source = source(run);
+        try {
+            String id = seriesBySource.get(source);
+            if (id == null) {
+                if (store == null) {
+                    store = HistoryStore.open(settings.jdbcUrl(), settings.user(), settings.password());
+                }
+                Optional<String> found = store.seriesOf(source);
+                if (found.isEmpty()) {
+                    return Optional.empty();
+                }
+                id = found.get();
+                seriesBySource.put(source, id);
+            }
+            SeriesHistory series = latest.get(id);
+            if (series == null) {
+                if (store == null) {
+                    store = HistoryStore.open(settings.jdbcUrl(), settings.user(), settings.password());
+                }
+                series = analysis.analyseSeries(store.points(id), store.acknowledgements());
+                latest.put(id, series);
+            }
+            return Optional.of(series);
+        } catch (RuntimeException e) {
+            LOG.warn("the history's database ({}): {}", settings.jdbcUrl(), e.getMessage());
+            if (store != null) {
+                store.close();
+                store = null;
+            }
+            return Optional.empty();
         }
     }
 
