@@ -5,7 +5,8 @@
 #   - Debian's docker-registry (the CNCF distribution registry) on the host's loopback, forwarded into the cluster's
 #     network namespace, where the node's containerd pulls from it over plain HTTP;
 #   - section 2: scripts/push-images.sh pushes every image to it;
-#   - sections 3 and 5: helm install with image.registry (the one-small-node variant), rollout status;
+#   - section 4: the one 'helm upgrade --install' with image.registry, the monitor labels and grafana.url, as written
+#     (no Prometheus Operator here, so no monitor is rendered; the stack below scrapes the same targets), rollout status;
 #   - section 6: ./pacer check, then the cluster quickstart applied unmodified; it ends Succeeded and Passed (or, on a
 #     machine too busy for its BestEffort clients, Invalid with the clients named as the limit), every pod's image
 #     pulled from the registry;
@@ -48,7 +49,7 @@ as_newcomer() {
   (cd "$REPO" && eval "$command")
 }
 commands=()
-for wanted in "scripts/push-images.sh $EXAMPLE_REGISTRY" "helm install pacer charts/pacer|image.registry" \
+for wanted in "scripts/push-images.sh $EXAMPLE_REGISTRY" "helm upgrade --install pacer charts/pacer|grafana.url" \
               "kubectl -n pacer-system rollout status" "./pacer check examples/cluster-quickstart.yaml" \
               "kubectl apply -f examples/cluster-quickstart.yaml" "helm uninstall pacer" "kubectl delete crd" \
               "kubectl delete namespace pacer-system"; do
@@ -88,8 +89,8 @@ check "section 2, '$push': every image pushed ($(( $(date +%s) - t0 )) s)" test 
 catalog=$(curl -sf "http://127.0.0.1:$port/v2/_catalog")
 check "the registry holds the operator, the load generator and the Jetty 12 server" \
   bash -c "grep -q '\"pacer/operator\"' <<<'$catalog' && grep -q '\"pacer/loadgen\"' <<<'$catalog' && grep -q '\"pacer/server-jetty12\"' <<<'$catalog'"
-check "section 5, '$install'" as_newcomer "$install"
-check "section 3, '$rollout'" timeout 300 bash -c "$(declare -f as_newcomer); REPO=$REPO WORK=$WORK REGISTRY=$REGISTRY EXAMPLE_REGISTRY=$EXAMPLE_REGISTRY; as_newcomer '$rollout'"
+check "section 4, '$install'" as_newcomer "$install"
+check "section 4, '$rollout'" timeout 300 bash -c "$(declare -f as_newcomer); REPO=$REPO WORK=$WORK REGISTRY=$REGISTRY EXAMPLE_REGISTRY=$EXAMPLE_REGISTRY; as_newcomer '$rollout'"
 operator_image=$(kubectl -n pacer-system get pods -l app.kubernetes.io/instance=pacer -o jsonpath='{.items[0].status.containerStatuses[0].imageID}')
 check "the operator's pod runs the image pulled from the registry: ${operator_image:-none}" bash -c "[[ '$operator_image' == $REGISTRY/operator@sha256:* ]]"
 
@@ -121,6 +122,10 @@ reasons=$(python3 -c 'import json,sys; print("; ".join(json.load(open(sys.argv[1
 check "the cluster quickstart, unmodified: ${phase:-?}, verdict $verdict ($(( $(date +%s) - t1 )) s)${reasons:+: $reasons}" \
   bash -c "[[ '$phase' == Succeeded ]] && { [[ '$verdict' == Passed ]] || [[ '$verdict' == Invalid && '$client_bound' == true ]]; }"
 [[ $phase == Succeeded ]] || python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["status"], indent=1)[:3000])' "$WORK/run.json"
+grafana_url=$(grep -o 'grafana.url=[^ ]*' <<<"$install" | cut -d= -f2-)
+dashboard=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["status"].get("dashboard", ""))' "$WORK/run.json" 2>/dev/null)
+check "the command's grafana.url links the run to its dashboard: ${dashboard:-none}" \
+  bash -c "[[ -n '$grafana_url' && '$dashboard' == '$grafana_url/d/pacer-run/run?'*'var-run=cluster-quickstart'* ]]"
 check "its server and clients ran the images pulled from the registry: $images" \
   bash -c "[[ '$images' != none && -n '$images' ]] && ! tr ',' '\n' <<<'$images' | grep -qv '^$REGISTRY/'"
 
