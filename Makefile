@@ -70,14 +70,10 @@ cluster-binaries:
 e2e: test-deps cluster-binaries
 	$(MVN) -pl e2e verify
 
-## bench: the benchmarks of docs/benchmarks.md (prints figures; not a test)
+## bench: the tables of docs/benchmarks.md with their own commands (WRK2=/path/to/wrk2 for its rows; the probe's as
+## root; the operator's on the test cluster, separately); prints the time it will take first; figures, not a test
 bench: build
-	scripts/bench-client.sh
-	scripts/bench-tls.sh
-	scripts/bench-pacing.sh
-	scripts/bench-recording-overhead.sh
-	scripts/bench-sampler.sh
-	scripts/bench-probe.sh
+	scripts/bench-all.sh
 
 ## cluster-up: the test Kubernetes, NODES=1 (default) or up to 3 (node 1 pool=server, the others pool=clients; builds and caches what is missing under ~/.cache/pacer/k8s)
 cluster-up:

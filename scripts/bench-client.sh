@@ -23,7 +23,6 @@
 #   from its public source outside the repository (git clone https://github.com/giltene/wrk2 && make), never committed.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
-"$PACER_HOME/scripts/install-bench-tools.sh"
 VEGETA="${PACER_CACHE:-$HOME/.cache/pacer}/tools/bin/vegeta"
 RATES=("$@"); (( ${#RATES[@]} )) || RATES=(5000 10000 20000 40000)
 WARMUP_SECONDS="${WARMUP_SECONDS:-10}"
@@ -40,6 +39,12 @@ if [[ -n ${WRK2:-} ]]; then
 else
   DEFAULT_CLIENTS="vegeta pacer"
 fi
+clients_planned=(${CLIENTS:-$DEFAULT_CLIENTS}); variants_planned=(${PACER_VARIANTS:-})
+extra_variants=0; [[ " ${clients_planned[*]} " == *" pacer "* ]] && extra_variants=${#variants_planned[@]}
+points=$(( (${#clients_planned[@]} + extra_variants) * ${#RATES[@]} * ${#CONNECTION_COUNTS[@]} * REPEAT ))
+bench_estimate bench-client $(( points * (WARMUP_SECONDS + MEASURED_SECONDS + 5) + (PROFILE == 1 ? WARMUP_SECONDS + MEASURED_SECONDS + 20 : 0) )) \
+  "$points loads of ${WARMUP_SECONDS}+${MEASURED_SECONDS} s and 5 s to start each: ${#clients_planned[@]} clients$( (( ${#variants_planned[@]} )) && echo " and ${#variants_planned[@]} pacer variants"), ${#RATES[@]} rates, ${#CONNECTION_COUNTS[@]} connection counts, $REPEAT rounds$( (( PROFILE == 1 )) && echo ", then a profile")"
+"$PACER_HOME/scripts/install-bench-tools.sh"
 LOADGEN_JVM=(-XX:+UseSerialGC -Xms512m -Xmx512m -XX:+AlwaysPreTouch)   # the client image's defaults, for 1 CPU
 work="$(mktemp -d)"
 trap 'stop_started; rm -rf "$work"' EXIT

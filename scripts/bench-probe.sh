@@ -12,15 +12,17 @@
 # Usage: scripts/bench-probe.sh [RATE]  (default 10000). Needs root (the probe loads BPF programs).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
+RATE="${1:-10000}"
+WARMUP_SECONDS="${WARMUP_SECONDS:-5}"
+MEASURED_SECONDS="${MEASURED_SECONDS:-15}"
+SATURATED_SECONDS="${SATURATED_SECONDS:-10}"
+bench_estimate bench-probe $(( 4 * (WARMUP_SECONDS + MEASURED_SECONDS + SATURATED_SECONDS + 5) )) \
+  "2 rounds without and with the probe, each ${WARMUP_SECONDS}+${MEASURED_SECONDS} s at $RATE req/s then ${SATURATED_SECONDS} s saturated, 5 s to start"
 "$PACER_HOME/scripts/install-bench-tools.sh"
 [[ $(id -u) -eq 0 ]] || { echo "the probe benchmark loads the kernel probe: run it as root" >&2; exit 1; }
 VEGETA="${PACER_CACHE:-$HOME/.cache/pacer}/tools/bin/vegeta"
 PROBE="$PACER_HOME/probe/target/pacer-probe"
 [[ -x $PROBE ]] || PACER_VERSION=bench "$PACER_HOME/probe/build.sh"
-RATE="${1:-10000}"
-WARMUP_SECONDS="${WARMUP_SECONDS:-5}"
-MEASURED_SECONDS="${MEASURED_SECONDS:-15}"
-SATURATED_SECONDS="${SATURATED_SECONDS:-10}"
 work="$(mktemp -d)"
 trap 'stop_started; rm -rf "$work"' EXIT
 

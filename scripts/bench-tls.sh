@@ -18,6 +18,8 @@ RENEW_EVERY="${RENEW_EVERY:-20}"
 CONNECTIONS="${CONNECTIONS:-16}"
 WARMUP="${WARMUP:-10s}"
 MEASURED="${MEASURED:-20s}"
+[[ $WARMUP =~ ^[0-9]+s$ && $MEASURED =~ ^[0-9]+s$ ]] || { echo "WARMUP and MEASURED must be whole seconds such as 10s, were '$WARMUP' and '$MEASURED'" >&2; exit 2; }
+bench_estimate bench-tls $(( 4 * (${WARMUP%s} + ${MEASURED%s} + 25) )) "4 runs of pacer run, $WARMUP+$MEASURED and about 25 s to start and analyse each"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 

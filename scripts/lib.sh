@@ -130,3 +130,11 @@ CONF
   for i in $(seq 50); do curl -sfk "$scheme://127.0.0.1:$NGINX_PORT/" >/dev/null && return 0; sleep 0.1; done
   echo "nginx did not answer on port $NGINX_PORT" >&2; return 1
 }
+
+# A benchmark's planned time, said before it starts: "NAME: about N min (HOW)" on stderr. With BENCH_ESTIMATE_ONLY=1
+# (scripts/bench-all.sh sums them) it prints the seconds alone and the script stops there. The seconds are the loads'
+# own (warm-up and measured) plus a stated overhead per process started, so an estimate grows with its settings.
+bench_estimate() { # NAME SECONDS HOW
+  if [[ ${BENCH_ESTIMATE_ONLY:-} == 1 ]]; then echo "$2"; exit 0; fi
+  echo "$1: about $(( ($2 + 59) / 60 )) min ($3)" >&2
+}

@@ -241,6 +241,38 @@ check "pacer compare of the same statuses: the service series, jetty11 5.2 % and
   bash -c "grep -q 'server series: service' '$WORK/blog-compare.txt' && grep -Eq 'jetty11 +5\.2 % faster' '$WORK/blog-compare.txt' && grep -Eq 'jetty12 +22\.0 % faster' '$WORK/blog-compare.txt'"
 k delete namespace "$BLOG" --wait=false >/dev/null 2>&1
 
+# a BenchmarkSchedule every minute, made from examples/schedules/nightly-jetty12.yaml: its first slot makes a run
+# that the operator runs to the end; suspended as soon as that run exists, it starts no other; deleted, its run goes too
+sed -e 's#name: nightly-jetty12#name: every-minute#' -e 's#schedule: "0 3 \* \* \*"#schedule: "* * * * *"#' \
+    -e 's#timeZone: Europe/Paris#timeZone: UTC#' -e 's#repetitions: 3#repetitions: 1#' "$REPO/examples/schedules/nightly-jetty12.yaml" >"$WORK/schedule.yaml"
+t1=$(date +%s)
+k apply -n "$BENCH" -f "$WORK/schedule.yaml" >/dev/null
+scheduled_run() { k get br -n "$BENCH" -l pacer.dev/schedule=every-minute -o jsonpath='{.items[0].metadata.name}' 2>/dev/null; }
+run=""
+for _ in $(seq 90); do run=$(scheduled_run); [[ -n $run ]] && break; sleep 1; done
+k patch bsched every-minute -n "$BENCH" --type=merge -p '{"spec":{"suspend":true}}' >/dev/null 2>&1
+slot_state() { k get bsched every-minute -n "$BENCH" -o jsonpath='{.status.slots[0].state}' 2>/dev/null; }
+for _ in $(seq 240); do [[ $(slot_state) == Succeeded || $(slot_state) == Failed ]] && break; sleep 1; done
+k get bsched every-minute -n "$BENCH" -o json >"$WORK/schedule.json"
+read -r state slot_runs ready regressed stale < <(python3 - "$WORK/schedule.json" <<'PY'
+import json, sys
+status = json.load(open(sys.argv[1])).get("status", {})
+slots = status.get("slots", [])
+conditions = {c["type"]: c["status"] + "/" + c["reason"] for c in status.get("conditions", [])}
+print(slots[0]["state"] if slots else "none", len(slots[0].get("runs", [])) if slots else 0, conditions.get("Ready", "none"),
+      conditions.get("Regressed", "none"), conditions.get("Stale", "none"))
+PY
+)
+check "a BenchmarkSchedule every minute: its first slot's run ${run:-none} ran to the end (slot $state, $(( $(date +%s) - t1 )) s), suspended after it (Ready $ready), no history (Regressed $regressed), Stale $stale" \
+  bash -c "[[ -n '$run' && '$state' == Succeeded && '$slot_runs' == 1 && '$ready' == False/Suspended && '$regressed' == Unknown/HistoryOff && '$stale' == False/Succeeding ]]"
+[[ $state == Succeeded ]] || { python3 -m json.tool "$WORK/schedule.json" | head -60; k get br -n "$BENCH" -l pacer.dev/schedule=every-minute -o yaml | sed -n '/^    status:/,$p' | head -30; }
+check "its events on the schedule: SlotStarted" bash -c "$(declare -f k); KUBECONFIG_HOST=$KUBECONFIG_HOST; k get events -n $BENCH --field-selector involvedObject.kind=BenchmarkSchedule,involvedObject.name=every-minute -o jsonpath='{.items[*].reason}' | grep -qw SlotStarted"
+scheduled_runs=$(k get br -n "$BENCH" -l pacer.dev/schedule=every-minute -o name 2>/dev/null | wc -l)
+check "one run only: suspended, it started no other ($scheduled_runs)" test "$scheduled_runs" == 1
+k delete bsched every-minute -n "$BENCH" >/dev/null 2>&1
+runs_gone() { for _ in $(seq 60); do [[ -z $(k get br -n "$BENCH" -l pacer.dev/schedule=every-minute -o name 2>/dev/null) ]] && return 0; sleep 1; done; return 1; }
+check "deleting the schedule deletes its runs (they are owned by it)" runs_gone
+
 check "helm uninstall --wait" h uninstall pacer -n "$NS" --wait --timeout 2m
 check "nothing of the release is left (Deployment, ServiceAccount, Service, RBAC)" bash -c "$(declare -f k owned); KUBECONFIG_HOST=$KUBECONFIG_HOST; [[ -z \$(owned) ]]"
 check "the CRD stays, as Helm does with crds/" k get crd benchmarkruns.pacer.dev
