@@ -9,27 +9,8 @@ set -euo pipefail
 DIR="$(cd "$(dirname "$0")" && pwd)"
 REPO="$(cd "$DIR/.." && pwd)"
 DOC=$REPO/docs/benchmarks.md
-mapfile -t published < <(python3 - "$DOC" <<'PY'
-import re, sys
-block, pending = False, ""
-for line in open(sys.argv[1], encoding="utf-8"):
-    if re.match(r"^```", line):
-        block = not block and line.strip() in ("```sh", "```bash")
-        pending = ""
-        continue
-    if not block:
-        continue
-    text = re.sub(r"\s+#\s.*$", "", line.rstrip("\n")).rstrip()
-    if text.lstrip().startswith("#"):
-        continue
-    if text.endswith("\\"):
-        pending += text[:-1].rstrip() + " "
-        continue
-    command, pending = (pending + text.strip()).strip(), ""
-    if "scripts/bench-" in command and "bench-operator" not in command:
-        print(command)
-PY
-)
+# the page's shell commands (continuation lines joined, comments dropped) that run a benchmark script, but the operator's
+mapfile -t published < <(python3 "$REPO/test/first-contact/doc_command.py" --every "$DOC" "" "scripts/bench-" | grep -v bench-operator)
 (( ${#published[@]} )) || { echo "docs/benchmarks.md names no benchmark command" >&2; exit 1; }
 commands=() skipped=()
 for command in "${published[@]}"; do

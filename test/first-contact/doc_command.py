@@ -2,12 +2,15 @@
 """Prints the shell command of a Markdown file's ```sh blocks that starts with PREFIX: its continuation lines joined,
 its trailing comment dropped; a command equal to PREFIX before one that only starts with it, and with CONTAINS, one that
 also holds that text. Exits 1 naming the file and what was looked for when no such command is there, so that a test
-built on the docs fails when they drift.   doc_command.py FILE PREFIX [CONTAINS]"""
+built on the docs fails when they drift.   doc_command.py FILE PREFIX [CONTAINS]
+With --every before FILE: prints every command holding CONTAINS (PREFIX ignored), one per line, in the page's order."""
 import re
 import sys
 
-path, prefix = sys.argv[1], sys.argv[2]
-contains = sys.argv[3] if len(sys.argv) > 3 else ""
+every = sys.argv[1] == "--every"
+args = sys.argv[2:] if every else sys.argv[1:]
+path, prefix = args[0], args[1]
+contains = args[2] if len(args) > 2 else ""
 commands, block, pending = [], False, ""
 with open(path, encoding="utf-8") as f:
     for line in f:
@@ -28,6 +31,9 @@ with open(path, encoding="utf-8") as f:
         pending = ""
         if command:
             commands.append(command)
+if every:
+    print("\n".join(c for c in commands if contains in c))
+    sys.exit(0)
 matching = [c for c in commands if c.startswith(prefix) and contains in c]
 if matching:
     print(prefix if prefix in matching else matching[0])
