@@ -39,6 +39,7 @@ test: test-deps cluster-binaries
 	test/chart/check.sh
 	scripts/background-job.sh wait observability-builds
 	test/observability/lint-dashboards.sh
+	test/observability/history-dashboard-test.sh
 	test/cluster/smoke-test.sh
 
 ## observability-deps: Debian's Prometheus, puppeteer-core, and what observability-builds builds

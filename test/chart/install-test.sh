@@ -264,7 +264,7 @@ print(slots[0]["state"] if slots else "none", len(slots[0].get("runs", [])) if s
 PY
 )
 check "a BenchmarkSchedule every minute: its first slot's run ${run:-none} ran to the end (slot $state, $(( $(date +%s) - t1 )) s), suspended after it (Ready $ready), no history (Regressed $regressed), Stale $stale" \
-  bash -c "[[ -n '$run' && '$state' == Succeeded && '$slot_runs' == 1 && '$ready' == False/Suspended && '$regressed' == Unknown/HistoryOff && '$stale' == False/Succeeding ]]"
+  bash -c "[[ -n '$run' && '$state' == Succeeded && '$slot_runs' == 1 && '$ready' == False/Suspended && '$regressed' == Unknown/HistoryOff && '$stale' == False/Suspended ]]"
 [[ $state == Succeeded ]] || { python3 -m json.tool "$WORK/schedule.json" | head -60; k get br -n "$BENCH" -l pacer.dev/schedule=every-minute -o yaml | sed -n '/^    status:/,$p' | head -30; }
 check "its events on the schedule: SlotStarted" bash -c "$(declare -f k); KUBECONFIG_HOST=$KUBECONFIG_HOST; k get events -n $BENCH --field-selector involvedObject.kind=BenchmarkSchedule,involvedObject.name=every-minute -o jsonpath='{.items[*].reason}' | grep -qw SlotStarted"
 scheduled_runs=$(k get br -n "$BENCH" -l pacer.dev/schedule=every-minute -o name 2>/dev/null | wc -l)

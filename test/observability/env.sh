@@ -8,3 +8,26 @@ export GOCACHE=$PACER_CACHE/go/build
 export GOTOOLCHAIN=local
 export GOPROXY=${GOPROXY:-https://proxy.golang.org,off}
 log() { echo "[observability] $*" >&2; }
+# grafana.ini for a Grafana on 127.0.0.1:PORT whose data, logs, plugins and provisioning are under DIR, anonymous
+# admin, nothing phoned home.   write_grafana_ini DIR PORT
+write_grafana_ini() {
+  cat >"$1/grafana.ini" <<INI
+[server]
+http_addr = 127.0.0.1
+http_port = $2
+[paths]
+data = $1/data
+logs = $1/logs
+plugins = $1/plugins
+provisioning = $1/provisioning
+[auth.anonymous]
+enabled = true
+org_role = Admin
+[analytics]
+reporting_enabled = false
+check_for_updates = false
+check_for_plugin_updates = false
+[news]
+news_feed_enabled = false
+INI
+}

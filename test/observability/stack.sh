@@ -46,25 +46,7 @@ apiVersion: 1
 providers:
   - {name: pacer, type: file, folder: pacer, options: {path: "$REPO/dashboards"}}
 YAML
-    cat >"$STATE/grafana/grafana.ini" <<INI
-[server]
-http_addr = 127.0.0.1
-http_port = $GRAFANA_PORT
-[paths]
-data = $STATE/grafana/data
-logs = $STATE/grafana/logs
-plugins = $STATE/grafana/plugins
-provisioning = $STATE/grafana/provisioning
-[auth.anonymous]
-enabled = true
-org_role = Admin
-[analytics]
-reporting_enabled = false
-check_for_updates = false
-check_for_plugin_updates = false
-[news]
-news_feed_enabled = false
-INI
+    write_grafana_ini "$STATE/grafana" "$GRAFANA_PORT"
     start_grafana() {
       setsid nsenter --net="$NSNET" -- "$GRAFANA_HOME/bin/grafana" server --homepath "$GRAFANA_SRC" --config "$STATE/grafana/grafana.ini" \
         >>"$STATE/grafana.log" 2>&1 </dev/null &

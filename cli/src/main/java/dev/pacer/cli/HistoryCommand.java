@@ -145,8 +145,13 @@ final class HistoryCommand implements Callable<Integer> {
             }
         }
         HistoryAnalysis analysis = new HistoryAnalysis(ChangePointParameters.DEFAULTS);
-        List<SeriesHistory> histories = analysis.analyse(points, acknowledged).stream()
-                .filter(h -> seriesId == null || h.key().id().equals(seriesId)).toList();
+        List<SeriesHistory> analysed = analysis.analyse(points, acknowledged);
+        if (database != null) {
+            try (HistoryStore store = HistoryStore.open(database, databaseUser, System.getenv(PASSWORD_VARIABLE))) {
+                analysed.forEach(store::replaceChanges);   // what the history dashboard draws, as the operator leaves it
+            }
+        }
+        List<SeriesHistory> histories = analysed.stream().filter(h -> seriesId == null || h.key().id().equals(seriesId)).toList();
         switch (format) {
             case json -> out.println(ResultDocument.JSON.writeValueAsString(json(histories, skipped, analysis.parameters())));
             case markdown -> markdown(out, histories);

@@ -131,7 +131,7 @@ class HistoryDatabaseE2ETest {
     @Test
     void runsAreRecordedOnceWithTheirHistogramsAndAnalyseAsTheirDirectoriesDo() throws Exception {
         try (HistoryStore store = HistoryStore.open(postgres.jdbcUrl(), Postgres.USER, null)) {
-            assertThat(store.schemaVersion()).isEqualTo("1");
+            assertThat(store.schemaVersion()).as("V1 the history, V2 its changes").isEqualTo("2");
             int recorded = 0;
             for (int i = 0; i < RUNS; i++) {
                 Path directory = runs.resolve(String.format(Locale.ROOT, "jetty-%02d", i));
@@ -246,6 +246,14 @@ class HistoryDatabaseE2ETest {
             assertThat(metrics).contains("pacer_history_regressions{label=", "} 1.0", "pacer_history_runs{", "} 30.0",
                     "pacer_history_regression_ratio{figure=\"p99Integral\",first_run=\"jetty-18\"");
 
+            assertThat(changeRows(fourth, last.series().key().id())).as("the changes table, what Grafana annotates")
+                    .contains("p99Integral jetty-18 " + ResultDocument.read(runs.resolve("jetty-18")).result().window.endEpochMs
+                            + " confirmed regression acknowledged=false");
+            BenchmarkRun first = new BenchmarkRun();
+            first.setMetadata(new ObjectMetaBuilder().withNamespace("bench").withName("jetty-00").withUid("uid-0").build());
+            assertThat(new HistoryRecorder(new HistoryRecorder.Settings(fourth.jdbcUrl(), Postgres.USER, null, true)).seriesOf(first))
+                    .as("a schedule's run found in its series from the database alone (a restarted operator)")
+                    .hasValueSatisfying(series -> assertThat(series.alerting()).hasSize(1));
             try (HistoryStore store = HistoryStore.open(fourth.jdbcUrl(), Postgres.USER, null)) {
                 store.acknowledge(new Acknowledgement(last.series().key().id(), Figure.p99Integral, "jetty-18", null));
             }
@@ -255,6 +263,8 @@ class HistoryDatabaseE2ETest {
             HistoryRecorder.Recording acknowledged = recorder.record(again, ResultDocument.read(directory),
                     Map.of("server.hlog", Files.readString(directory.resolve("server.hlog"))));
             assertThat(acknowledged.alerting()).isEmpty();
+            assertThat(changeRows(fourth, last.series().key().id())).anySatisfy(row -> assertThat(row).startsWith("p99Integral jetty-18 ")
+                    .endsWith("acknowledged=true"));
             assertThat(exposition(HistoryMetrics.snapshots(recorder.series()))).contains("pacer_history_regressions{")
                     .doesNotContain("pacer_history_regression_ratio");
         }
@@ -265,5 +275,22 @@ class HistoryDatabaseE2ETest {
         io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter.create().write(out, snapshots,
                 io.prometheus.metrics.config.EscapingScheme.ALLOW_UTF8);
         return out.toString(StandardCharsets.UTF_8);
+    }
+
+    /** The changes table's rows of a series, as SQL alone reads them: "figure first_run at_epoch_ms status kind acknowledged=...". */
+    private static List<String> changeRows(Postgres postgres, String series) throws Exception {
+        List<String> rows = new ArrayList<>();
+        try (var connection = java.sql.DriverManager.getConnection(postgres.jdbcUrl(), Postgres.USER, null);
+             var query = connection.prepareStatement("SELECT figure, first_run, at_epoch_ms, status, regression, acknowledged FROM changes "
+                     + "WHERE series_id = ? ORDER BY at_epoch_ms, figure")) {
+            query.setString(1, series);
+            try (var rs = query.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(rs.getString(1) + " " + rs.getString(2) + " " + rs.getLong(3) + " " + rs.getString(4) + " "
+                            + (rs.getBoolean(5) ? "regression" : "improvement") + " acknowledged=" + rs.getBoolean(6));
+                }
+            }
+        }
+        return rows;
     }
 }

@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,6 +20,7 @@ import dev.pacer.api.Verdict;
 import dev.pacer.engine.history.Acknowledgement;
 import dev.pacer.engine.history.Figure;
 import dev.pacer.engine.history.HistoryPoint;
+import dev.pacer.engine.history.SeriesHistory;
 import dev.pacer.engine.history.SeriesKey;
 import dev.pacer.engine.report.ResultDocument;
 import dev.pacer.engine.report.RunManifest;
@@ -141,6 +143,31 @@ public final class HistoryStore implements AutoCloseable {
         }
         return new HistoryPoint(rs.getString("run"), rs.getLong("end_epoch_ms"), key, rs.getString("server_image"), rs.getString("server_digest"),
                 Verdict.valueOf(rs.getString("verdict")), figures, micros);
+    }
+
+    /**
+     * Replaces the changes kept for a series with those of its latest analysis, each described in words: the history
+     * dashboard's annotations.
+     */
+    public void replaceChanges(SeriesHistory series) {
+        Map<String, Long> ends = new HashMap<>();
+        series.points().forEach(p -> ends.put(p.run(), p.endEpochMs()));
+        jdbi.useTransaction(h -> {
+            h.createUpdate("DELETE FROM changes WHERE series_id = :series").bind("series", series.key().id()).execute();
+            for (SeriesHistory.Change change : series.changes()) {
+                h.createUpdate("""
+                                INSERT INTO changes (series_id, figure, percentile, first_run, at_epoch_ms, shift, shift_low, shift_high, status,
+                                                     regression, acknowledged, description)
+                                VALUES (:series, :figure, :percentile, :firstRun, :at, :shift, :low, :high, :status, :regression, :acknowledged,
+                                        :description)
+                                ON CONFLICT (series_id, figure, first_run) DO NOTHING""")
+                        .bind("series", series.key().id()).bind("figure", change.figure().name()).bind("percentile", change.percentile())
+                        .bind("firstRun", change.firstRun()).bind("at", ends.getOrDefault(change.firstRun(), 0L)).bind("shift", change.shift())
+                        .bind("low", change.shiftLow()).bind("high", change.shiftHigh()).bind("status", change.status().name())
+                        .bind("regression", change.regression()).bind("acknowledged", change.acknowledged())
+                        .bind("description", change.describe()).execute();
+            }
+        });
     }
 
     /** The series a recorded run (by its source) is a point of. */

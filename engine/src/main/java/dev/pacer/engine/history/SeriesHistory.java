@@ -1,6 +1,7 @@
 package dev.pacer.engine.history;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -43,6 +44,14 @@ public record SeriesHistory(SeriesKey key, List<HistoryPoint> points, Map<Figure
     public record Change(String series, Figure figure, String percentile, String firstRun, String lastRunBefore, int runsAfter,
                          double shift, double shiftLow, double shiftHigh, double p, Status status, boolean regression,
                          boolean acknowledged, List<String> digestsBefore, List<String> digestsAfter) {
+        /** The change in words: the figure, its size and interval, where, how sure, the builds on each side. */
+        public String describe() {
+            return String.format(Locale.ROOT, "%s%s %+.1f %% (95 %% interval %+.1f %% to %+.1f %%) from run %s on, after %s; %s by %d runs; "
+                            + "server builds %s then %s", figure, percentile == null ? "" : " " + percentile, shift * 100, shiftLow * 100,
+                    shiftHigh * 100, firstRun, lastRunBefore, status == Status.confirmed ? "confirmed" : "suspected", runsAfter,
+                    String.join(",", digestsBefore), String.join(",", digestsAfter));
+        }
+
         /** What alerts: a confirmed regression nobody acknowledged. */
         public boolean alerts() {
             return status == Status.confirmed && regression && !acknowledged;

@@ -115,6 +115,7 @@ public final class HistoryRecorder {
             SeriesKey key = recorded.point().series();
             seriesBySource.put(source, key.id());
             SeriesHistory series = analysis.analyseSeries(store.points(key.id()), store.acknowledgements());
+            store.replaceChanges(series);
             latest.put(key.id(), series);
             LOG.info("run {}: {} the history (series {} {}: {} runs, {} change(s), {} alerting)", source, fresh ? "recorded in" : "already in",
                     key.id(), key.label(), series.points().size(), series.changes().size(), series.alerting().size());
@@ -174,11 +175,7 @@ public final class HistoryRecorder {
 
     /** The sentence of a regression, for the run's event. */
     public static String sentence(SeriesHistory series, SeriesHistory.Change change) {
-        return String.format(Locale.ROOT, "series %s (%s): %s%s %+.1f %% (95 %% interval %+.1f %% to %+.1f %%) from run %s on, after %s; "
-                        + "confirmed by %d runs; server builds %s then %s; acknowledge with pacer history --database ... --acknowledge %s:%s:%s",
-                series.key().id(), series.key().label(), change.figure(), change.percentile() == null ? "" : " " + change.percentile(),
-                change.shift() * 100, change.shiftLow() * 100, change.shiftHigh() * 100, change.firstRun(), change.lastRunBefore(),
-                change.runsAfter(), String.join(",", change.digestsBefore()), String.join(",", change.digestsAfter()),
-                series.key().id(), change.figure(), change.firstRun());
+        return String.format(Locale.ROOT, "series %s (%s): %s; acknowledge with pacer history --database ... --acknowledge %s:%s:%s",
+                series.key().id(), series.key().label(), change.describe(), series.key().id(), change.figure(), change.firstRun());
     }
 }
