@@ -9,9 +9,9 @@ DIR="$(cd "$(dirname "$0")" && pwd)"
 REPO="$(cd "$DIR/../.." && pwd)"
 CHART=$REPO/charts/pacer
 "$DIR/tools.sh"
-if [[ ! -f $SCHEMAS/deployment-apps-v1.json || ! -f $SCHEMAS/persistentvolumeclaim-v1.json ]]; then
+if [[ ! -f $SCHEMAS/deployment-apps-v1.json || ! -f $SCHEMAS/persistentvolumeclaim-v1.json || ! -f $SCHEMAS/statefulset-apps-v1.json ]]; then
   python3 "$DIR/kubeconform_schemas.py" "$SCHEMAS" --swagger "$GOMODCACHE/k8s.io/kubernetes@$K8S_VERSION/api/openapi-spec/swagger.json" \
-    --kinds Deployment,Service,ServiceAccount,PersistentVolumeClaim,ClusterRole,ClusterRoleBinding,Role,RoleBinding,ConfigMap,Namespace,CustomResourceDefinition >/dev/null
+    --kinds Deployment,StatefulSet,Secret,Service,ServiceAccount,PersistentVolumeClaim,ClusterRole,ClusterRoleBinding,Role,RoleBinding,ConfigMap,Namespace,CustomResourceDefinition >/dev/null
   po="$(cat "$CHART_TOOLS/prometheus-operator.dir")/example/prometheus-operator-crd"
   python3 "$DIR/kubeconform_schemas.py" "$SCHEMAS" --crd "$po/monitoring.coreos.com_servicemonitors.yaml" --crd "$po/monitoring.coreos.com_podmonitors.yaml" >/dev/null
 fi
@@ -36,7 +36,7 @@ for values in "" "--set metrics.serviceMonitor.force=true --set metrics.podMonit
               "--set rbac.scope=namespaced --set operator.watchNamespaces={bench,perf} --set operator.agentAccess=apiServerProxy" \
               "--set grafana.dashboards.enabled=false --set metrics.service.enabled=false" \
               "--set artifacts.persistence.enabled=true --set artifacts.retention=0 --set artifacts.readers[0].kind=Group --set artifacts.readers[0].name=perf --set artifacts.readers[0].apiGroup=rbac.authorization.k8s.io" \
-              "--set artifacts.enabled=false"; do
+              "--set artifacts.enabled=false" "--set history.enabled=true --set history.postgresql.deploy=true"; do
   # shellcheck disable=SC2086
   helm template rel "$CHART" --namespace pacer-system --include-crds $values >"$OUT/rendered.yaml"
   summary=$(validate "$OUT/rendered.yaml") || { echo "FAIL helm template ${values:-(defaults)}"; exit 1; }

@@ -88,3 +88,8 @@ app.kubernetes.io/component: operator
   resources: ["events"]
   verbs: ["create", "patch"]
 {{- end -}}
+
+{{/* The history's Secret (jdbcUrl, user, password): the one given, or the chart's own PostgreSQL's. */}}
+{{- define "pacer.historySecret" -}}
+{{- default (printf "%s-history" (include "pacer.fullname" .)) .Values.history.existingSecret -}}
+{{- end -}}
