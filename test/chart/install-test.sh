@@ -241,36 +241,87 @@ check "pacer compare of the same statuses: the service series, jetty11 5.2 % and
   bash -c "grep -q 'server series: service' '$WORK/blog-compare.txt' && grep -Eq 'jetty11 +5\.2 % faster' '$WORK/blog-compare.txt' && grep -Eq 'jetty12 +22\.0 % faster' '$WORK/blog-compare.txt'"
 k delete namespace "$BLOG" --wait=false >/dev/null 2>&1
 
-# a BenchmarkSchedule every minute, made from examples/schedules/nightly-jetty12.yaml: its first slot makes a run
-# that the operator runs to the end; suspended as soon as that run exists, it starts no other; deleted, its run goes too
+# The history on the cluster, end to end. Debian's PostgreSQL runs in the cluster's network namespace on the node's
+# address (the pods reach it there); the release is upgraded to record the runs labelled for the history (a schedule's)
+# and to confirm a change after 3 runs. A BenchmarkSchedule every minute, 2 runs a slot (examples/schedules/
+# nightly-jetty12.yaml, shorter runs), is suspended while its first slot runs; then its template's server moves to a
+# build 10 ms slower per request (images.sh slow-server: the image's configuration alone, so the same series), its
+# repetitions to 4, and it is resumed: the latest slot due starts at once (and the schedule is suspended again once it
+# has). The first slot's 2 runs are the series' real baseline; 10 copies of them, dated the days before (SQL), lengthen
+# it to what a schedule gathers over days. With 4 slower runs (3 would leave the first of them an outlier at the
+# series' end: docs/history.md) the regression is confirmed and told: the schedule's Regressed condition and event, the operator's metric, the row of the table
+# `changes`, and Grafana's annotation on "pacer / history" read from the database. Deleted, the schedule's runs go too.
+"$REPO/test/cluster/images.sh" slow-server >"$WORK/slow-image.log" 2>&1
+slow_image=$(sed -n 's/.*built and imported \([^ ]*\) .*/\1/p' "$WORK/slow-image.log")
+PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+PG_DIR=$WORK/pg PG_PORT=55432
+as_postgres() { if [[ $(id -u) -eq 0 ]]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+pg_stop() { innet bash -c "$(declare -f as_postgres); as_postgres '$PG_BIN/pg_ctl' -D '$PG_DIR' -m immediate -w stop" >/dev/null 2>&1; }
+trap 'pg_stop; rm -rf "$WORK" "$ARTIFACTS_HOST"; "$OBS/stack.sh" stop >/dev/null 2>&1' EXIT
+chmod 755 "$WORK"; mkdir -p "$PG_DIR"; [[ $(id -u) -ne 0 ]] || chown postgres:postgres "$PG_DIR"
+as_postgres "$PG_BIN/initdb" -D "$PG_DIR" -U pacer -A trust -E UTF8 --no-sync >"$WORK/initdb.log" 2>&1
+printf 'host all all %s trust\nhost all all %s/32 trust\n' "$PODS_CIDR" "$NODE_IP" >>"$PG_DIR/pg_hba.conf"   # the pods, and this test
+innet bash -c "$(declare -f as_postgres); as_postgres '$PG_BIN/pg_ctl' -D '$PG_DIR' -w -l '$PG_DIR/postgres.log' \
+  -o '-p $PG_PORT -k $PG_DIR -c listen_addresses=$NODE_IP -c fsync=off' start" >/dev/null 2>&1
+psql_() { innet psql -h "$NODE_IP" -p "$PG_PORT" -U pacer -d postgres -v ON_ERROR_STOP=1 -qtA "$@"; }
+k -n "$NS" create secret generic pacer-history-db --from-literal=jdbcUrl="jdbc:postgresql://$NODE_IP:$PG_PORT/postgres" \
+  --from-literal=user=pacer --from-literal=password=unused >/dev/null
+check "PostgreSQL on the node's address, and the release upgraded to keep the history (labelled runs, 3 runs confirm): $slow_image built" \
+  bash -c "$(declare -f k h psql_ innet); KUBECONFIG_HOST=$KUBECONFIG_HOST; NSNET=$NSNET; NODE_IP=$NODE_IP; PG_PORT=$PG_PORT
+    psql_ -c 'SELECT 1' && [[ -n '$slow_image' ]] && h upgrade pacer '$REPO/charts/pacer' -n $NS --reuse-values --wait --timeout 3m \
+    --set history.enabled=true --set history.existingSecret=pacer-history-db --set history.allRuns=false --set history.confirmRuns=3 \
+    && k -n $NS rollout status deploy/pacer --timeout=180s"
 sed -e 's#name: nightly-jetty12#name: every-minute#' -e 's#schedule: "0 3 \* \* \*"#schedule: "* * * * *"#' \
-    -e 's#timeZone: Europe/Paris#timeZone: UTC#' -e 's#repetitions: 3#repetitions: 1#' "$REPO/examples/schedules/nightly-jetty12.yaml" >"$WORK/schedule.yaml"
+    -e 's#timeZone: Europe/Paris#timeZone: UTC#' -e 's#repetitions: 3#repetitions: 2#' -e 's#warmup: 5s#warmup: 3s#' -e 's#duration: 20s#duration: 6s#' \
+    "$REPO/examples/schedules/nightly-jetty12.yaml" >"$WORK/schedule.yaml"
 t1=$(date +%s)
 k apply -n "$BENCH" -f "$WORK/schedule.yaml" >/dev/null
-scheduled_run() { k get br -n "$BENCH" -l pacer.dev/schedule=every-minute -o jsonpath='{.items[0].metadata.name}' 2>/dev/null; }
-run=""
-for _ in $(seq 90); do run=$(scheduled_run); [[ -n $run ]] && break; sleep 1; done
+scheduled_runs() { k get br -n "$BENCH" -l pacer.dev/schedule=every-minute -o name 2>/dev/null | wc -l; }
+for _ in $(seq 90); do (( $(scheduled_runs) > 0 )) && break; sleep 1; done
 k patch bsched every-minute -n "$BENCH" --type=merge -p '{"spec":{"suspend":true}}' >/dev/null 2>&1
-slot_state() { k get bsched every-minute -n "$BENCH" -o jsonpath='{.status.slots[0].state}' 2>/dev/null; }
-for _ in $(seq 240); do [[ $(slot_state) == Succeeded || $(slot_state) == Failed ]] && break; sleep 1; done
+slot_state() { k get bsched every-minute -n "$BENCH" -o jsonpath="{.status.slots[$1].state}" 2>/dev/null; }
+for _ in $(seq 300); do [[ $(slot_state 0) == Succeeded || $(slot_state 0) == Failed ]] && break; sleep 1; done
+ready=$(k get bsched every-minute -n "$BENCH" -o jsonpath='{.status.conditions[?(@.type=="Ready")].reason}')
+check "a BenchmarkSchedule every minute, suspended once started: its first slot's $(scheduled_runs) runs ran one after another ($(slot_state 0), $(( $(date +%s) - t1 )) s), Ready $ready" \
+  bash -c "[[ '$(slot_state 0)' == Succeeded && $(scheduled_runs) == 2 && '$ready' == Suspended ]]"
+series=$(psql_ -c "SELECT series_id FROM runs WHERE run LIKE 'every-minute-%' LIMIT 1" 2>/dev/null)
+recorded=$(psql_ -c "SELECT count(*) FROM runs WHERE series_id = '$series'" 2>/dev/null)
+check "the operator recorded them in PostgreSQL, one series: ${recorded:-0} runs of ${series:-none}" test "${recorded:-0}" == 2
+psql_ -c "INSERT INTO runs (source, run, series_id, window_end, end_epoch_ms, spec_digest, server_image, server_digest, node, kernel, jvm,
+                            pacer_version, verdict, p99_integral_micros, max_integral_micros, achieved_rate, errors, spectrum_micros, result)
+          SELECT source || '/copy-' || c, run || '-copy' || c, series_id, window_end - c * interval '1 day', end_epoch_ms - c * 86400000,
+                 spec_digest, server_image, server_digest, node, kernel, jvm, pacer_version, verdict, p99_integral_micros,
+                 max_integral_micros, achieved_rate, errors, spectrum_micros, result
+          FROM runs, generate_series(1, 5) AS c WHERE series_id = '$series'" >/dev/null 2>&1
+t1=$(date +%s)
+k patch bsched every-minute -n "$BENCH" --type=merge \
+  -p "{\"spec\":{\"suspend\":false,\"repetitions\":4,\"template\":{\"run\":{\"server\":{\"image\":\"$slow_image\"}}}}}" >/dev/null
+for _ in $(seq 60); do (( $(scheduled_runs) > 2 )) && break; sleep 1; done
+k patch bsched every-minute -n "$BENCH" --type=merge -p '{"spec":{"suspend":true}}' >/dev/null 2>&1
+for _ in $(seq 400); do [[ $(slot_state 1) == Succeeded || $(slot_state 1) == Failed ]] && break; sleep 1; done
+regressed() { k get bsched every-minute -n "$BENCH" -o jsonpath='{.status.conditions[?(@.type=="Regressed")].status}' 2>/dev/null; }
+for _ in $(seq 60); do [[ $(regressed) == True ]] && break; sleep 1; done
 k get bsched every-minute -n "$BENCH" -o json >"$WORK/schedule.json"
-read -r state slot_runs ready regressed stale < <(python3 - "$WORK/schedule.json" <<'PY'
-import json, sys
-status = json.load(open(sys.argv[1])).get("status", {})
-slots = status.get("slots", [])
-conditions = {c["type"]: c["status"] + "/" + c["reason"] for c in status.get("conditions", [])}
-print(slots[0]["state"] if slots else "none", len(slots[0].get("runs", [])) if slots else 0, conditions.get("Ready", "none"),
-      conditions.get("Regressed", "none"), conditions.get("Stale", "none"))
-PY
-)
-check "a BenchmarkSchedule every minute: its first slot's run ${run:-none} ran to the end (slot $state, $(( $(date +%s) - t1 )) s), suspended after it (Ready $ready), no history (Regressed $regressed), Stale $stale" \
-  bash -c "[[ -n '$run' && '$state' == Succeeded && '$slot_runs' == 1 && '$ready' == False/Suspended && '$regressed' == Unknown/HistoryOff && '$stale' == False/Suspended ]]"
-[[ $state == Succeeded ]] || { python3 -m json.tool "$WORK/schedule.json" | head -60; k get br -n "$BENCH" -l pacer.dev/schedule=every-minute -o yaml | sed -n '/^    status:/,$p' | head -30; }
-check "its events on the schedule: SlotStarted" bash -c "$(declare -f k); KUBECONFIG_HOST=$KUBECONFIG_HOST; k get events -n $BENCH --field-selector involvedObject.kind=BenchmarkSchedule,involvedObject.name=every-minute -o jsonpath='{.items[*].reason}' | grep -qw SlotStarted"
-scheduled_runs=$(k get br -n "$BENCH" -l pacer.dev/schedule=every-minute -o name 2>/dev/null | wc -l)
-check "one run only: suspended, it started no other ($scheduled_runs)" test "$scheduled_runs" == 1
+message=$(python3 -c 'import json,sys; print(next((c["message"] for c in json.load(open(sys.argv[1]))["status"]["conditions"] if c["type"] == "Regressed"), ""))' "$WORK/schedule.json")
+check "resumed on the slower build: its next slot ran ($(slot_state 1), $(( $(date +%s) - t1 )) s) and the schedule is Regressed=$(regressed): ${message:0:160}" \
+  bash -c "[[ '$(slot_state 1)' == Succeeded && '$(regressed)' == True ]] && grep -q 'p99Integral +' <<<'$message'"
+[[ $(regressed) == True ]] || { python3 -m json.tool "$WORK/schedule.json" | sed -n '/"status"/,$p' | head -60; k -n "$NS" logs deploy/pacer --tail=30; }
+check "its Regressed event, on the schedule" bash -c "$(declare -f k); KUBECONFIG_HOST=$KUBECONFIG_HOST
+  k get events -n $BENCH --field-selector involvedObject.kind=BenchmarkSchedule,involvedObject.name=every-minute -o jsonpath='{.items[*].reason}' | grep -qw Regressed"
+check "the operator's metric pacer_history_regressions for the series" \
+  bash -c "$(declare -f k metrics); KUBECONFIG_HOST=$KUBECONFIG_HOST; NS=$NS; metrics | grep -E '^pacer_history_regressions\\{.*series=\"$series\".*\\} [1-9]'"
+check "the confirmed change in the table changes: $(psql_ -c "SELECT figure || ' ' || first_run || ' ' || status FROM changes WHERE series_id = '$series' AND figure = 'p99Integral'" 2>/dev/null)" \
+  bash -c "[[ \$($(declare -f psql_ innet); NSNET=$NSNET; NODE_IP=$NODE_IP; PG_PORT=$PG_PORT; psql_ -c \"SELECT count(*) FROM changes WHERE series_id = '$series' AND figure = 'p99Integral' AND status = 'confirmed' AND regression\") -ge 1 ]]"
+innet curl -sf -XPOST -H 'Content-Type: application/json' http://127.0.0.1:3391/api/datasources -d "{\"name\": \"pacer history\", \"uid\": \"pacer-history\",
+  \"type\": \"postgres\", \"access\": \"proxy\", \"url\": \"$NODE_IP:$PG_PORT\", \"user\": \"pacer\",
+  \"jsonData\": {\"database\": \"postgres\", \"sslmode\": \"disable\", \"postgresVersion\": 1500}}" >/dev/null 2>&1
+innet python3 "$OBS/query_dashboards.py" http://127.0.0.1:3391 "$REPO/dashboards/pacer-history.json" --datasource pacer-history \
+  --var series="$series" --minutes 10080 >"$WORK/history-dashboard.txt" 2>&1
+check "Grafana's pacer / history on that database: every panel, and the change as an annotation: $(grep -m1 '^annotation' "$WORK/history-dashboard.txt" | cut -c1-80)" \
+  bash -c "grep -q '^annotation Change points: p99Integral +' '$WORK/history-dashboard.txt' && ! grep -q '^FAIL' '$WORK/history-dashboard.txt'"
+grep '^FAIL' "$WORK/history-dashboard.txt" | head -5
 k delete bsched every-minute -n "$BENCH" >/dev/null 2>&1
-runs_gone() { for _ in $(seq 60); do [[ -z $(k get br -n "$BENCH" -l pacer.dev/schedule=every-minute -o name 2>/dev/null) ]] && return 0; sleep 1; done; return 1; }
+runs_gone() { for _ in $(seq 60); do (( $(scheduled_runs) == 0 )) && return 0; sleep 1; done; return 1; }
 check "deleting the schedule deletes its runs (they are owned by it)" runs_gone
 
 check "helm uninstall --wait" h uninstall pacer -n "$NS" --wait --timeout 2m

@@ -6,6 +6,8 @@
 #   images.sh pacer  : pacer's images, built by the same Jib recipe a user runs to push to a registry
 #                      (./mvnw jib:buildTar, base tar://…/java-base-cds.tar), copied beside the others; imported into the
 #                      containerd of every node running (a node started later imports every tar itself).
+#   images.sh slow-server : Jetty 12 slower by SLOW_MICROS per request (its image's configuration alone), tagged -slow,
+#                      imported into every running node (the chart tier's history test)
 set -euo pipefail
 DIR="$(cd "$(dirname "$0")" && pwd)"
 . "$DIR/env.sh"
@@ -184,11 +186,33 @@ clock_ahead_image() {
   log "built $out ($name, its clock 2 s ahead)"
 }
 
+# Jetty 12 made slower by a known amount, a new build of the same server as far as any spec can tell: its image's
+# configuration adds PACER_DEFAULT_WORKLOAD=sleepMicros=SLOW_MICROS (10000: 10 ms more per request that asks for no
+# work), tagged <its tag>-slow, imported into every running node. The chart tier's history test runs a schedule on it.
+slow_server_image() {
+  local micros=${SLOW_MICROS:-10000} out=$PACER_K8S/test-images/server-jetty12-slow.tar name i sock
+  name=$(tar -xOf "$IMAGES/pacer-server-jetty12.tar" manifest.json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["RepoTags"][0])')-slow
+  if [[ ! -f $out || $IMAGES/pacer-server-jetty12.tar -nt $out ]]; then
+    mkdir -p "$(dirname "$out")"
+    skopeo copy -q "docker-archive:$IMAGES/pacer-server-jetty12.tar" "oci:$OCI:jetty12-slow"
+    umoci config --image "$OCI:jetty12-slow" --config.env "PACER_DEFAULT_WORKLOAD=sleepMicros=$micros"
+    rm -f "$out"
+    skopeo copy -q "oci:$OCI:jetty12-slow" "docker-archive:$out:$name"
+  fi
+  for i in $(seq 1 "$MAX_NODES"); do
+    node_vars "$i"; sock=$N_DIR/containerd/containerd.sock
+    [[ -S $sock ]] && [[ -e $N_NSNET ]] || continue
+    nsenter --net="$N_NSNET" -- ctr -a "$sock" -n k8s.io images import "$out" >/dev/null
+  done
+  log "built and imported $name ($micros µs more per request)"
+}
+
 case $WHAT in
   base) base_images ;;
   pacer) pacer_images ;;
   nginx) nginx_image ;;
   clock-ahead) clock_ahead_image ;;
+  slow-server) slow_server_image ;;
   all) base_images; pacer_images ;;
-  *) echo "usage: images.sh [base|pacer|nginx|clock-ahead|all]" >&2; exit 2 ;;
+  *) echo "usage: images.sh [base|pacer|nginx|clock-ahead|slow-server|all]" >&2; exit 2 ;;
 esac

@@ -15,20 +15,30 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>{@code bytes=N}: answer N bytes instead of the default body.</li>
  * </ul>
  * Unknown parameters are ignored; values are capped (10 s, 16 MiB) so that no request can hold a server forever.
+ * A request without a query does the work of {@value #DEFAULT_ENV} (the same syntax; unset: none): set in an image's
+ * configuration, it makes a build of a server that is slower by a known amount, the same spec running it.
  */
 public record Workload(long sleepMicros, long spinMicros, int bodyBytes) {
     public static final byte[] DEFAULT_BODY = "Hello, World!\n".getBytes(StandardCharsets.US_ASCII);
     /** What {@code GET /} answers: the payload of Chappe's shoot-out, 2 bytes of text/plain. */
     public static final byte[] ROOT_BODY = "ok".getBytes(StandardCharsets.US_ASCII);
     public static final Workload NONE = new Workload(0, 0, -1);
+    /** The environment variable holding the work of a request that asks for none. */
+    public static final String DEFAULT_ENV = "PACER_DEFAULT_WORKLOAD";
+    private static final Workload DEFAULT = parse(System.getenv(DEFAULT_ENV), NONE);
     static final long MAX_MICROS = TimeUnit.SECONDS.toMicros(10);
     static final int MAX_BODY_BYTES = 16 * 1024 * 1024;
     static final long SPIN_TAIL_MICROS = 100;
 
-    /** Parses a raw query string ({@code null} or empty means no work). */
+    /** Parses a raw query string ({@code null} or empty: the work of {@value #DEFAULT_ENV}, else none). */
     public static Workload parse(String rawQuery) {
+        return parse(rawQuery, DEFAULT);
+    }
+
+    /** Parses a raw query string; {@code null} or empty is {@code whenNone}. */
+    static Workload parse(String rawQuery, Workload whenNone) {
         if (rawQuery == null || rawQuery.isEmpty()) {
-            return NONE;
+            return whenNone;
         }
         long sleep = 0;
         long spin = 0;

@@ -86,6 +86,9 @@ class PeriodSamplerTest {
         assertThat(w.body()).hasSize(10);
         assertThat(Workload.parse("sleepMicros=999999999999").sleepMicros()).isEqualTo(Workload.MAX_MICROS);
         assertThat(Workload.parse(null)).isEqualTo(Workload.NONE);
+        Workload slower = Workload.parse("sleepMicros=2000", Workload.NONE);
+        assertThat(Workload.parse("", slower)).as("a request asking for no work does the image's default").isEqualTo(slower);
+        assertThat(Workload.parse("bytes=3", slower).sleepMicros()).as("one asking for some does that alone").isZero();
         assertThat(Workload.NONE.body()).isEqualTo(Workload.DEFAULT_BODY);
         assertThat(new String(Workload.NONE.body("/"), StandardCharsets.US_ASCII)).as("the shoot-out's payload").isEqualTo("ok");
         assertThat(Workload.NONE.body("/plaintext")).isEqualTo(Workload.DEFAULT_BODY);

@@ -28,7 +28,23 @@ public final class Analysis {
     public record Outcome(RunResult result, List<PeriodPoint> periods) {
     }
 
+    /**
+     * How the run was conducted, as the orchestration saw it, when that makes its figures untrustworthy: the clients
+     * behind their schedule as the window began (they measured their catching up), and pinned CPUs asked for but not
+     * obtained. Judged with the figures' own findings, in {@link Findings#judge}.
+     *
+     * @param behindAtWindowStart why the clients were behind as the window began, or {@code null}
+     * @param unpinned            each pinning asked for and not obtained
+     */
+    public record Conduct(String behindAtWindowStart, List<String> unpinned) {
+        public static final Conduct CLEAN = new Conduct(null, List.of());
+    }
+
     public static Outcome analyze(AnalysisInput input) {
+        return analyze(input, Conduct.CLEAN);
+    }
+
+    public static Outcome analyze(AnalysisInput input, Conduct conduct) {
         RunResult result = new RunResult();
         result.window = new RunResult.Window(input.windowStartEpochMs(), input.windowEndEpochMs());
         long windowMs = input.windowEndEpochMs() - input.windowStartEpochMs();
@@ -38,6 +54,10 @@ public final class Analysis {
         ClientAnalysis.Outcome clients = ClientAnalysis.of(input, expectedPeriods, windowMs / 1000.0, findings);
         result.server = server.figures();
         result.clients = clients.figures();
+        conduct.unpinned().forEach(p -> findings.invalid.add("placement asked for pinned CPUs, but " + p));
+        if (conduct.behindAtWindowStart() != null) {   // what the window measured is the clients catching up: said first
+            findings.invalid.addFirst(conduct.behindAtWindowStart());
+        }
         findings.judge(result);
         return new Outcome(result, periods(server, clients));
     }

@@ -21,5 +21,13 @@ public record ChangePointParameters(int windowRuns, int minSegmentRuns, double w
         if (windowRuns < 2 * minSegmentRuns || minSegmentRuns < 2) {
             throw new IllegalArgumentException("windowRuns must hold two segments of at least minSegmentRuns (≥ 2) runs");
         }
+        if (confirmRuns < 1) {
+            throw new IllegalArgumentException("confirmRuns must be at least 1, was " + confirmRuns);
+        }
+    }
+
+    /** These parameters with another number of later runs that confirm a change. */
+    public ChangePointParameters withConfirmRuns(int runs) {
+        return new ChangePointParameters(windowRuns, minSegmentRuns, weakP, finalP, minMagnitude, runs, outlierAlpha, outlierMaxShare);
     }
 }

@@ -42,18 +42,10 @@ final class CollectingStage extends ProtocolStep {
         if (collection.failure() != null) {
             return fail(RunConditions.READY, "CollectionFailed", "collecting the histograms failed: " + collection.failure());
         }
-        Analysis.Outcome outcome = Analysis.analyze(collection.collected().input());
+        Analysis.Outcome outcome = Analysis.analyze(collection.collected().input(),
+                new Analysis.Conduct(status.behindAtWindowStart, Pinning.problems(status.pods, plan.server().measure())));
         RunResult result = outcome.result();
-        List<String> pinning = Pinning.problems(status.pods, plan.server().measure());
-        if (!pinning.isEmpty()) {
-            result.verdict = Verdict.Invalid;
-            pinning.forEach(p -> result.reasons.add("placement asked for pinned CPUs, but " + p));
-        }
         result.warnings.addAll(Pinning.unverified(status.pods, plan.server().measure()));
-        if (status.behindAtWindowStart != null) {   // the window measured the clients catching up (RunningStage): first
-            result.verdict = Verdict.Invalid;
-            result.reasons.addFirst(status.behindAtWindowStart);
-        }
         result.warmupExtendedSeconds = status.warmupExtendedSeconds;
         if (plan.tls() != null) {
             result.tls = HandshakeAnalysis.of(collection.collected().rawLogs(), plan.clients().stream().map(RunPlan.ClientRole::name).toList(),

@@ -47,7 +47,9 @@ public final class SchedulePlan {
     public static final String LABEL_HISTORY = "pacer.dev/history";
     /** On a slot's item: the slot's time, RFC 3339. */
     public static final String ANNOTATION_SLOT = "pacer.dev/slot";
-    /** On a slot's item: its repetition, 1 to spec.repetitions. */
+    /** On a slot's item: the slot's repetitions, spec.repetitions when the slot started (a later change is the next slot's). */
+    public static final String ANNOTATION_REPETITIONS = "pacer.dev/repetitions";
+    /** On a slot's item: its repetition, 1 to the slot's repetitions. */
     public static final String ANNOTATION_REPETITION = "pacer.dev/repetition";
     public static final String REGRESSED = "Regressed";
     public static final String STALE = "Stale";
@@ -72,7 +74,7 @@ public final class SchedulePlan {
             throw new RunPlanner.InvalidPlanException(checked.problems());
         }
         SchedulePlan plan = new SchedulePlan(schedule, checked.times());
-        Create sample = new Create(plan.itemName(Instant.EPOCH, 1), Instant.EPOCH, 1);
+        Create sample = new Create(plan.itemName(Instant.EPOCH, 1, 1), Instant.EPOCH, 1, 1);
         try {
             if (plan.spec().template.run != null) {
                 RunPlanner.plan(plan.run(sample));
@@ -97,7 +99,7 @@ public final class SchedulePlan {
     }
 
     /** A run or suite of a slot, as observed: its slot and repetition from its annotations. */
-    public record Item(String name, Instant slot, int repetition, ItemState state, String message) {
+    public record Item(String name, Instant slot, int repetition, int repetitions, ItemState state, String message) {
     }
 
     /** What the history says of the series of the schedule's runs. */
@@ -109,8 +111,8 @@ public final class SchedulePlan {
     public record Observed(Instant now, Instant created, BenchmarkScheduleStatus status, List<Item> items, History history) {
     }
 
-    /** A slot's next item to create. */
-    public record Create(String name, Instant slot, int repetition) {
+    /** A slot's next item to create: its repetition of the slot's {@code repetitions}. */
+    public record Create(String name, Instant slot, int repetition, int repetitions) {
     }
 
     /** An event on the schedule, at a transition. */
@@ -141,7 +143,7 @@ public final class SchedulePlan {
                 slots.put(at, recorded);
             }
         }
-        itemsBySlot.forEach((at, items) -> slots.put(at, slotOf(at, items, repetitions)));
+        itemsBySlot.forEach((at, items) -> slots.put(at, slotOf(at, items)));
 
         Instant last = max(parse(before.lastScheduleTime), itemsBySlot.isEmpty() ? null : itemsBySlot.lastKey());
         Instant reference = last != null ? last : observed.created();
@@ -172,7 +174,7 @@ public final class SchedulePlan {
                         events.add(new Event(true, "SlotReplaced", "slot " + old + " " + replaced.message));
                     }
                 }
-                Create first = new Create(itemName(slot, 1), slot, 1);
+                Create first = new Create(itemName(slot, 1, repetitions), slot, 1, repetitions);
                 creates.add(first);
                 BenchmarkScheduleStatus.Slot started = new BenchmarkScheduleStatus.Slot();
                 started.time = slot.toString();
@@ -190,8 +192,9 @@ public final class SchedulePlan {
         itemsBySlot.forEach((at, items) -> {
             BenchmarkScheduleStatus.Slot slot = slots.get(at);
             Item latest = items.get(items.size() - 1);
-            if ("Running".equals(slot.state) && latest.state() != ItemState.Running && latest.repetition() < repetitions) {
-                Create next = new Create(itemName(at, latest.repetition() + 1), at, latest.repetition() + 1);
+            if ("Running".equals(slot.state) && latest.state() != ItemState.Running && latest.repetition() < latest.repetitions()) {
+                Create next = new Create(itemName(at, latest.repetition() + 1, latest.repetitions()), at, latest.repetition() + 1,
+                        latest.repetitions());
                 creates.add(next);
                 slot.runs.add(next.name());
             }
@@ -226,12 +229,12 @@ public final class SchedulePlan {
         return new Decision(creates, deletes, events, status, next);
     }
 
-    private static BenchmarkScheduleStatus.Slot slotOf(Instant at, List<Item> items, int repetitions) {
+    private static BenchmarkScheduleStatus.Slot slotOf(Instant at, List<Item> items) {
         BenchmarkScheduleStatus.Slot slot = new BenchmarkScheduleStatus.Slot();
         slot.time = at.toString();
         slot.runs = new ArrayList<>(items.stream().map(Item::name).toList());
         Item latest = items.get(items.size() - 1);
-        boolean more = latest.repetition() < repetitions && latest.state() != ItemState.Running;
+        boolean more = latest.repetition() < latest.repetitions() && latest.state() != ItemState.Running;
         if (items.stream().anyMatch(i -> i.state() == ItemState.Running) || more) {
             slot.state = "Running";
         } else {
@@ -332,8 +335,7 @@ public final class SchedulePlan {
     }
 
     /** A slot's item: {@code <schedule>-<yyMMddHHmm, UTC>}, and {@code -<repetition>} when a slot has several. */
-    public String itemName(Instant slot, int repetition) {
-        int repetitions = spec().repetitions == null ? 1 : spec().repetitions;
+    public String itemName(Instant slot, int repetition, int repetitions) {
         return schedule.getMetadata().getName() + "-" + SLOT_NAME.format(slot) + (repetitions > 1 ? "-" + repetition : "");
     }
 
@@ -377,6 +379,7 @@ public final class SchedulePlan {
         Map<String, String> annotations = new LinkedHashMap<>();
         annotations.put(ANNOTATION_SLOT, create.slot().toString());
         annotations.put(ANNOTATION_REPETITION, Integer.toString(create.repetition()));
+        annotations.put(ANNOTATION_REPETITIONS, Integer.toString(create.repetitions()));
         return new ObjectMetaBuilder().withName(create.name()).withNamespace(schedule.getMetadata().getNamespace())
                 .withLabels(labels).withAnnotations(annotations).build();
     }
@@ -385,6 +388,17 @@ public final class SchedulePlan {
     public static Optional<Instant> slotOf(HasMetadata item) {
         Map<String, String> annotations = item.getMetadata().getAnnotations();
         return Optional.ofNullable(annotations == null ? null : parse(annotations.get(ANNOTATION_SLOT)));
+    }
+
+    /** The repetitions of a slot item's slot, from its annotation; {@code otherwise} for an item without one. */
+    public static int repetitionsOf(HasMetadata item, int otherwise) {
+        Map<String, String> annotations = item.getMetadata().getAnnotations();
+        try {
+            return annotations == null || !annotations.containsKey(ANNOTATION_REPETITIONS) ? otherwise
+                    : Integer.parseInt(annotations.get(ANNOTATION_REPETITIONS));
+        } catch (NumberFormatException e) {
+            return otherwise;
+        }
     }
 
     public static int repetitionOf(HasMetadata item) {

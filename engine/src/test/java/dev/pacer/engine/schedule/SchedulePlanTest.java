@@ -51,7 +51,7 @@ class SchedulePlanTest {
 
         Decision at(String time) {
             Decision decision = plan.decide(new Observed(Instant.parse(time), CREATED, status, List.copyOf(items), history));
-            decision.creates().forEach(c -> items.add(new Item(c.name(), c.slot(), c.repetition(), ItemState.Running, null)));
+            decision.creates().forEach(c -> items.add(new Item(c.name(), c.slot(), c.repetition(), c.repetitions(), ItemState.Running, null)));
             items.removeIf(i -> decision.deletes().contains(i.name()));
             status = decision.status();
             return decision;
@@ -59,7 +59,8 @@ class SchedulePlanTest {
 
         void finish(String name, ItemState state) {
             Item item = items.stream().filter(i -> i.name().equals(name)).findFirst().orElseThrow();
-            items.set(items.indexOf(item), new Item(name, item.slot(), item.repetition(), state, state == ItemState.Failed ? "Invalid: the clients fell behind" : null));
+            items.set(items.indexOf(item), new Item(name, item.slot(), item.repetition(), item.repetitions(), state,
+                    state == ItemState.Failed ? "Invalid: the clients fell behind" : null));
         }
     }
 
@@ -106,6 +107,25 @@ class SchedulePlanTest {
         });
         assertThat(done.status().lastSuccessfulTime).isEqualTo("2026-11-28T13:00:00Z");
         assertThat(done.status().active).isEmpty();
+    }
+
+    @Test
+    void aChangeOfRepetitionsIsTheNextSlotsAFinishedSlotStaysFinished() throws Exception {
+        BenchmarkSchedule schedule = schedule("*/10 * * * *", 2);
+        Cluster cluster = new Cluster(schedule);
+        cluster.at("2026-11-28T12:10:00Z");
+        cluster.finish("nightly-jetty12-2611281210-1", ItemState.Succeeded);
+        cluster.at("2026-11-28T12:11:00Z");
+        cluster.finish("nightly-jetty12-2611281210-2", ItemState.Succeeded);
+        schedule.getSpec().repetitions = 4;
+        Cluster changed = new Cluster(schedule);
+        changed.items.addAll(cluster.items);
+        changed.status = cluster.status;
+        Decision decision = changed.at("2026-11-28T12:12:00Z");
+        assertThat(decision.creates()).as("no third run for the finished slot").isEmpty();
+        assertThat(decision.status().slots).singleElement().satisfies(s -> assertThat(s.state).isEqualTo("Succeeded"));
+        assertThat(changed.at("2026-11-28T12:20:01Z").creates()).singleElement()
+                .satisfies(c -> assertThat(c.repetitions()).as("the next slot takes it").isEqualTo(4));
     }
 
     @Test
@@ -262,8 +282,8 @@ class SchedulePlanTest {
         schedule.getSpec().template.run = null;
         schedule.getSpec().template.suite = BenchmarkRunYaml.readSuite(Path.of("../examples/suites/local-two-servers.yaml")).getSpec();
         SchedulePlan plan = SchedulePlan.of(schedule);
-        BenchmarkSuite suite = plan.suite(new SchedulePlan.Create(plan.itemName(Instant.parse("2026-11-29T00:00:00Z"), 2),
-                Instant.parse("2026-11-29T00:00:00Z"), 2));
+        BenchmarkSuite suite = plan.suite(new SchedulePlan.Create(plan.itemName(Instant.parse("2026-11-29T00:00:00Z"), 2, 2),
+                Instant.parse("2026-11-29T00:00:00Z"), 2, 2));
         assertThat(suite.getMetadata().getName()).isEqualTo("nightly-jetty12-2611290000-2");
         assertThat(SchedulePlan.slotOf(suite)).contains(Instant.parse("2026-11-29T00:00:00Z"));
         assertThat(SchedulePlan.repetitionOf(suite)).isEqualTo(2);

@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>From the environment (the chart sets it from a Secret): {@code PACER_HISTORY_JDBC_URL}
  * ({@code jdbc:postgresql://host:5432/db}; unset: no history), {@code PACER_HISTORY_USER},
- * {@code PACER_HISTORY_PASSWORD} (never logged), {@code PACER_HISTORY_ALL_RUNS} ({@code true} or {@code false}).
+ * {@code PACER_HISTORY_PASSWORD} (never logged), {@code PACER_HISTORY_ALL_RUNS} ({@code true} or {@code false}),
+ * {@code PACER_HISTORY_CONFIRM_RUNS} (later runs that confirm a change; 5 by default).
  */
 public final class HistoryRecorder {
     private static final Logger LOG = LoggerFactory.getLogger(HistoryRecorder.class);
@@ -36,7 +37,11 @@ public final class HistoryRecorder {
     public static final String LABEL = "pacer.dev/history";
 
     /** Where to and which runs. */
-    public record Settings(String jdbcUrl, String user, String password, boolean allRuns) {
+    public record Settings(String jdbcUrl, String user, String password, boolean allRuns, int confirmRuns) {
+        public Settings(String jdbcUrl, String user, String password, boolean allRuns) {
+            this(jdbcUrl, user, password, allRuns, ChangePointParameters.DEFAULTS.confirmRuns());
+        }
+
         /** {@code null} when PACER_HISTORY_JDBC_URL is unset: no history. */
         public static Settings fromEnvironment(Map<String, String> env) {
             String url = env.getOrDefault("PACER_HISTORY_JDBC_URL", "").strip();
@@ -51,13 +56,18 @@ public final class HistoryRecorder {
             if (!all.equals("true") && !all.equals("false")) {
                 throw new IllegalArgumentException("PACER_HISTORY_ALL_RUNS must be true or false, was '" + all + "'");
             }
+            String confirm = env.getOrDefault("PACER_HISTORY_CONFIRM_RUNS", Integer.toString(ChangePointParameters.DEFAULTS.confirmRuns())).strip();
+            if (!confirm.matches("[1-9][0-9]{0,2}")) {
+                throw new IllegalArgumentException("PACER_HISTORY_CONFIRM_RUNS must be a number of runs, 1 to 999, was '" + confirm + "'");
+            }
             return new Settings(url, env.getOrDefault("PACER_HISTORY_USER", "pacer").strip(), env.get("PACER_HISTORY_PASSWORD"),
-                    Boolean.parseBoolean(all));
+                    Boolean.parseBoolean(all), Integer.parseInt(confirm));
         }
 
         @Override
         public String toString() {
-            return jdbcUrl + " as " + user + (allRuns ? ", every run" : ", runs labelled " + LABEL + "=true");
+            return jdbcUrl + " as " + user + (allRuns ? ", every run" : ", runs labelled " + LABEL + "=true") + ", a change confirmed by "
+                    + confirmRuns + " later runs";
         }
     }
 
@@ -72,7 +82,7 @@ public final class HistoryRecorder {
     }
 
     private final Settings settings;
-    private final HistoryAnalysis analysis = new HistoryAnalysis(ChangePointParameters.DEFAULTS);
+    private final HistoryAnalysis analysis;
     private final Map<String, SeriesHistory> latest = new ConcurrentHashMap<>();
     /** Each recorded run's series, by source: asked by the schedules for their runs at every reconcile. */
     private final Map<String, String> seriesBySource = new ConcurrentHashMap<>();
@@ -80,6 +90,7 @@ public final class HistoryRecorder {
 
     public HistoryRecorder(Settings settings) {
         this.settings = settings;
+        this.analysis = new HistoryAnalysis(ChangePointParameters.DEFAULTS.withConfirmRuns(settings.confirmRuns()));
     }
 
     /** Whether this run is one the history keeps. */

@@ -128,11 +128,12 @@ public class BenchmarkScheduleReconciler implements Reconciler<BenchmarkSchedule
         List<BenchmarkRun> runs = client.resources(BenchmarkRun.class).inNamespace(namespace).withLabel(SchedulePlan.LABEL_SCHEDULE, name)
                 .list().getItems();
         List<SchedulePlan.Item> items = new ArrayList<>();
+        int repetitions = schedule.getSpec().repetitions == null ? 1 : schedule.getSpec().repetitions;
         if (plan.runsRuns()) {
-            runs.stream().filter(r -> isItem(r)).forEach(r -> items.add(item(r, state(r.getStatus()), message(r.getStatus()))));
+            runs.stream().filter(r -> isItem(r)).forEach(r -> items.add(item(r, repetitions, state(r.getStatus()), message(r.getStatus()))));
         } else {
             client.resources(BenchmarkSuite.class).inNamespace(namespace).withLabel(SchedulePlan.LABEL_SCHEDULE, name).list().getItems()
-                    .stream().filter(s -> isItem(s)).forEach(s -> items.add(item(s, state(s), s.getStatus() == null ? null : failure(s))));
+                    .stream().filter(s -> isItem(s)).forEach(s -> items.add(item(s, repetitions, state(s), s.getStatus() == null ? null : failure(s))));
         }
         Instant created = Instant.parse(schedule.getMetadata().getCreationTimestamp());
         SchedulePlan.Decision decision = plan.decide(new SchedulePlan.Observed(now, created, before, items, history(runs)));
@@ -174,9 +175,9 @@ public class BenchmarkScheduleReconciler implements Reconciler<BenchmarkSchedule
         return SchedulePlan.slotOf(resource).isPresent() && resource.getMetadata().getDeletionTimestamp() == null;
     }
 
-    private static SchedulePlan.Item item(HasMetadata resource, SchedulePlan.ItemState state, String message) {
+    private static SchedulePlan.Item item(HasMetadata resource, int repetitions, SchedulePlan.ItemState state, String message) {
         return new SchedulePlan.Item(resource.getMetadata().getName(), SchedulePlan.slotOf(resource).orElseThrow(),
-                SchedulePlan.repetitionOf(resource), state, message);
+                SchedulePlan.repetitionOf(resource), SchedulePlan.repetitionsOf(resource, repetitions), state, message);
     }
 
     /** A run gave figures: Succeeded, its verdict not Invalid (Failed criteria are figures too: the history judges them). */

@@ -35,6 +35,11 @@ class HistoryRecorderTest {
         run.getMetadata().setLabels(Map.of(HistoryRecorder.LABEL, "true"));
         assertThat(new HistoryRecorder(labelled).wants(run)).isTrue();
         assertThat(all.user()).isEqualTo("pacer");
-        assertThat(all.toString()).isEqualTo("jdbc:postgresql://db:5432/pacer as pacer, every run").doesNotContain("s3cret");
+        assertThat(all.toString()).isEqualTo("jdbc:postgresql://db:5432/pacer as pacer, every run, a change confirmed by 5 later runs")
+                .doesNotContain("s3cret");
+        assertThat(HistoryRecorder.Settings.fromEnvironment(Map.of("PACER_HISTORY_JDBC_URL", "jdbc:postgresql://db/pacer",
+                "PACER_HISTORY_CONFIRM_RUNS", "3")).confirmRuns()).isEqualTo(3);
+        assertThatThrownBy(() -> HistoryRecorder.Settings.fromEnvironment(Map.of("PACER_HISTORY_JDBC_URL", "jdbc:postgresql://db/pacer",
+                "PACER_HISTORY_CONFIRM_RUNS", "0"))).hasMessageContaining("PACER_HISTORY_CONFIRM_RUNS");
     }
 }
