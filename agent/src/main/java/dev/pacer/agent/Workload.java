@@ -25,10 +25,11 @@ public record Workload(long sleepMicros, long spinMicros, int bodyBytes) {
     public static final Workload NONE = new Workload(0, 0, -1);
     /** The environment variable holding the work of a request that asks for none. */
     public static final String DEFAULT_ENV = "PACER_DEFAULT_WORKLOAD";
-    private static final Workload DEFAULT = parse(System.getenv(DEFAULT_ENV), NONE);
     static final long MAX_MICROS = TimeUnit.SECONDS.toMicros(10);
     static final int MAX_BODY_BYTES = 16 * 1024 * 1024;
     static final long SPIN_TAIL_MICROS = 100;
+    /** After the caps it is parsed with: static fields initialize in this order. */
+    private static final Workload DEFAULT = parse(System.getenv(DEFAULT_ENV), NONE);
 
     /** Parses a raw query string ({@code null} or empty: the work of {@value #DEFAULT_ENV}, else none). */
     public static Workload parse(String rawQuery) {

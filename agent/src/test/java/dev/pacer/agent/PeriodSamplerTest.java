@@ -87,6 +87,7 @@ class PeriodSamplerTest {
         assertThat(Workload.parse("sleepMicros=999999999999").sleepMicros()).isEqualTo(Workload.MAX_MICROS);
         assertThat(Workload.parse(null)).isEqualTo(Workload.NONE);
         Workload slower = Workload.parse("sleepMicros=2000", Workload.NONE);
+        assertThat(slower.sleepMicros()).as("parsed with the caps in place").isEqualTo(2000);
         assertThat(Workload.parse("", slower)).as("a request asking for no work does the image's default").isEqualTo(slower);
         assertThat(Workload.parse("bytes=3", slower).sleepMicros()).as("one asking for some does that alone").isZero();
         assertThat(Workload.NONE.body()).isEqualTo(Workload.DEFAULT_BODY);
