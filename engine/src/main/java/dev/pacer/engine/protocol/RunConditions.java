@@ -72,6 +72,12 @@ public final class RunConditions {
         return conditions.stream().filter(c -> type.equals(c.getType())).findFirst().orElse(null);
     }
 
+    /** Why a run or suite failed, "Reason: message" from its Failed condition; {@code null} without one. */
+    public static String failure(List<Condition> conditions) {
+        Condition failed = find(conditions, FAILED);
+        return failed == null ? null : failed.getReason() + ": " + failed.getMessage();
+    }
+
     /** Whether the condition of a type has the status. */
     public static boolean is(List<Condition> conditions, String type, String status) {
         Condition condition = find(conditions, type);

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.pacer.api.BenchmarkRun;
@@ -86,6 +87,11 @@ public final class HistoryRecorder {
     private final Map<String, SeriesHistory> latest = new ConcurrentHashMap<>();
     /** Each recorded run's series, by source: asked by the schedules for their runs at every reconcile. */
     private final Map<String, String> seriesBySource = new ConcurrentHashMap<>();
+    /**
+     * Finished runs the database does not hold (Invalid, or not opted in): a schedule asks only about finished runs,
+     * recorded (or not) before their final status, so the answer stands and is not asked again at every reconcile.
+     */
+    private final Set<String> notRecorded = ConcurrentHashMap.newKeySet();
     private HistoryStore store;
 
     public HistoryRecorder(Settings settings) {
@@ -119,14 +125,11 @@ public final class HistoryRecorder {
         }
         try {
             RecordedRun recorded = RecordedRun.of(document, files, source);
-            if (store == null) {
-                store = HistoryStore.open(settings.jdbcUrl(), settings.user(), settings.password());
-            }
-            boolean fresh = store.record(recorded);
+            boolean fresh = store().record(recorded);
             SeriesKey key = recorded.point().series();
             seriesBySource.put(source, key.id());
-            SeriesHistory series = analysis.analyseSeries(store.points(key.id()), store.acknowledgements());
-            store.replaceChanges(series);
+            SeriesHistory series = analysis.analyseSeries(store().points(key.id()), store().acknowledgements());
+            store().replaceChanges(series);
             latest.put(key.id(), series);
             LOG.info("run {}: {} the history (series {} {}: {} runs, {} change(s), {} alerting)", source, fresh ? "recorded in" : "already in",
                     key.id(), key.label(), series.points().size(), series.changes().size(), series.alerting().size());
@@ -134,11 +137,24 @@ public final class HistoryRecorder {
         } catch (IOException e) {
             return new Recording(e.getMessage(), null);
         } catch (RuntimeException e) {
-            if (store != null) {
-                store.close();
-                store = null;   // opened again for the next run
-            }
+            forgetStore();
             return new Recording("the history's database (" + settings.jdbcUrl() + "): " + e.getMessage(), null);
+        }
+    }
+
+    /** The database, opened at the first use and again after a failure closed it. */
+    private HistoryStore store() {
+        if (store == null) {
+            store = HistoryStore.open(settings.jdbcUrl(), settings.user(), settings.password());
+        }
+        return store;
+    }
+
+    /** After a failure: closed, and opened again at the next use. */
+    private void forgetStore() {
+        if (store != null) {
+            store.close();
+            store = null;
         }
     }
 
@@ -155,11 +171,12 @@ public final class HistoryRecorder {
         try {
             String id = seriesBySource.get(source);
             if (id == null) {
-                if (store == null) {
-                    store = HistoryStore.open(settings.jdbcUrl(), settings.user(), settings.password());
+                if (notRecorded.contains(source)) {
+                    return Optional.empty();
                 }
-                Optional<String> found = store.seriesOf(source);
+                Optional<String> found = store().seriesOf(source);
                 if (found.isEmpty()) {
+                    notRecorded.add(source);
                     return Optional.empty();
                 }
                 id = found.get();
@@ -167,19 +184,13 @@ public final class HistoryRecorder {
             }
             SeriesHistory series = latest.get(id);
             if (series == null) {
-                if (store == null) {
-                    store = HistoryStore.open(settings.jdbcUrl(), settings.user(), settings.password());
-                }
-                series = analysis.analyseSeries(store.points(id), store.acknowledgements());
+                series = analysis.analyseSeries(store().points(id), store().acknowledgements());
                 latest.put(id, series);
             }
             return Optional.of(series);
         } catch (RuntimeException e) {
             LOG.warn("the history's database ({}): {}", settings.jdbcUrl(), e.getMessage());
-            if (store != null) {
-                store.close();
-                store = null;
-            }
+            forgetStore();
             return Optional.empty();
         }
     }

@@ -133,7 +133,7 @@ public class BenchmarkScheduleReconciler implements Reconciler<BenchmarkSchedule
             runs.stream().filter(r -> isItem(r)).forEach(r -> items.add(item(r, repetitions, state(r.getStatus()), message(r.getStatus()))));
         } else {
             client.resources(BenchmarkSuite.class).inNamespace(namespace).withLabel(SchedulePlan.LABEL_SCHEDULE, name).list().getItems()
-                    .stream().filter(s -> isItem(s)).forEach(s -> items.add(item(s, repetitions, state(s), s.getStatus() == null ? null : failure(s))));
+                    .stream().filter(s -> isItem(s)).forEach(s -> items.add(item(s, repetitions, state(s), s.getStatus() == null ? null : RunConditions.failure(s.getStatus().conditions))));
         }
         Instant created = Instant.parse(schedule.getMetadata().getCreationTimestamp());
         SchedulePlan.Decision decision = plan.decide(new SchedulePlan.Observed(now, created, before, items, history(runs)));
@@ -196,19 +196,14 @@ public class BenchmarkScheduleReconciler implements Reconciler<BenchmarkSchedule
         if (status.phase == Phase.Succeeded && status.result != null) {
             return "verdict " + status.result.verdict;
         }
-        var failed = RunConditions.find(status.conditions, RunConditions.FAILED);
-        return failed == null ? status.phase.name() : failed.getReason() + ": " + failed.getMessage();
+        String failure = RunConditions.failure(status.conditions);
+        return failure == null ? status.phase.name() : failure;
     }
 
     private static SchedulePlan.ItemState state(BenchmarkSuite suite) {
         String phase = suite.getStatus() == null ? null : suite.getStatus().phase;
         return "Succeeded".equals(phase) ? SchedulePlan.ItemState.Succeeded
                 : "Failed".equals(phase) ? SchedulePlan.ItemState.Failed : SchedulePlan.ItemState.Running;
-    }
-
-    private static String failure(BenchmarkSuite suite) {
-        var failed = RunConditions.find(suite.getStatus().conditions, RunConditions.FAILED);
-        return failed == null ? null : failed.getReason() + ": " + failed.getMessage();
     }
 
     /** What the history says of the series of the schedule's finished runs (a scheduled suite's runs too). */

@@ -149,8 +149,8 @@ public class BenchmarkSuiteReconciler implements Reconciler<BenchmarkSuite> {
         if (status.phase == Phase.Succeeded && status.result != null) {
             return Optional.of(SuiteOutcome.of(status.result));
         }
-        var failed = RunConditions.find(status.conditions, RunConditions.FAILED);
-        return Optional.of(SuiteOutcome.failed(failed == null ? status.phase.name() : failed.getReason() + ": " + failed.getMessage()));
+        String failure = RunConditions.failure(status.conditions);
+        return Optional.of(SuiteOutcome.failed(failure == null ? status.phase.name() : failure));
     }
 
     private void create(BenchmarkSuite suite, SuitePlan plan, SuitePlan.Step step, Context<BenchmarkSuite> context) {
