@@ -253,16 +253,10 @@ k delete namespace "$BLOG" --wait=false >/dev/null 2>&1
 # `changes`, and Grafana's annotation on "pacer / history" read from the database. Deleted, the schedule's runs go too.
 "$REPO/test/cluster/images.sh" slow-server >"$WORK/slow-image.log" 2>&1
 slow_image=$(sed -n 's/.*built and imported \([^ ]*\) .*/\1/p' "$WORK/slow-image.log")
-PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
-PG_DIR=$WORK/pg PG_PORT=55432
-as_postgres() { if [[ $(id -u) -eq 0 ]]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-pg_stop() { innet bash -c "$(declare -f as_postgres); as_postgres '$PG_BIN/pg_ctl' -D '$PG_DIR' -m immediate -w stop" >/dev/null 2>&1; }
-trap 'pg_stop; rm -rf "$WORK" "$ARTIFACTS_HOST"; "$OBS/stack.sh" stop >/dev/null 2>&1' EXIT
-chmod 755 "$WORK"; mkdir -p "$PG_DIR"; [[ $(id -u) -ne 0 ]] || chown postgres:postgres "$PG_DIR"
-as_postgres "$PG_BIN/initdb" -D "$PG_DIR" -U pacer -A trust -E UTF8 --no-sync >"$WORK/initdb.log" 2>&1
-printf 'host all all %s trust\nhost all all %s/32 trust\n' "$PODS_CIDR" "$NODE_IP" >>"$PG_DIR/pg_hba.conf"   # the pods, and this test
-innet bash -c "$(declare -f as_postgres); as_postgres '$PG_BIN/pg_ctl' -D '$PG_DIR' -w -l '$PG_DIR/postgres.log' \
-  -o '-p $PG_PORT -k $PG_DIR -c listen_addresses=$NODE_IP -c fsync=off' start" >/dev/null 2>&1
+. "$OBS/postgres.sh"
+PG_DIR=$WORK/pg PG_PORT=55432 PG_NETNS=$NSNET
+trap 'postgres_stop "$PG_DIR"; rm -rf "$WORK" "$ARTIFACTS_HOST"; "$OBS/stack.sh" stop >/dev/null 2>&1' EXIT
+postgres_start "$PG_DIR" "$PG_PORT" "$NODE_IP" "$PODS_CIDR" "$NODE_IP/32" 2>"$WORK/postgres.err"   # the pods, and this test
 psql_() { innet psql -h "$NODE_IP" -p "$PG_PORT" -U pacer -d postgres -v ON_ERROR_STOP=1 -qtA "$@"; }
 k -n "$NS" create secret generic pacer-history-db --from-literal=jdbcUrl="jdbc:postgresql://$NODE_IP:$PG_PORT/postgres" \
   --from-literal=user=pacer --from-literal=password=unused >/dev/null

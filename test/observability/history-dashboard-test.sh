@@ -15,22 +15,18 @@ check() { # description command...
   if "$@" >/dev/null 2>&1; then echo "ok   $what"; passed=$((passed + 1)); else echo "FAIL $what"; failed=$((failed + 1)); fi
 }
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-WORK=$(mktemp -d); chmod 755 "$WORK"
-PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
-[[ -x $PG_BIN/initdb ]] || { echo "FAIL no PostgreSQL server in /usr/lib/postgresql: scripts/install-test-deps.sh installs it"; exit 1; }
-as_postgres() { if [[ $(id -u) -eq 0 ]]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+. "$DIR/postgres.sh"
+WORK=$(mktemp -d)
 grafana_pid=""
 cleanup() {
   [[ -z $grafana_pid ]] || kill "$grafana_pid" 2>/dev/null
-  as_postgres "$PG_BIN/pg_ctl" -D "$WORK/pg" -m immediate -w stop >/dev/null 2>&1
+  postgres_stop "$WORK/pg"
   rm -rf "$WORK"
 }
 trap cleanup EXIT
-mkdir -p "$WORK/pg" "$WORK/runs"
-[[ $(id -u) -ne 0 ]] || chown postgres:postgres "$WORK/pg"
+mkdir -p "$WORK/runs"
 PG_PORT=$(free_port)
-as_postgres "$PG_BIN/initdb" -D "$WORK/pg" -U pacer -A trust -E UTF8 --no-sync >"$WORK/initdb.log" 2>&1
-as_postgres "$PG_BIN/pg_ctl" -D "$WORK/pg" -w -l "$WORK/pg/postgres.log" -o "-p $PG_PORT -k $WORK/pg -c listen_addresses=127.0.0.1 -c fsync=off" start >/dev/null 2>&1
+postgres_start "$WORK/pg" "$PG_PORT" 127.0.0.1 || { echo "FAIL PostgreSQL did not start"; exit 1; }
 URL="jdbc:postgresql://127.0.0.1:$PG_PORT/postgres"
 psql_() { psql -h 127.0.0.1 -p "$PG_PORT" -U pacer -d postgres -v ON_ERROR_STOP=1 -qtA "$@"; }
 check "PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$PG_PORT" psql_ -c 'SELECT 1'

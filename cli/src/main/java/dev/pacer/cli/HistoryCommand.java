@@ -43,6 +43,7 @@ final class HistoryCommand implements Callable<Integer> {
     static final String ACKNOWLEDGED_FILE = "history-acknowledged.json";
     /** Deep enough for runs/NAME/result.json and runs/SUITE/RUN/result.json. */
     private static final int MAX_DEPTH = 4;
+    private static final HistoryAnalysis ANALYSIS = new HistoryAnalysis(ChangePointParameters.DEFAULTS);
 
     enum Format { text, json, markdown }
 
@@ -110,7 +111,7 @@ final class HistoryCommand implements Callable<Integer> {
         }
         List<HistoryPoint> points = new ArrayList<>();
         Map<String, Integer> skipped = new TreeMap<>();
-        List<Acknowledgement> acknowledged;
+        List<SeriesHistory> analysed;
         if (database == null || record) {
             for (Path directory : resultsDirectories(roots)) {
                 ResultDocument document = ResultDocument.read(directory);
@@ -132,28 +133,22 @@ final class HistoryCommand implements Callable<Integer> {
                     store.acknowledge(wanted);
                     err.println("pacer history: acknowledged " + acknowledge + " in " + database);
                 }
-                points = store.points();
-                acknowledged = store.acknowledgements();
+                analysed = ANALYSIS.analyse(store.points(), store.acknowledgements());
+                analysed.forEach(store::replaceChanges);   // what the history dashboard draws, as the operator leaves it
             }
         } else {
             Path acknowledgedFile = roots.getFirst().resolve(ACKNOWLEDGED_FILE);
-            acknowledged = readAcknowledged(acknowledgedFile);
+            List<Acknowledgement> acknowledged = readAcknowledged(acknowledgedFile);
             if (wanted != null) {
                 acknowledged.add(wanted);
                 ResultDocument.JSON.writeValue(acknowledgedFile.toFile(), acknowledged);
                 err.println("pacer history: acknowledged " + acknowledge + " in " + acknowledgedFile);
             }
-        }
-        HistoryAnalysis analysis = new HistoryAnalysis(ChangePointParameters.DEFAULTS);
-        List<SeriesHistory> analysed = analysis.analyse(points, acknowledged);
-        if (database != null) {
-            try (HistoryStore store = HistoryStore.open(database, databaseUser, System.getenv(PASSWORD_VARIABLE))) {
-                analysed.forEach(store::replaceChanges);   // what the history dashboard draws, as the operator leaves it
-            }
+            analysed = ANALYSIS.analyse(points, acknowledged);
         }
         List<SeriesHistory> histories = analysed.stream().filter(h -> seriesId == null || h.key().id().equals(seriesId)).toList();
         switch (format) {
-            case json -> out.println(ResultDocument.JSON.writeValueAsString(json(histories, skipped, analysis.parameters())));
+            case json -> out.println(ResultDocument.JSON.writeValueAsString(json(histories, skipped, ANALYSIS.parameters())));
             case markdown -> markdown(out, histories);
             case text -> text(out, histories, skipped);
         }
