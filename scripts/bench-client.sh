@@ -19,7 +19,10 @@
 #   colon, clients.connectionOrder (unset: pacer once, with its defaults); REPEAT=3: each case (rate, connections) run
 #   3 rounds of every client in turn, each figure the median of its rounds and each ratio the median of the ratios
 #   within a round (the rounds' ratios follow in the text table); FORMAT=markdown: the table as in docs/benchmarks.md;
-#   PROFILE=0: no profile after the table. wrk2 is built
+#   PROFILE=0: no profile after the table; HTTP_VERSION=h2 (with SCHEME=https; ALPN) or h2c (cleartext, prior
+#   knowledge): every client over HTTP/2, nginx serving it, h2load (nghttp2's load generator) the reference and its cost
+#   set against pacer's; STREAMS=N: N requests at once per connection (h2load -m, pacer's maxConcurrentStreams; 1 by
+#   default). wrk2 is built
 #   from its public source outside the repository (git clone https://github.com/giltene/wrk2 && make), never committed.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -33,7 +36,18 @@ FORMAT="${FORMAT:-text}"; [[ $FORMAT == text || $FORMAT == markdown ]] || { echo
 PROFILE="${PROFILE:-1}"   # 0: no JFR profile after the table
 CONNECTION_COUNTS=(${CONNECTIONS:-16 100 1000})
 CONNECTIONS=${CONNECTION_COUNTS[0]}
-if [[ -n ${WRK2:-} ]]; then
+HTTP_VERSION="${HTTP_VERSION:-http/1.1}"
+STREAMS="${STREAMS:-1}"
+SCHEME="${SCHEME:-http}"
+[[ $SCHEME == http || $SCHEME == https ]] || { echo "SCHEME must be http or https, was '$SCHEME'" >&2; exit 2; }
+case "$HTTP_VERSION/$SCHEME" in
+  http/1.1/*|h2/https|h2c/http) ;;
+  *) echo "HTTP_VERSION must be http/1.1, h2 (with SCHEME=https) or h2c (with SCHEME=http), was '$HTTP_VERSION' over $SCHEME" >&2; exit 2 ;;
+esac
+[[ $STREAMS =~ ^[1-9][0-9]*$ ]] || { echo "STREAMS must be a whole number, 1 or more, was '$STREAMS'" >&2; exit 2; }
+if [[ $HTTP_VERSION != http/1.1 ]]; then
+  DEFAULT_CLIENTS="h2load pacer"   # wrk2 and vegeta speak HTTP/1.1 here
+elif [[ -n ${WRK2:-} ]]; then
   [[ -x $WRK2 ]] || { echo "WRK2=$WRK2 is not an executable: build giltene/wrk2 and give its 'wrk' binary" >&2; exit 2; }
   DEFAULT_CLIENTS="wrk2 vegeta pacer"
 else
@@ -59,16 +73,18 @@ sleeps_per_response() { # sleeps (from sleeps_between: "≥" before it when a th
     printf "%s%.2f sleeps per response%s", bound, (n > 0 ? s / n : 0), (bound == "" ? "" : " (a thread ended in the window, its sleeps uncounted)") }'
 }
 
-SCHEME="${SCHEME:-http}"
-[[ $SCHEME == http || $SCHEME == https ]] || { echo "SCHEME must be http or https, was '$SCHEME'" >&2; exit 2; }
-NGINX_TLS=$([[ $SCHEME == https ]] && echo 1 || echo 0) start_nginx "$work" 0
+NGINX_HTTP2=$([[ $HTTP_VERSION == http/1.1 ]] && echo 0 || echo 1) NGINX_TLS=$([[ $SCHEME == https ]] && echo 1 || echo 0) start_nginx "$work" 0
 PORT=$NGINX_PORT
 TARGET="$SCHEME://127.0.0.1:$PORT/"
 TLS_JSON=""
 if [[ $SCHEME == https ]]; then
   TLS_JSON=",\"tls\":{\"protocols\":[\"TLSv1.3\"],\"sessionResumption\":true,\"requestsPerConnection\":0,\"trustedCertificatesFile\":\"$work/tls.crt\"}"
 fi
-taskset -c 1 wrk -t1 -c16 -d2s "$TARGET" >/dev/null   # nginx warm
+if [[ $HTTP_VERSION == http/1.1 ]]; then
+  taskset -c 1 wrk -t1 -c16 -d2s "$TARGET" >/dev/null   # nginx warm
+else
+  taskset -c 1 h2load -c16 -n 20000 "$TARGET" >/dev/null
+fi
 
 # each prints: "responsesInWindow achievedPerSecond cpuSecondsInWindow p99Ms"
 pacer_client() {
@@ -82,6 +98,7 @@ pacer_client() {
   # armed first (connected, collected), then started a second or more ahead, as the run protocol does
   local wakeup_json=""; [[ -n ${PACER_WAKEUP_MICROS:-} ]] && wakeup_json="\"minWakeupIntervalMicros\":$PACER_WAKEUP_MICROS,"
   [[ -n ${PACER_CONNECTION_ORDER:-} ]] && wakeup_json+="\"connectionOrder\":\"$PACER_CONNECTION_ORDER\","
+  [[ $HTTP_VERSION != http/1.1 ]] && wakeup_json+="\"httpVersion\":\"$HTTP_VERSION\",\"maxConcurrentStreams\":$STREAMS,"
   curl -sf -XPOST "localhost:$admin/pacer/v1/run" -d "{\"targetUrl\":\"$SCHEME://127.0.0.1:$PORT\",\"ratePerSecond\":$rate,\"connections\":$CONNECTIONS,$wakeup_json\"request\":{\"path\":\"/\"},\"warmupMs\":$((WARMUP_SECONDS*1000)),\"durationMs\":$((MEASURED_SECONDS*1000)),\"startAtEpochMs\":0,\"rampUpMs\":$((RAMP_SECONDS*1000))$TLS_JSON}" >/dev/null
   until curl -sf "localhost:$admin/pacer/v1/run" | grep -q '"state" : "armed"'; do sleep 0.05; done
   local start_at=$(( ($(now_ms) / 1000 + 2) * 1000 ))
@@ -167,6 +184,24 @@ wrk2_client() {
   echo "$n $rps $(echo "$cpu1 - $cpu0" | bc -l) ${p99:-0}"
 }
 
+# h2load's rate is per connection (--rps), its streams per connection -m; it prints no percentile, and its times are
+# from each request's own send (not its intended time): its p99 is left out, and so is pacer's ratio to it
+h2load_client() {
+  local rate="$1"
+  local per_connection; per_connection=$(echo "scale=3; $rate / $CONNECTIONS" | bc -l)
+  local start; start=$(now_ms)
+  taskset -c 1 h2load -t1 -c"$CONNECTIONS" -m"$STREAMS" --rps="$per_connection" --warm-up-time="${WARMUP_SECONDS}s" \
+    -D "$MEASURED_SECONDS" "$TARGET" >"$work/h2load.out" 2>&1 &
+  local pid=$!; STARTED_PIDS+=("$pid")
+  wait_until_ms $(( start + WARMUP_SECONDS * 1000 )); local cpu0 sleeps0; cpu0=$(cpu_seconds "$pid"); sleeps0=$(sleeps "$pid")
+  wait_until_ms $(( start + (WARMUP_SECONDS + MEASURED_SECONDS) * 1000 )); local cpu1 sleeps1; cpu1=$(cpu_seconds "$pid"); sleeps1=$(sleeps "$pid")
+  wait "$pid" || true
+  # its main duration's requests: "requests: N total, N started, N done, N succeeded, ..."
+  local n; n=$(sed -n 's/^requests: .* \([0-9]*\) succeeded.*/\1/p' "$work/h2load.out")
+  echo "  h2load at $rate req/s, $CONNECTIONS connections, $STREAMS streams each$(round_label): $(grep -m1 '^time for request' "$work/h2load.out" | xargs); $(sleeps_per_response "$(sleeps_between "$sleeps0" "$sleeps1")" "${n:-0}")" >>"$work/details"
+  echo "${n:-0} $(echo "scale=1; ${n:-0} / $MEASURED_SECONDS" | bc -l) $(echo "$cpu1 - $cpu0" | bc -l) 0"
+}
+
 plain_client() {
   local rate="$1"
   # the library cannot stop a schedule it is behind: its run is bounded from outside
@@ -191,11 +226,11 @@ for client in ${CLIENTS:-$DEFAULT_CLIENTS}; do   # pacer once per variant asked:
     clients+=("$client")
   fi
 done
-reference=vegeta; [[ " ${clients[*]} " == *" wrk2 "* ]] && reference=wrk2
+reference=vegeta; [[ " ${clients[*]} " == *" wrk2 "* ]] && reference=wrk2; [[ " ${clients[*]} " == *" h2load "* ]] && reference=h2load
 # the machine, for telling tables apart: a reader compares a table with another only through the reference's figures
 echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), kernel $(uname -r)"
 printf "nginx (1 worker) on CPU 0, each client on CPU 1, %s, %s connections, %d s warm-up, %d s measured; ratios to %s in this run\n\n" \
-  "$([[ $SCHEME == https ]] && echo "https (TLS 1.3, connections kept)" || echo "http")" "${CONNECTION_COUNTS[*]}" "$WARMUP_SECONDS" "$MEASURED_SECONDS" "$reference"
+  "$([[ $SCHEME == https ]] && echo "https (TLS 1.3, connections kept)" || echo "http")$([[ $HTTP_VERSION != http/1.1 ]] && echo ", $HTTP_VERSION, $STREAMS stream(s) at once per connection")" "${CONNECTION_COUNTS[*]}" "$WARMUP_SECONDS" "$MEASURED_SECONDS" "$reference"
 # one case (a rate, a connection count) is every client in turn, REPEAT rounds over: a client's figure is its median
 # over the rounds, and its ratio to the reference the median of the ratios within each round where both held the rate
 # (a round's clients share the machine's state of the moment; the rounds show how much that moves the figure)
@@ -244,7 +279,7 @@ for rate in "${RATES[@]}"; do
     for client in "${clients[@]}"; do   # a ratio only where both held the rate: one behind its schedule is not comparable
       [[ $client != "$reference" && ${round_held[$reference]:-0} == 1 && ${round_held[$client]} == 1 ]] || continue
       ratios_of[$client]+="$(printf "%.2f" "$(echo "${round_per[$client]} / (${round_per[$reference]} + 0.000001)" | bc -l)") "
-      p99_ratios_of[$client]+="$(printf "%.2f" "$(echo "${round_p99[$client]} / (${round_p99[$reference]} + 0.000001)" | bc -l)") "
+      [[ $reference == h2load ]] || p99_ratios_of[$client]+="$(printf "%.2f" "$(echo "${round_p99[$client]} / (${round_p99[$reference]} + 0.000001)" | bc -l)") "
     done
     unset round_per round_held round_p99
   done
@@ -256,10 +291,10 @@ for rate in "${RATES[@]}"; do
     (( ${extended_of[$client]:-0} )) && held+=" +${extended_of[$client]}s"
     cpu_ratio="-"; p99_ratio="-"
     if [[ $client == "$reference" ]]; then
-      (( held_rounds )) && { cpu_ratio=1; p99_ratio=1; }
+      (( held_rounds )) && { cpu_ratio=1; [[ $reference == h2load ]] || p99_ratio=1; }
     elif [[ -n ${ratios_of[$client]:-} ]]; then
-      cpu_ratio=$(tr ' ' '\n' <<<"${ratios_of[$client]}" | median); p99_ratio=$(tr ' ' '\n' <<<"${p99_ratios_of[$client]}" | median)
-      cpu_ratio=$(printf "%.2f" "$cpu_ratio"); p99_ratio=$(printf "%.2f" "$p99_ratio")
+      cpu_ratio=$(printf "%.2f" "$(tr ' ' '\n' <<<"${ratios_of[$client]}" | median)")
+      [[ -n ${p99_ratios_of[$client]:-} ]] && p99_ratio=$(printf "%.2f" "$(tr ' ' '\n' <<<"${p99_ratios_of[$client]}" | median)")
     fi
     [[ $client == pacer@* ]] && split_variant "$client"
     [[ $CONNECTIONS == "$base_count" && $held_rounds == "$REPEAT" ]] && base_per_of["$rate $client"]=$per

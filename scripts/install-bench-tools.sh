@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The peers of the client benchmark, installed once: Debian's nginx-light (the server: one worker answering "ok") and
-# wrk, and vegeta v12.13.0 (an open-loop Go client) built from the Go module proxy into ~/.cache/pacer/tools/bin.
+# wrk, nghttp2-client (h2load), and vegeta v12.13.0 (an open-loop Go client) built from the Go module proxy into ~/.cache/pacer/tools/bin.
 set -euo pipefail
 TOOLS="${PACER_CACHE:-$HOME/.cache/pacer}/tools"
 missing=()
 command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || missing+=(nginx-light)
 command -v wrk >/dev/null || missing+=(wrk)
+command -v h2load >/dev/null || missing+=(nghttp2-client)   # h2load, the reference over HTTP/2
 if (( ${#missing[@]} > 0 )); then
   [[ $(id -u) -eq 0 ]] || { echo "the client benchmark needs: ${missing[*]} (apt-get install, as root)" >&2; exit 1; }
   echo "installing ${missing[*]} (Debian)" >&2

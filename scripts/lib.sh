@@ -97,9 +97,10 @@ require_wrk() {
 
 # start_nginx WORKDIR [CPUS]: Debian's nginx, one worker answering "ok" on keep-alive connections of a free loopback
 # port, pinned to CPUS (default 0); sets NGINX_PORT and NGINX_PID, and waits until it answers. With NGINX_TLS=1 it
-# serves https (TLS 1.3, a self-signed ECDSA P-256 certificate for 127.0.0.1 made by openssl in WORKDIR/tls.crt).
+# serves https (TLS 1.3, a self-signed ECDSA P-256 certificate for 127.0.0.1 made by openssl in WORKDIR/tls.crt); with
+# NGINX_HTTP2=1, HTTP/2: over https chosen by ALPN, in cleartext by prior knowledge only (h2c).
 start_nginx() {
-  local work="$1" cpus="${2:-0}" listen_tls="" scheme=http
+  local work="$1" cpus="${2:-0}" listen_tls="" scheme=http listen_h2="" curl_h2=()
   NGINX_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
   mkdir -p "$work/nginx"
   if [[ ${NGINX_TLS:-} == 1 ]]; then
@@ -107,6 +108,9 @@ start_nginx() {
       -days 1 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 2>/dev/null
     listen_tls="ssl; ssl_certificate $work/tls.crt; ssl_certificate_key $work/tls.key; ssl_protocols TLSv1.3"
     scheme=https
+  fi
+  if [[ ${NGINX_HTTP2:-} == 1 ]]; then
+    listen_h2=" http2"; curl_h2=(--http2-prior-knowledge); [[ $scheme == https ]] && curl_h2=(--http2)
   fi
   cat >"$work/nginx.conf" <<CONF
 daemon off;
@@ -120,14 +124,15 @@ http {
   keepalive_requests 100000000;
   keepalive_timeout 300s;
   client_body_temp_path $work/nginx/body;
-  server { listen 127.0.0.1:$NGINX_PORT $listen_tls; location / { return 200 "ok"; } }
+  http2_max_concurrent_streams 1000;
+  server { listen 127.0.0.1:$NGINX_PORT$listen_h2 $listen_tls; location / { return 200 "ok"; } }
 }
 CONF
   taskset -c "$cpus" nginx -c "$work/nginx.conf" -p "$work/nginx" &
   NGINX_PID=$!
   STARTED_PIDS+=("$NGINX_PID")
   local i
-  for i in $(seq 50); do curl -sfk "$scheme://127.0.0.1:$NGINX_PORT/" >/dev/null && return 0; sleep 0.1; done
+  for i in $(seq 50); do curl -sfk "${curl_h2[@]}" "$scheme://127.0.0.1:$NGINX_PORT/" >/dev/null && return 0; sleep 0.1; done
   echo "nginx did not answer on port $NGINX_PORT" >&2; return 1
 }
 

@@ -99,6 +99,8 @@ public class BenchmarkRunSpec extends RunTemplate {
     static final String H2_NEEDS_HTTPS_MESSAGE = "h2 is HTTP/2 over TLS (chosen by ALPN): set spec.request.scheme to https, "
             + "or use h2c for HTTP/2 in cleartext";
     /** HTTP/2 multiplexes its requests over Jetty's connection pool: which connection carries a request is not pacer's. */
+    static final String STREAMS_HTTP2_MESSAGE = "applies to h2c and h2 only (HTTP/1.1 carries one request per connection at a "
+            + "time): remove it, or set spec.clients.httpVersion to h2c or h2";
     static final String CONNECTION_ORDER_HTTP1_MESSAGE = "applies to http/1.1 only (one request per connection at a time): "
             + "over HTTP/2 the requests share the connections' streams; remove it, or set spec.clients.httpVersion to http/1.1";
     /** A request that waits for the next wake-up is late by up to one interval, which is send lag: half the limit leaves room. */
@@ -137,6 +139,8 @@ public class BenchmarkRunSpec extends RunTemplate {
     public static final int MAX_SENDER_THREADS = 64;
     /** Half the default maxSendLagP99 (10 ms): the interval's own lateness, up to about one interval, leaves room. */
     public static final int MAX_MIN_WAKEUP_INTERVAL_MICROS = 5_000;
+    /** Streams per HTTP/2 connection a run may ask for: the load generator's own bound (RunRequest). */
+    public static final int MAX_CONCURRENT_STREAMS = 1_000;
     /** Arguments, JVM options, a command: more is a generated list gone wrong, not a benchmark. */
     public static final int MAX_LIST_ITEMS = 128;
     public static final int MAX_HEADERS = 64;
@@ -253,12 +257,21 @@ public class BenchmarkRunSpec extends RunTemplate {
         @Pattern("^(roundRobin|lastUsedFirst)$")
         @JsonPropertyDescription("HTTP/1.1: which idle connection a request takes. lastUsedFirst (unset): the one released "
                 + "last, as Jetty's HttpClient and Go's pools take theirs: a few connections carry the load and stay warm, the "
-                + "others stay open and idle (idle-heavy keep-alive connections); one the server closes is replaced (100 ms "
-                + "later when it never carried a request). "
+                + "others stay open and idle (idle-heavy keep-alive connections); one the server closes is replaced (by the "
+                + "client's one retry loop, a connect per 100 ms, when it never carried a request). "
                 + "roundRobin: the one idle longest, so every connection carries "
                 + "its share in turn, as wrk2's do, and the server sees them all active; the client's CPU per request then "
                 + "grows from about 1,000 connections on, each request touching a connection gone cold in its caches.")
         public String connectionOrder;
+
+        @Min(1)
+        @Max(MAX_CONCURRENT_STREAMS)
+        @JsonPropertyDescription("h2c and h2: requests each connection carries at once, at most, 1 to 1000 (h2load's -m). Unset: 1, "
+                + "a stream at a time, as HTTP/1.1 carries a request at a time. Above 1 the load is multiplexed, as HTTP/2 servers "
+                + "are built for; the server's own limit (its SETTINGS_MAX_CONCURRENT_STREAMS) applies when lower. A request that "
+                + "finds every stream busy waits for the next free one, as an HTTP/1.1 request waits for a connection: the wait "
+                + "is in its response time, which runs from its intended send time.")
+        public Integer maxConcurrentStreams;
 
         @Min(0)
         @Max(MAX_MIN_WAKEUP_INTERVAL_MICROS)

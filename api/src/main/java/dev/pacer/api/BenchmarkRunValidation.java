@@ -209,6 +209,13 @@ public final class BenchmarkRunValidation {
             } else if (spec.clients.connectionOrder != null && spec.clients.httpVersion != null && !"http/1.1".equals(spec.clients.httpVersion)) {
                 problems.add(new FieldProblem("spec.clients.connectionOrder", BenchmarkRunSpec.CONNECTION_ORDER_HTTP1_MESSAGE));
             }
+            if (spec.clients.maxConcurrentStreams != null && (spec.clients.maxConcurrentStreams < 1
+                    || spec.clients.maxConcurrentStreams > BenchmarkRunSpec.MAX_CONCURRENT_STREAMS)) {
+                problems.add(new FieldProblem("spec.clients.maxConcurrentStreams", "must be in [1, " + BenchmarkRunSpec.MAX_CONCURRENT_STREAMS
+                        + "] (unset: 1), was " + spec.clients.maxConcurrentStreams));
+            } else if (spec.clients.maxConcurrentStreams != null && (spec.clients.httpVersion == null || "http/1.1".equals(spec.clients.httpVersion))) {
+                problems.add(new FieldProblem("spec.clients.maxConcurrentStreams", BenchmarkRunSpec.STREAMS_HTTP2_MESSAGE));
+            }
             if (spec.clients.httpVersion != null && !HTTP_VERSIONS.contains(spec.clients.httpVersion)) {
                 problems.add(new FieldProblem("spec.clients.httpVersion", "must be one of " + HTTP_VERSIONS + ", was '" + spec.clients.httpVersion + "'"));
             } else if ("h2c".equals(spec.clients.httpVersion) && spec.server != null

@@ -40,6 +40,8 @@ import static dev.pacer.api.BenchmarkRunSpec.DURATION_PATTERN;
         message = BenchmarkRunSpec.H2C_NOT_HTTPS_MESSAGE, fieldPath = ".clients.httpVersion", reason = "FieldValueInvalid")
 @ValidationRule(value = "!has(self.clients.connectionOrder) || !has(self.clients.httpVersion) || self.clients.httpVersion == 'http/1.1'",
         message = BenchmarkRunSpec.CONNECTION_ORDER_HTTP1_MESSAGE, fieldPath = ".clients.connectionOrder", reason = "FieldValueInvalid")
+@ValidationRule(value = "!has(self.clients.maxConcurrentStreams) || (has(self.clients.httpVersion) && self.clients.httpVersion != 'http/1.1')",
+        message = BenchmarkRunSpec.STREAMS_HTTP2_MESSAGE, fieldPath = ".clients.maxConcurrentStreams", reason = "FieldValueInvalid")
 @ValidationRule(value = "!has(self.tls) || " + RunTemplate.CEL_HTTPS, message = BenchmarkRunSpec.TLS_NEEDS_HTTPS_MESSAGE,
         fieldPath = ".tls", reason = "FieldValueInvalid")
 @ValidationRule(value = "!has(self.criteria) || !has(self.criteria.maxSendLagP99) || !has(self.clients.minWakeupIntervalMicros) || "

@@ -21,6 +21,8 @@ public final class SpecDefaults {
     /** HTTP/1.1: a request takes the connection released last, as Jetty's and Go's client pools do. */
     public static final String CONNECTION_ORDER = "lastUsedFirst";
     public static final String HTTP_VERSION = "http/1.1";
+    /** HTTP/2: a stream at a time per connection, as HTTP/1.1 carries a request at a time. */
+    public static final int MAX_CONCURRENT_STREAMS = 1;
     public static final String SCHEME = "http";
     /** TLS 1.3 first; 1.2 still offered, as most servers and load tools do. */
     public static final java.util.List<String> TLS_PROTOCOLS = java.util.List.of("TLSv1.3", "TLSv1.2");

@@ -32,15 +32,25 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  *                          ({@code null}: {@value #DEFAULT_MIN_WAKEUP_INTERVAL_MICROS} µs; 0: a wake-up per request)
  * @param connectionOrder   HTTP/1.1: which idle connection a request takes, {@value #LAST_USED_FIRST} (the one released
  *                          last; {@code null} too) or {@value #ROUND_ROBIN} (the one idle longest)
+ * @param maxConcurrentStreams HTTP/2: requests a connection carries at once, at most (the server's own limit, when
+ *                          lower, applies); {@code null}: 1, a stream at a time as HTTP/1.1 does
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@JsonPropertyOrder({"targetUrl", "ratePerSecond", "connections", "senderThreads", "minWakeupIntervalMicros", "connectionOrder", "httpVersion", "request", "warmupMs",
+@JsonPropertyOrder({"targetUrl", "ratePerSecond", "connections", "senderThreads", "minWakeupIntervalMicros", "connectionOrder", "maxConcurrentStreams", "httpVersion", "request", "warmupMs",
         "durationMs", "samplePeriodMs", "startAtEpochMs", "requestTimeoutMs", "rampUpMs", "tls"})
 public record RunRequest(String targetUrl, int ratePerSecond, int connections, int senderThreads, String httpVersion,
                          HttpRequestSpec request, long warmupMs, long durationMs, long samplePeriodMs,
                          long startAtEpochMs, long requestTimeoutMs, long rampUpMs, Tls tls, Integer minWakeupIntervalMicros,
-                         String connectionOrder) {
+                         String connectionOrder, Integer maxConcurrentStreams) {
+
+    /** A stream at a time over HTTP/2. */
+    public RunRequest(String targetUrl, int ratePerSecond, int connections, int senderThreads, String httpVersion,
+                      HttpRequestSpec request, long warmupMs, long durationMs, long samplePeriodMs, long startAtEpochMs,
+                      long requestTimeoutMs, long rampUpMs, Tls tls, Integer minWakeupIntervalMicros, String connectionOrder) {
+        this(targetUrl, ratePerSecond, connections, senderThreads, httpVersion, request, warmupMs, durationMs, samplePeriodMs,
+                startAtEpochMs, requestTimeoutMs, rampUpMs, tls, minWakeupIntervalMicros, connectionOrder, null);
+    }
 
     /** In the default connection order. */
     public RunRequest(String targetUrl, int ratePerSecond, int connections, int senderThreads, String httpVersion,
@@ -86,6 +96,15 @@ public record RunRequest(String targetUrl, int ratePerSecond, int connections, i
     public boolean lastUsedFirst() {
         return !ROUND_ROBIN.equals(connectionOrder);
     }
+
+    /** HTTP/2: requests a connection carries at once, the default applied. */
+    @JsonIgnore
+    public int streamsPerConnection() {
+        return maxConcurrentStreams == null ? 1 : maxConcurrentStreams;
+    }
+
+    /** Streams per connection a request may ask for: h2load's own ceiling is the server's, this one bounds a typo. */
+    public static final int MAX_CONCURRENT_STREAMS = 1_000;
 
     /** The pacing thread's shortest sleep, the default applied. */
     @JsonIgnore
@@ -183,6 +202,11 @@ public record RunRequest(String targetUrl, int ratePerSecond, int connections, i
             problems.add("connectionOrder must be roundRobin or lastUsedFirst (null: lastUsedFirst), was '" + connectionOrder + "'");
         } else if (connectionOrder != null && httpVersion != null && !httpVersion.equals(HTTP_1_1)) {
             problems.add("connectionOrder applies to http/1.1 only, was set with httpVersion " + httpVersion);
+        }
+        if (maxConcurrentStreams != null && (maxConcurrentStreams < 1 || maxConcurrentStreams > MAX_CONCURRENT_STREAMS)) {
+            problems.add("maxConcurrentStreams must be in [1, " + MAX_CONCURRENT_STREAMS + "] (null: 1), was " + maxConcurrentStreams);
+        } else if (maxConcurrentStreams != null && !H2C.equals(httpVersion) && !H2.equals(httpVersion)) {
+            problems.add("maxConcurrentStreams applies to h2c and h2 only, was set with httpVersion " + httpVersion);
         }
         if (httpVersion != null && !httpVersion.equals(HTTP_1_1) && !httpVersion.equals(H2C) && !httpVersion.equals(H2)) {
             problems.add("httpVersion must be http/1.1, h2c or h2, was '" + httpVersion + "'");

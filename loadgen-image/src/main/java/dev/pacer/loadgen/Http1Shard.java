@@ -5,29 +5,20 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.channels.ClosedChannelException;
-import java.nio.channels.Selector;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.pacer.contract.RunRequest;
-import dev.pacer.loadgen.pacing.PacingLoop;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.AbstractConnection;
@@ -35,8 +26,6 @@ import org.eclipse.jetty.io.ClientConnectionFactory;
 import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
-import org.eclipse.jetty.io.ManagedSelector;
-import org.eclipse.jetty.io.SelectorManager;
 import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.io.RetainableByteBuffer;
 import org.eclipse.jetty.io.Transport;
@@ -47,7 +36,6 @@ import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Promise;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.mortbay.jetty.load.generator.Resource;
 
 /**
@@ -68,32 +56,13 @@ import org.mortbay.jetty.load.generator.Resource;
  *       {@code requestsPerConnection}, a connection that served that many is closed and another opened at once.</li>
  * </ul>
  */
-final class Http1Shard implements Shard {
-    /** Waits between attempts to reopen a connection the server refuses. */
-    static final long REOPEN_DELAY_MS = 100;
+final class Http1Shard extends RingShard<Http1Shard.Http1Connection, Http1Shard.Pending> {
     static final int READ_BUFFER_BYTES = 16 * 1024;
     private static final String OPENED_CONTEXT_KEY = "pacer.opened";
 
-    private final QueuedThreadPool threads;
-    private final ClientConnector connector;
     private final InetSocketAddress address;
     private final ByteBuffer request;
     private final boolean headRequest;
-    private final long timeoutNanos;
-    private final Completions completions;
-    private final int connections;
-    private final int maxOutstanding;
-    private final AtomicLong finished = new AtomicLong();
-    private final Set<Http1Connection> live = ConcurrentHashMap.newKeySet();
-    /** Connections reopened in place of closed ones, until their first request: when each was opened. */
-    private final Map<Http1Connection, Long> reopenedAtNanos = new ConcurrentHashMap<>();
-    /** Replacements the server refused, to be opened by the one retry loop, which runs while {@code retrying}. */
-    private final AtomicInteger owed = new AtomicInteger();
-    private final AtomicBoolean retrying = new AtomicBoolean();
-    private volatile Throwable lastRefusal;
-    /** Every open tried, for the tests. */
-    private final AtomicLong opensTried = new AtomicLong();
-    private ConnectionRing<Http1Connection, Pending> ring;
     /** TLS: every connection's, or null in cleartext. */
     private final ClientTls.Factory sslContext;
     private SslClientConnectionFactory tls;   // made once the connector started (it needs its buffers)
@@ -101,10 +70,9 @@ final class Http1Shard implements Shard {
     /** A connection is retired after this many responses (0: never), and replaced at once. */
     private final int requestsPerConnection;
     private final boolean lastUsedFirst;
-    private volatile boolean running;
-    private long handedOff;   // the pacing loop's thread's alone
 
     Http1Shard(int index, RunRequest spec, Resource resource, int connections, int maxQueued, Completions completions) {
+        super(index, spec, connections, maxQueued, completions);
         URI base = URI.create(spec.targetUrl());
         int port = base.getPort() < 0 ? (spec.https() ? 443 : 80) : base.getPort();
         this.address = ClientTls.address(base.getHost(), port, spec.tls());
@@ -114,135 +82,11 @@ final class Http1Shard implements Shard {
         String authority = (spec.tls() != null && spec.tls().serverName() != null ? spec.tls().serverName() : base.getHost()) + ":" + port;
         this.request = encode(resource, base.resolve(resource.getPath()), authority, body).asReadOnlyBuffer();
         this.headRequest = "HEAD".equalsIgnoreCase(resource.getMethod());
-        this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(spec.effectiveRequestTimeoutMs());
-        this.completions = completions;
-        this.connections = connections;
-        this.maxOutstanding = maxQueued;
-        threads = new QueuedThreadPool(8, 2);
-        threads.setName("pacer-shard-" + index);
-        threads.setReservedThreads(0);   // also keeps the selector's production, and a loop it paces, on one thread
-        connector = new PacingConnector();
-        connector.setSelectors(1);
-        connector.setExecutor(threads);
-        connector.setConnectTimeout(Duration.ofMillis(LoadRun.CONNECT_TIMEOUT_MS));
         connector.setIdleTimeout(Duration.ZERO);   // a connection idle at a low rate is not closed by the client
         sslContext = spec.https() ? ClientTls.contextFactory(spec.tls()) : null;
         if (sslContext != null) {
             connector.setSslContextFactory(sslContext);
         }
-    }
-
-    /**
-     * Jetty's client connector, whose one selector may also pace: between its selects it sends what is due, and it
-     * waits in its select until the next wake-up or a response, whichever comes first ({@link #paceOnSelector}).
-     */
-    private final class PacingConnector extends ClientConnector {
-        @Override
-        protected SelectorManager newSelectorManager() {
-            return new ClientSelectorManager(getExecutor(), getScheduler(), getSelectors()) {
-                @Override
-                protected ManagedSelector newSelector(int id) {
-                    PacingSelector made = new PacingSelector(this, id);
-                    selector = made;
-                    return made;
-                }
-            };
-        }
-    }
-
-    private volatile PacingSelector selector;
-    /** The loop the selector's thread runs, or null. */
-    private volatile SelectorPacing pacing;
-
-    private final class PacingSelector extends ManagedSelector {
-        PacingSelector(SelectorManager manager, int id) {
-            super(manager, id);
-        }
-
-        @Override
-        protected int nioSelect(Selector nio, boolean now) throws IOException {
-            SelectorPacing paced = pacing;
-            if (now || paced == null) {
-                return now ? nio.selectNow() : nio.select();
-            }
-            long waitMs = paced.beforeSelect();
-            if (waitMs < 0) {
-                pacing = null;   // the loop has ended
-                return nio.select();
-            }
-            int selected = waitMs == 0 ? nio.selectNow() : nio.select(waitMs);
-            paced.loop.waitEnded();   // Jetty's work on what was selected follows: not the loop's stall (beforeSelect)
-            return selected;
-        }
-
-        /** Jetty has closed this selector for good: a loop it paced would never wake again, and the run must not wait for it. */
-        @Override
-        protected void onSelectFailed(Throwable cause) {
-            super.onSelectFailed(cause);
-            SelectorPacing paced = pacing;
-            if (paced != null) {
-                paced.result.completeExceptionally(new IllegalStateException("the selector that paced this shard failed", cause));
-            }
-        }
-    }
-
-    /**
-     * A pacing loop run by the selector's thread, between its selects: sends and responses on one thread, as wrk2 runs
-     * them, without the hand-off between a pacing thread and the selector's. A select that returns before the loop's
-     * next wake-up brought responses: the loop is not woken for it, and its interval still runs from the wake-up that
-     * sent. The select waits in whole milliseconds, so a wake-up comes up to a millisecond late: the interval must be
-     * at least that ({@link LoadRun#SELECTOR_PACING_MIN_INTERVAL_NANOS}).
-     */
-    private static final class SelectorPacing {
-        final PacingLoop loop;
-        final CompletableFuture<PacingLoop.Result> result = new CompletableFuture<>();
-        private boolean woken;
-        private long wakeAtNanos;   // the loop's next wake-up, once it woke
-
-        SelectorPacing(PacingLoop loop) {
-            this.loop = loop;
-        }
-
-        /** @return how long the select may wait, in ms: 0 not at all, -1 for good (the loop has ended) */
-        long beforeSelect() {
-            try {
-                loop.resumed();
-                long now = System.nanoTime();
-                if (!woken || now - wakeAtNanos >= 0) {
-                    woken = true;
-                    long wakeAt = loop.wakeUp();
-                    if (wakeAt == PacingLoop.DONE) {
-                        result.complete(loop.finish());
-                        return -1;
-                    }
-                    long stopAt = loop.stopAtNanos();
-                    wakeAtNanos = wakeAt - stopAt > 0 ? stopAt : wakeAt;
-                    now = System.nanoTime();
-                }
-                long waitNanos = wakeAtNanos - now;
-                if (waitNanos <= 0) {
-                    return 0;
-                }
-                long waitMs = Math.ceilDiv(waitNanos, TimeUnit.MILLISECONDS.toNanos(1));
-                loop.waiting(TimeUnit.MILLISECONDS.toNanos(waitMs));   // what the select may sleep: no stall up to it
-                return waitMs;
-            } catch (Throwable failure) {   // never into Jetty's select loop: it would close the selector
-                result.completeExceptionally(failure);
-                return -1;
-            }
-        }
-    }
-
-    @Override
-    public Optional<CompletableFuture<PacingLoop.Result>> paceOnSelector(PacingLoop loop) {
-        PacingSelector on = selector;
-        if (on == null || !running) {
-            return Optional.empty();
-        }
-        SelectorPacing paced = new SelectorPacing(loop);
-        pacing = paced;
-        on.getSelector().wakeup();   // out of a select without a timeout: the loop's first wake-up is now
-        return Optional.of(paced.result);
     }
 
     /** Opens each connection's TLS and times its handshake, from the TCP connection to the handshake's end. */
@@ -308,22 +152,12 @@ final class Http1Shard implements Shard {
             handshakeTimer = sslContext.handshakeTimer(completions::handshake);
             tls = new TimedTls(sslContext, connector.getByteBufferPool(), threads, (endPoint, context) -> new Http1Connection(endPoint));
         }
-        running = true;
-        // a closed connection is replaced once, by whichever finds it closed first: its own close (usually), or the
-        // ring taking it. Opened off the thread that found it closed (the pacing thread, often)
-        ring = new ConnectionRing<>(Http1Connection::usable, Http1Connection::replaceOnce, this::dispatch, lastUsedFirst);
-        List<CompletableFuture<Http1Connection>> opening = new ArrayList<>();
-        for (int i = 0; i < connections; i++) {
-            opening.add(open());
-        }
-        CompletableFuture.allOf(opening.toArray(CompletableFuture[]::new)).get(timeoutMs, TimeUnit.MILLISECONDS);
-        opening.forEach(opened -> ring.release(opened.join().joined()));
-        scheduleTimeoutSweep();
+        openAll(timeoutMs, lastUsedFirst);
     }
 
     /** A connection, once open (over TLS: once its handshake succeeded), or why it could not be. */
-    private CompletableFuture<Http1Connection> open() {
-        opensTried.incrementAndGet();
+    @Override
+    protected CompletableFuture<Http1Connection> open() {
         CompletableFuture<Http1Connection> opened = new CompletableFuture<>();
         Map<String, Object> context = new HashMap<>();
         context.put(ClientConnector.CONTEXT_KEY, connector);
@@ -354,8 +188,34 @@ final class Http1Shard implements Shard {
         return opened.orTimeout(2 * LoadRun.CONNECT_TIMEOUT_MS, TimeUnit.MILLISECONDS);
     }
 
-    long opensTried() {
-        return opensTried.get();
+    @Override
+    protected int slots(Http1Connection connection) {
+        return 1;
+    }
+
+    @Override
+    protected void join(Http1Connection connection) {
+        connection.join();
+    }
+
+    @Override
+    protected Pending newRequest(long intendedNanos, long handedNanos) {
+        return new Pending(intendedNanos, handedNanos);
+    }
+
+    @Override
+    protected void send(Http1Connection connection, Pending pending) {
+        connection.send(pending);
+    }
+
+    @Override
+    protected void neverSent(Pending pending, Throwable failure) {
+        pending.neverSent(failure);
+    }
+
+    @Override
+    protected void stopClients() throws Exception {
+        connector.stop();
     }
 
     /** A connection that served its {@code requestsPerConnection}: closed, and another opened in its place at once. */
@@ -364,200 +224,16 @@ final class Http1Shard implements Shard {
     }
 
     /**
-     * Opens a connection in place of one found closed, in the background. When the server refuses it, the replacement
-     * is owed to the shard's one retry loop ({@link #retryOwed}): a server gone does not start a loop of connects per
-     * connection. Any other failure (a connect or handshake that timed out) is tried again shortly, for this
-     * connection alone. A failed open fails the requests waiting for a connection only when the shard has none left,
-     * open and in the ring, to carry them (a server gone shows as errors, not as a client behind its schedule); while
-     * others are, they do.
-     */
-    private void reopen() {
-        if (!running) {
-            return;
-        }
-        if (retrying.get()) {   // the server refused the last open: the retry loop opens this one too, once it can
-            owe();
-            failWaitingIfNoneOpen(lastRefusal);
-            return;
-        }
-        open().whenComplete((opened, failure) -> {
-            if (failure == null) {
-                joinReopened(opened);
-            } else if (refused(failure)) {
-                lastRefusal = failure;
-                owe();
-                failWaitingIfNoneOpen(failure);
-            } else {
-                reopenShortly();
-                failWaitingIfNoneOpen(failure);
-            }
-        });
-    }
-
-    /** The server is not there (nothing listening, no route): unlike a timeout, known at once. */
-    private static boolean refused(Throwable failure) {
-        for (Throwable f = failure; f != null; f = f.getCause()) {
-            if (f instanceof java.net.SocketException) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private void joinReopened(Http1Connection opened) {
-        reopenedAtNanos.put(opened, System.nanoTime());
-        if (!opened.usable()) {   // closed already: its close may have run before the put
-            reopenedAtNanos.remove(opened);
-        }
-        ring.release(opened.joined());
-    }
-
-    private void failWaitingIfNoneOpen(Throwable failure) {
-        if (failure != null && live.stream().noneMatch(connection -> connection.joined && connection.usable())) {
-            ring.failWaiting(waiting -> waiting.neverSent(failure));
-        }
-    }
-
-    /** One more replacement the server refused; the retry loop starts unless it runs already. */
-    private void owe() {
-        owed.incrementAndGet();
-        if (retrying.compareAndSet(false, true)) {
-            later(this::retryOwed, REOPEN_DELAY_MS);
-        }
-    }
-
-    /**
-     * The shard's one retry loop while the server refuses connections: one open every {@value #REOPEN_DELAY_MS} ms, and
-     * once one succeeds, every replacement still owed, each on its own. Each replacement is either owed or being opened,
-     * never both, so each closed connection is replaced once. The loop's own state is settled before anything it
-     * calls may fail.
-     */
-    private void retryOwed() {
-        if (!running) {
-            return;
-        }
-        if (owed.getAndUpdate(n -> Math.max(0, n - 1)) == 0) {
-            retrying.set(false);
-            if (owed.get() > 0 && retrying.compareAndSet(false, true)) {   // owed meanwhile
-                later(this::retryOwed, REOPEN_DELAY_MS);
-            }
-            return;
-        }
-        open().whenComplete((opened, failure) -> {
-            if (failure != null) {
-                owed.incrementAndGet();
-                later(this::retryOwed, REOPEN_DELAY_MS);
-                lastRefusal = failure;
-                failWaitingIfNoneOpen(failure);
-                return;
-            }
-            try {
-                joinReopened(opened);
-            } finally {
-                retrying.set(false);
-                for (int n = owed.getAndSet(0); n > 0; n--) {
-                    reopenInBackground();
-                }
-            }
-        });
-    }
-
-    private void later(Runnable task, long delayMs) {
-        try {
-            connector.getScheduler().schedule(task, delayMs, TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException stopping) {
-            // the shard is closing: nothing to replace
-        }
-    }
-
-    private void reopenShortly() {
-        later(this::reopen, REOPEN_DELAY_MS);
-    }
-
-    private void reopenInBackground() {
-        try {
-            threads.execute(this::reopen);
-        } catch (RejectedExecutionException stopping) {
-            // the shard is closing: nothing to replace
-        }
-    }
-
-    /**
-     * Every quarter of the request timeout (10 ms to 1 s), requests on the wire longer than the timeout fail, and
-     * closed connections (replaced already) leave the ring, where those behind the few carrying the load would pile up.
-     */
-    private void scheduleTimeoutSweep() {
-        long everyMs = Math.clamp(TimeUnit.NANOSECONDS.toMillis(timeoutNanos) / 4, 10, 1_000);
-        connector.getScheduler().schedule(() -> {
-            if (!running) {
-                return;
-            }
-            try {
-                long now = System.nanoTime();
-                live.forEach(connection -> connection.timeOutIfLate(now));
-                ring.pruneClosed();
-            } finally {   // a failure in what a timeout triggers must not end the sweeps
-                scheduleTimeoutSweep();
-            }
-        }, everyMs, TimeUnit.MILLISECONDS);
-    }
-
-    @Override
-    public boolean trySend(long intendedNanos, long handedNanos) {
-        if (handedOff - finished.get() >= maxOutstanding) {
-            return false;
-        }
-        handedOff++;
-        ring.offer(new Pending(intendedNanos, handedNanos));
-        return true;
-    }
-
-    /** On the pacing thread, or on the thread that completed the previous response on that connection. */
-    private void dispatch(Http1Connection connection, Pending pending) {
-        pending.begunNanos = System.nanoTime();
-        completions.begun();
-        Long reopenedAt = reopenedAtNanos.isEmpty() ? null : reopenedAtNanos.remove(connection);
-        completions.sendLag(Shard.sendLagNanos(pending.intendedNanos, pending.handedNanos, pending.begunNanos, reopenedAt));
-        connection.send(pending);
-    }
-
-    private void finish(Pending pending, int status, Throwable failure) {
-        finished.incrementAndGet();
-        completions.completed(status, failure, pending.intendedNanos, pending.begunNanos);
-    }
-
-    @Override
-    public void closeInBackground() {
-        running = false;
-        SelectorPacing paced = pacing;
-        if (paced != null) {   // its selector stops: nothing would end the loop's wait
-            paced.result.completeExceptionally(new IllegalStateException("shard closed while its selector paced"));
-        }
-        Thread.ofPlatform().daemon().name("pacer-shard-stop").start(() -> {
-            try {
-                connector.stop();
-                threads.stop();
-            } catch (Exception e) {
-                // the run is over; nothing waits for this
-            }
-        });
-    }
-
-    /**
      * A request taken: its intended time, its hand-off by the pacing loop, and when it went to the wire. Its connection
      * goes back to the ring once both its write has completed and its response has (a fast server answers before the
      * writing thread is out of the write: the next write must not start before).
      */
-    private final class Pending implements Callback {
-        final long intendedNanos;
-        final long handedNanos;
-        long begunNanos;
+    final class Pending extends RingShard.Request implements Callback {
         Http1Connection connection;
         private final AtomicInteger untilReleased = new AtomicInteger(2);
 
         Pending(long intendedNanos, long handedNanos) {
-            this.intendedNanos = intendedNanos;
-            this.handedNanos = handedNanos;
+            super(intendedNanos, handedNanos);
         }
 
         /** No connection could be opened for it: it never went to the wire. */
@@ -611,7 +287,7 @@ final class Http1Shard implements Shard {
     }
 
     /** One connection: at most one request on the wire, its response parsed on the selector thread as it arrives. */
-    private final class Http1Connection extends AbstractConnection.NonBlocking {
+    final class Http1Connection extends AbstractConnection.NonBlocking implements RingShard.Carrier {
         final AtomicReference<Pending> current = new AtomicReference<>();
         private final Http1ResponseReader responses = new Http1ResponseReader(headRequest);
         /**
@@ -628,7 +304,7 @@ final class Http1Shard implements Shard {
          * Opened (over TLS: its handshake succeeded) and given to the ring. Only such a connection can carry the requests
          * waiting: one whose handshake never ends stays open, and a failed reopen must not wait for it.
          */
-        volatile boolean joined;
+        private volatile boolean joined;
         private int answered;
 
         Http1Connection(EndPoint endPoint) {
@@ -650,8 +326,14 @@ final class Http1Shard implements Shard {
             fillInterested();
         }
 
-        boolean usable() {
+        @Override
+        public boolean usable() {
             return !closed && getEndPoint().isOpen();
+        }
+
+        @Override
+        public boolean joined() {
+            return joined;
         }
 
         /**
@@ -659,23 +341,19 @@ final class Http1Shard implements Shard {
          * it closed before carrying a request, so that a server that accepts and closes at once is not reconnected to in
          * a loop.
          */
-        void replaceOnce() {
+        @Override
+        public void replaceOnce() {
             if (!replacementClaimed.compareAndSet(false, true)) {
                 return;
             }
-            if (carried) {
-                reopenInBackground();
-            } else {
-                reopenShortly();
-            }
+            reconnector.replace(carried);
         }
 
-        Http1Connection joined() {
+        void join() {
             joined = true;
             if (closed) {   // closed before it joined: its own close did not replace it
                 replaceOnce();
             }
-            return this;
         }
 
         void send(Pending pending) {
@@ -787,7 +465,8 @@ final class Http1Shard implements Shard {
         }
 
         /** A request on the wire longer than the timeout fails so, and its connection is closed, and replaced. */
-        void timeOutIfLate(long nowNanos) {
+        @Override
+        public void timeOutIfLate(long nowNanos) {
             Pending pending = current.get();
             if (pending != null && nowNanos - pending.begunNanos > timeoutNanos) {
                 closed = true;   // its answer, should it come, belongs to nobody

@@ -65,7 +65,7 @@ final class LoadRun {
     /** Requests one wake-up sends at most before it looks at the clock again. */
     static final int MAX_BATCH = 256;
     /**
-     * From this wake-up interval on, an HTTP/1.1 shard's selector thread runs its pacing loop (one thread sends and
+     * From this wake-up interval on, a shard's selector thread runs its pacing loop (one thread sends and
      * reads, as wrk2's does): its select waits in whole milliseconds, so a wake-up may come up to 1 ms late, within
      * such an interval. Below it, a pacing thread of its own parks to the microsecond.
      */
@@ -205,7 +205,7 @@ final class LoadRun {
     private void runAll() {
         List<Shard> clients = new ArrayList<>();
         try {
-            Resource resource = JettyShard.resource(spec);
+            Resource resource = Shard.resource(spec);
             // the client's queue holds 2 s of load (a server stalled that long still gets every request, late); beyond, an
             // overloaded client refuses requests, and they count as never sent
             int maxQueued = (int) Math.min(1_000_000, Math.max(1024, 2L * spec.ratePerSecond()));
@@ -325,7 +325,7 @@ final class LoadRun {
         if (waitNanos > 0) {
             TimeUnit.NANOSECONDS.sleep(waitNanos);
         }
-        // each loop on its shard's selector thread from a 1 ms interval, when the shard has one to pace on (HTTP/1.1);
+        // each loop on its shard's selector thread from a 1 ms interval, when the shard has one to pace on;
         // else on a thread of its own
         boolean paceOnSelectors = spec.minWakeupIntervalNanos() >= SELECTOR_PACING_MIN_INTERVAL_NANOS;
         List<CompletableFuture<PacingLoop.Result>> pacing = new ArrayList<>();

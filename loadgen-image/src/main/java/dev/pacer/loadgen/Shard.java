@@ -1,5 +1,6 @@
 package dev.pacer.loadgen;
 
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -10,7 +11,7 @@ import org.mortbay.jetty.load.generator.Resource;
 /**
  * One shard of a client: its connections and one selector, sending the requests its pacing loop hands it. HTTP/1.1
  * goes through {@link Http1Shard} (Jetty's I/O layer, parser and pre-encoded requests: what a request costs is a write
- * and a parse), in cleartext or over TLS; h2c and h2 through {@link JettyShard} (Jetty's {@code HttpClient}).
+ * and a parse), in cleartext or over TLS; h2c and h2 through {@link Http2Shard} (Jetty's HTTP/2 sessions and streams).
  */
 interface Shard {
     /** Told of every request as it goes to the wire and as it ends, on a selector thread or the pacing thread. */
@@ -37,8 +38,19 @@ interface Shard {
 
     static Shard of(int index, RunRequest spec, Resource resource, int connections, int maxQueued, Completions completions) {
         return RunRequest.H2C.equals(spec.httpVersion()) || RunRequest.H2.equals(spec.httpVersion())
-                ? new JettyShard(index, spec, resource, connections, maxQueued, completions)
+                ? new Http2Shard(index, spec, resource, connections, maxQueued, completions)
                 : new Http1Shard(index, spec, resource, connections, maxQueued, completions);
+    }
+
+    /** The request every shard sends, as the load generator library describes one. */
+    static Resource resource(RunRequest spec) {
+        Resource resource = new Resource(spec.path()).method(spec.method());
+        if (spec.request() != null && spec.request().headers() != null) {
+            for (Map.Entry<String, String> header : spec.request().headers().entrySet()) {
+                resource.requestHeader(header.getKey(), header.getValue());
+            }
+        }
+        return resource;
     }
 
     /** Starts the shard and opens its connections; fails when they cannot all be opened in time. */
@@ -53,7 +65,7 @@ interface Shard {
     boolean trySend(long intendedNanos, long handedNanos);
 
     /**
-     * Runs the loop on the shard's own selector thread, between its selects, when the shard can (HTTP/1.1): from now,
+     * Runs the loop on the shard's own selector thread, between its selects, when the shard can: from now,
      * and in place of a pacing thread.
      *
      * @return the loop's account once it ended; empty when the shard cannot

@@ -32,11 +32,9 @@ import org.junit.jupiter.api.Test;
 
 /** The HTTP/1.1 shard against a real Jetty server: every request answered once, closed connections replaced, timeouts told. */
 class Http1ShardTest {
-    record Done(int status, Throwable failure, long intendedNanos, long begunNanos) {
-    }
-
-    final ConcurrentLinkedQueue<Done> done = new ConcurrentLinkedQueue<>();
-    final AtomicInteger begun = new AtomicInteger();
+    final RecordedCompletions completions = new RecordedCompletions();
+    final ConcurrentLinkedQueue<RecordedCompletions.Done> done = completions.done;
+    final AtomicInteger begun = completions.begun;
     final AtomicInteger served = new AtomicInteger();
     final AtomicInteger connectionsSeen = new AtomicInteger();
     /** The server closes a connection idle this long (0: Jetty's default, 30 s). */
@@ -48,27 +46,6 @@ class Http1ShardTest {
     Server server;
     ServerConnector connector;
     Shard shard;
-
-    final Shard.Completions completions = new Shard.Completions() {
-        @Override
-        public void begun() {
-            begun.incrementAndGet();
-        }
-
-        @Override
-        public void sendLag(long lagNanos) {
-        }
-
-        @Override
-        public void completed(int status, Throwable failure, long intendedNanos, long begunNanos) {
-            done.add(new Done(status, failure, intendedNanos, begunNanos));
-        }
-
-        @Override
-        public void handshake(long nanos) {
-            throw new AssertionError("a handshake in cleartext");
-        }
-    };
 
     /** A server answering "ok" (201 to a POST, with the body's length), closing every {@code closeEvery}th connection, holding {@code /slow}. */
     int start(int closeEvery) throws Exception {
@@ -117,7 +94,7 @@ class Http1ShardTest {
         RunRequest spec = new RunRequest("http://127.0.0.1:" + port, 1000, connections, 1, RunRequest.HTTP_1_1,
                 new RunRequest.HttpRequestSpec(method, path, Map.of("X-Bench", "pacer"), body), 0, 1000, 1000, 0, timeoutMs, 0,
                 null, null, connectionOrder);
-        shard = Shard.of(0, spec, JettyShard.resource(spec), connections, 10_000, completions);
+        shard = Shard.of(0, spec, Shard.resource(spec), connections, 10_000, completions);
         shard.connect(5_000);
         return shard;
     }
@@ -145,7 +122,7 @@ class Http1ShardTest {
             assertThat(d.failure()).isNull();
             assertThat(d.begunNanos()).isPositive();
         });
-        assertThat(done).extracting(Done::intendedNanos).doesNotHaveDuplicates().hasSize(2_000);
+        assertThat(done).extracting(RecordedCompletions.Done::intendedNanos).doesNotHaveDuplicates().hasSize(2_000);
         assertThat(served).hasValue(2_000);
         assertThat(begun).hasValue(2_000);
         assertThat(connectionsSeen).as("the connections opened before the load, and no other").hasValue(4);
@@ -242,7 +219,7 @@ class Http1ShardTest {
 
     /**
      * A server gone closes all 50 connections and refuses their replacements: one retry loop per shard then tries a
-     * connect every {@value Http1Shard#REOPEN_DELAY_MS} ms, not one loop per connection (50 times as many), and the
+     * connect every {@value Reconnector#REOPEN_DELAY_MS} ms, not one loop per connection (50 times as many), and the
      * requests waiting fail as connection errors. Once the server is back, each closed connection is replaced once.
      * The bound on the connects comes from the time that passed; timers only fire late, so a slow machine makes fewer.
      */
@@ -264,8 +241,8 @@ class Http1ShardTest {
         assertThat(done.stream().skip(100).toList()).as("the requests sent while no connection could be opened")
                 .allSatisfy(d -> assertThat(d.failure()).isNotNull());
         Thread.sleep(1_000);
-        long retries = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - gone) / Http1Shard.REOPEN_DELAY_MS + 1;
-        assertThat(shard.opensTried() - opensBefore).as("one connect per closed connection, then one per %d ms", Http1Shard.REOPEN_DELAY_MS)
+        long retries = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - gone) / Reconnector.REOPEN_DELAY_MS + 1;
+        assertThat(shard.opensTried() - opensBefore).as("one connect per closed connection, then one per %d ms", Reconnector.REOPEN_DELAY_MS)
                 .isLessThanOrEqualTo(50 + retries);
 
         connectionsSeen.set(0);
@@ -276,7 +253,7 @@ class Http1ShardTest {
             org.junit.jupiter.api.Assumptions.abort("port " + port + " was taken while the server was away: " + taken);
         }
         await("every closed connection replaced").atMost(Duration.ofSeconds(30)).until(() -> connector.getConnectedEndPoints().size() == 50);
-        Thread.sleep(2 * Http1Shard.REOPEN_DELAY_MS);   // a replacement counted twice would open a 51st by now
+        Thread.sleep(2 * Reconnector.REOPEN_DELAY_MS);   // a replacement counted twice would open a 51st by now
         assertThat(connectionsSeen).as("each replaced once").hasValue(50);
         assertThat(connector.getConnectedEndPoints()).hasSize(50);
     }
@@ -315,7 +292,7 @@ class Http1ShardTest {
                 .allSatisfy(name -> assertThat(name).startsWith("pacer-shard-0"));
         await().atMost(Duration.ofSeconds(30)).until(() -> done.size() == schedule.total());
         assertThat(done).allSatisfy(d -> assertThat(d.status()).as("%s", d.failure()).isEqualTo(200));
-        assertThat(done).extracting(Done::intendedNanos).doesNotHaveDuplicates();
+        assertThat(done).extracting(RecordedCompletions.Done::intendedNanos).doesNotHaveDuplicates();
         assertThat(served).hasValue((int) schedule.total());
     }
 
@@ -325,7 +302,7 @@ class Http1ShardTest {
         shard.trySend(1, System.nanoTime());
         await().atMost(Duration.ofSeconds(10)).until(() -> done.size() == 1);
         assertThat(done.peek().status()).isEqualTo(201);
-        ByteBuffer encoded = Http1Shard.encode(JettyShard.resource(new RunRequest("http://h:1", 1, 1, 1, RunRequest.HTTP_1_1,
+        ByteBuffer encoded = Http1Shard.encode(Shard.resource(new RunRequest("http://h:1", 1, 1, 1, RunRequest.HTTP_1_1,
                 new RunRequest.HttpRequestSpec("POST", "/echo?a=b", Map.of(), "héllo"), 0, 1, 1, 0, 0, 0)), URI.create("http://h:1/echo?a=b"), "h:1", "héllo");
         byte[] bytes = new byte[encoded.remaining()];
         encoded.get(bytes);

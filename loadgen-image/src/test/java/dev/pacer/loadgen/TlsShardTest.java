@@ -138,7 +138,7 @@ class TlsShardTest {
         RunRequest spec = new RunRequest("https://127.0.0.1:" + port, 1000, connections, 1, version,
                 new RunRequest.HttpRequestSpec("GET", "/", Map.of(), null), 0, 1000, 1000, 0, 5_000, 0, tls);
         assertThat(spec.problems()).isEmpty();
-        shard = Shard.of(0, spec, JettyShard.resource(spec), connections, 10_000, completions);
+        shard = Shard.of(0, spec, Shard.resource(spec), connections, 10_000, completions);
         shard.connect(10_000);
         return shard;
     }
@@ -221,7 +221,7 @@ class TlsShardTest {
     void h2IsChosenByAlpnAndMultiplexesOnItsConnections() throws Exception {
         RunCertificate certificate = localCertificate();
         Shard shard = shard(start(certificate), RunRequest.H2, 2, tls(certificate.certificatePem(), true, 0));
-        assertThat(shard).isInstanceOf(JettyShard.class);
+        assertThat(shard).isInstanceOf(Http2Shard.class);
         sendAndAwait(shard, 300);
         assertThat(protocolsH2).hasValue(300);
         assertThat(serverHandshakes).hasValue(2);

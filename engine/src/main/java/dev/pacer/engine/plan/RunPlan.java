@@ -147,11 +147,12 @@ public record RunPlan(String runName, ServerRole server, List<ClientRole> client
      * @param senderThreads sender threads (0: the load generator chooses)
      * @param minWakeupIntervalMicros requests due closer together than this go out on one wake-up of the pacing thread
      * @param connectionOrder HTTP/1.1: which idle connection a request takes ({@code null} over HTTP/2)
+     * @param maxConcurrentStreams HTTP/2: requests a connection carries at once ({@code null} over HTTP/1.1)
      * @param cpuMillis     CPUs asked, millicores
      */
     public record ClientRole(String name, int ratePerSecond, int connections, int senderThreads, int minWakeupIntervalMicros,
-                             String connectionOrder, String httpVersion, String image, long cpuMillis, String memory,
-                             List<String> jvmOptions) {
+                             String connectionOrder, Integer maxConcurrentStreams, String httpVersion, String image, long cpuMillis,
+                             String memory, List<String> jvmOptions) {
     }
 
     public long totalRatePerSecond() {
@@ -185,7 +186,7 @@ public record RunPlan(String runName, ServerRole server, List<ClientRole> client
                 warmup.toMillis(), duration.toMillis(), samplePeriod.toMillis(), startAtEpochMs, request.timeout().toMillis(),
                 rampUp.toMillis(), tls == null ? null : new RunRequest.Tls(tls.protocols(), tls.sessionResumption(),
                         tls.requestsPerConnection(), tls.trustedCertificatesPem(), tls.trustedCertificatesFile(), tls.serverName()),
-                client.minWakeupIntervalMicros(), client.connectionOrder());
+                client.minWakeupIntervalMicros(), client.connectionOrder(), client.maxConcurrentStreams());
     }
 
     /** The client role of a name, e.g. {@code client-1}. */

@@ -74,7 +74,7 @@ public final class RunPlanner {
             clients.add(new RunPlan.ClientRole("client-" + i, rate, Objects.requireNonNullElse(c.connections, SpecDefaults.CONNECTIONS),
                     Objects.requireNonNullElse(c.senderThreads, SpecDefaults.SENDER_THREADS),
                     c.minWakeupIntervalMicros != null ? c.minWakeupIntervalMicros : SpecDefaults.minWakeupIntervalMicros(parsed.maxSendLagP99()),
-                    connectionOrder(c), Objects.requireNonNullElse(c.httpVersion, SpecDefaults.HTTP_VERSION),
+                    connectionOrder(c), maxConcurrentStreams(c), Objects.requireNonNullElse(c.httpVersion, SpecDefaults.HTTP_VERSION),
                     c.image == null || c.image.isBlank() ? defaultClientImage : ownImages.resolve(c.image), parsed.clientCpuMillis(),
                     Objects.requireNonNullElse(c.memory, SpecDefaults.MEMORY), List.copyOf(c.jvmOptions == null ? List.of() : c.jvmOptions)));
         }
@@ -94,6 +94,14 @@ public final class RunPlanner {
             return null;
         }
         return Objects.requireNonNullElse(c.connectionOrder, SpecDefaults.CONNECTION_ORDER);
+    }
+
+    /** HTTP/2's streams per connection, the default applied; {@code null} over HTTP/1.1, one request per connection at a time. */
+    static Integer maxConcurrentStreams(BenchmarkRunSpec.Clients c) {
+        if (Objects.requireNonNullElse(c.httpVersion, SpecDefaults.HTTP_VERSION).equals(SpecDefaults.HTTP_VERSION)) {
+            return null;
+        }
+        return Objects.requireNonNullElse(c.maxConcurrentStreams, SpecDefaults.MAX_CONCURRENT_STREAMS);
     }
 
     /** TLS of an https run, defaults applied; {@code null} in cleartext. */

@@ -75,6 +75,9 @@ public record RunManifest(String pacerVersion, Map<String, Object> plan, Map<Str
             if (c.connectionOrder() != null) {
                 client.put("connectionOrder", c.connectionOrder());
             }
+            if (c.maxConcurrentStreams() != null) {
+                client.put("maxConcurrentStreams", c.maxConcurrentStreams());
+            }
             client.put("httpVersion", c.httpVersion());
             client.put("image", c.image());
             client.put("cpuMillis", c.cpuMillis());

@@ -1,6 +1,7 @@
 package dev.pacer.engine.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
@@ -75,8 +76,21 @@ class RunPlannerTest {
 
         RunPlan h2c = oneClientAt10k("httpVersion: h2c");
         RunRequest multiplexed = h2c.runRequest(h2c.client("client-0"), "http://10.0.0.5:8080", 1_800_000_000_000L);
-        assertThat(multiplexed.connectionOrder()).as("HTTP/2's streams share Jetty's connections: no order is sent").isNull();
+        assertThat(multiplexed.connectionOrder()).as("over HTTP/2 a connection carries streams: no order is sent").isNull();
+        assertThat(multiplexed.maxConcurrentStreams()).as("a stream at a time by default, sent explicitly").isEqualTo(1);
         assertThat(multiplexed.problems()).isEmpty();
+    }
+
+    @Test
+    void streamsPerConnectionGoToHttp2ClientsAndNeverToHttp1Ones() throws Exception {
+        RunPlan eight = oneClientAt10k("httpVersion: h2c, maxConcurrentStreams: 8");
+        RunRequest request = eight.runRequest(eight.client("client-0"), "http://10.0.0.5:8080", 1_800_000_000_000L);
+        assertThat(request.streamsPerConnection()).isEqualTo(8);
+        assertThat(request.problems()).isEmpty();
+        RunPlan http1 = oneClientAt10k("connections: 4");
+        assertThat(http1.client("client-0").maxConcurrentStreams()).as("HTTP/1.1 carries a request at a time").isNull();
+        assertThatThrownBy(() -> oneClientAt10k("maxConcurrentStreams: 8"))
+                .hasMessageContaining("spec.clients.maxConcurrentStreams").hasMessageContaining("h2c and h2 only");
     }
 
     static RunPlan oneClientAt10k(String clientField) throws Exception {
