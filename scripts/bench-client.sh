@@ -191,15 +191,16 @@ h2load_client() {
   local per_connection; per_connection=$(echo "scale=3; $rate / $CONNECTIONS" | bc -l)
   local start; start=$(now_ms)
   taskset -c 1 h2load -t1 -c"$CONNECTIONS" -m"$STREAMS" --rps="$per_connection" --warm-up-time="${WARMUP_SECONDS}s" \
-    -D "$MEASURED_SECONDS" "$TARGET" >"$work/h2load.out" 2>&1 &
+    -D "$((MEASURED_SECONDS + 3))" "$TARGET" >"$work/h2load.out" 2>&1 &   # ends after the window, as the others do
   local pid=$!; STARTED_PIDS+=("$pid")
   wait_until_ms $(( start + WARMUP_SECONDS * 1000 )); local cpu0 sleeps0; cpu0=$(cpu_seconds "$pid"); sleeps0=$(sleeps "$pid")
   wait_until_ms $(( start + (WARMUP_SECONDS + MEASURED_SECONDS) * 1000 )); local cpu1 sleeps1; cpu1=$(cpu_seconds "$pid"); sleeps1=$(sleeps "$pid")
   wait "$pid" || true
-  # its main duration's requests: "requests: N total, N started, N done, N succeeded, ..."
-  local n; n=$(sed -n 's/^requests: .* \([0-9]*\) succeeded.*/\1/p' "$work/h2load.out")
+  # its rate over its main duration ("finished in 18.00s, 20000.00 req/s, ..."), over the window
+  local rps n; rps=$(sed -n 's/^finished in [0-9.]*s, \([0-9.]*\) req\/s.*/\1/p' "$work/h2load.out")
+  n=$(printf "%.0f" "$(echo "${rps:-0} * $MEASURED_SECONDS" | bc -l)")
   echo "  h2load at $rate req/s, $CONNECTIONS connections, $STREAMS streams each$(round_label): $(grep -m1 '^time for request' "$work/h2load.out" | xargs); $(sleeps_per_response "$(sleeps_between "$sleeps0" "$sleeps1")" "${n:-0}")" >>"$work/details"
-  echo "${n:-0} $(echo "scale=1; ${n:-0} / $MEASURED_SECONDS" | bc -l) $(echo "$cpu1 - $cpu0" | bc -l) 0"
+  echo "$n ${rps:-0} $(echo "$cpu1 - $cpu0" | bc -l) 0"
 }
 
 plain_client() {

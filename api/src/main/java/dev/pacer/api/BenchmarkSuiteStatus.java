@@ -50,7 +50,7 @@ public class BenchmarkSuiteStatus {
         public Boolean passed;
         @JsonPropertyDescription("Why the rate did not pass, or why the run failed.")
         public String reason;
-        @JsonPropertyDescription("Sweep: what bound a rate that did not pass: client (the clients could not apply it; not the server's limit), server CPU, latency limit, errors, rate not answered, invalid measurement or run failed.")
+        @JsonPropertyDescription("Sweep: what bound a rate that did not pass: client (the clients could not apply it, or their own send lag carried half their p99; not the server's limit), server CPU, latency limit (the server's part carried half the clients' p99), latency outside the server (neither part did; not the server's limit), errors, rate not answered, invalid measurement or run failed.")
         public String boundBy;
         @JsonPropertyDescription("The server's P99 integral, microseconds.")
         public Long p99IntegralMicros;
@@ -100,6 +100,10 @@ public class BenchmarkSuiteStatus {
         public Long residenceP99AtSustainedMicros;
         @JsonPropertyDescription("Sweep: what bound the lowest rate that did not pass (as runs[].boundBy); absent when every rate passed.")
         public String boundBy;
+        @JsonPropertyDescription("Sweep: where the clients' p99 went at that rate, each part's p99 over the clients' p99: their own send lag, the "
+                + "server's part (the probe's residence, else the server's own series) and what neither carries (between: the network, the "
+                + "clients reading), e.g. 'send lag 20 % · server residence 15 % · between 65 %'. A latency bound is the server's only when its part carries half.")
+        public String p99PartsAtBound;
         @JsonPropertyDescription("Footprint: the server's image on its node, bytes; absent locally.")
         public Long imageBytes;
         @JsonPropertyDescription("Footprint: median resident memory before the load, bytes (fixed rates: over the repetitions; sweep: the run at the sustained rate).")

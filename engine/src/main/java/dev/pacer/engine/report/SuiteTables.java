@@ -66,6 +66,8 @@ public final class SuiteTables {
         columns.add(new Column("residence p99", "residence_p99_us", x -> ms(x.residenceP99AtSustainedMicros), x -> number(x.residenceP99AtSustainedMicros)));
         columns.add(new Column("CPU µs/req", "cpu_us_per_request", x -> decimal(x.cpuMicrosPerRequest), x -> number(x.cpuMicrosPerRequest)));
         columns.add(new Column("bound by", "bound_by", x -> x.boundBy == null ? "none (max passed)" : x.boundBy, x -> x.boundBy == null ? "" : x.boundBy));
+        columns.add(new Column("p99 parts there", "p99_parts_at_bound", x -> x.p99PartsAtBound == null ? "–" : x.p99PartsAtBound,
+                x -> x.p99PartsAtBound == null ? "" : x.p99PartsAtBound));
         if (doc.summary().servers().stream().anyMatch(x -> x.confirmation != null)) {   // a sweep with spec.sweep.confirm
             columns.add(new Column("confirmation", "confirmation", x -> x.confirmation == null ? "–" : x.confirmation,
                     x -> x.confirmation == null ? "" : x.confirmation));

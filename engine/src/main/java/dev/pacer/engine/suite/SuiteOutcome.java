@@ -6,6 +6,7 @@ import java.util.Optional;
 
 import dev.pacer.api.RunResult;
 import dev.pacer.api.Verdict;
+import dev.pacer.contract.AgentContract;
 
 /**
  * What a finished run of a suite gave: whether it succeeded, and its result. The same from a BenchmarkRun's status
@@ -14,6 +15,9 @@ import dev.pacer.api.Verdict;
  * @param succeeded the run reached Succeeded (its result exists); else {@code failure} says why
  */
 public record SuiteOutcome(boolean succeeded, RunResult result, String failure) {
+
+    /** A part of the clients' p99 at least this share of it carries it: the bound is that part's. */
+    static final double CARRIES_P99 = 0.5;
 
     /** A server using at least this share of its CPUs on average at a failed rate was bound by its CPU. */
     static final double SERVER_CPU_BUSY = 0.9;
@@ -25,8 +29,14 @@ public record SuiteOutcome(boolean succeeded, RunResult result, String failure) 
         CLIENT("client"),
         /** The server used (nearly) all its CPUs while the rate failed. */
         SERVER_CPU("server CPU"),
-        /** The clients' p99 went over the sweep's limit, the server's CPUs not all busy. */
+        /** The clients' p99 went over the sweep's limit, carried by the server's part of it, its CPUs not all busy. */
         LATENCY_LIMIT("latency limit"),
+        /**
+         * The clients' p99 went over the sweep's limit, but neither the clients' own send lag nor the server's part
+         * carries half of it: the time went between them (the network, the clients reading their responses). Not the
+         * server's limit.
+         */
+        OUTSIDE_SERVER("latency outside the server"),
         /** Requests failed. */
         ERRORS("errors"),
         /** The clients sent on time, but fewer responses came back than were asked for. */
@@ -48,6 +58,77 @@ public record SuiteOutcome(boolean succeeded, RunResult result, String failure) 
         public boolean passed() {
             return bound == Bound.NONE;
         }
+
+        /** The rate found is not the server's limit: the clients', or the time went outside the server. */
+        public boolean notTheServers() {
+            return bound == Bound.CLIENT || bound == Bound.OUTSIDE_SERVER;
+        }
+    }
+
+    /**
+     * Where the clients' p99 (from intended send time) went, window p99s each: the clients' own send lag, and the
+     * server's part, the probe's residence (bytes arrived to last byte written: the socket's wait and the service) when
+     * the probe measured, else the server's own series (the agent's processing or the probe's service). Percentiles do
+     * not add: each share is that part's p99 over the clients', and the rest is what neither carries.
+     *
+     * @param serverPart what {@code serverP99Micros} is: residence, processing or service; null when the server is not measured
+     */
+    public record P99Parts(long clientP99Micros, Long sendLagP99Micros, Long serverP99Micros, String serverPart) {
+        public double sendLagShare() {
+            return share(sendLagP99Micros);
+        }
+
+        public double serverShare() {
+            return share(serverP99Micros);
+        }
+
+        private double share(Long micros) {
+            return micros == null || clientP99Micros <= 0 ? 0 : Math.min(1, micros / (double) clientP99Micros);
+        }
+
+        /** E.g. "send lag 20 % · server residence 15 % · between 65 %" (no comma: a CSV field as it is). */
+        public String shares() {
+            double lag = sendLagShare();
+            String text = String.format(Locale.ROOT, "send lag %.0f %%", lag * 100);
+            if (serverPart == null) {
+                return text + " · server not measured";
+            }
+            double server = serverShare();
+            return text + String.format(Locale.ROOT, " · server %s %.0f %% · between %.0f %%", serverPart, server * 100,
+                    Math.max(0, 1 - lag - server) * 100);
+        }
+
+        String describe() {
+            return String.format(Locale.ROOT, "of the clients' p99 %.3f ms: their send lag p99 %s, the server's %s p99 %s (%s)",
+                    clientP99Micros / 1000.0, ms(sendLagP99Micros), serverPart == null ? "time" : serverPart, ms(serverP99Micros), shares());
+        }
+
+        private static String ms(Long micros) {
+            return micros == null ? "unknown" : String.format(Locale.ROOT, "%.3f ms", micros / 1000.0);
+        }
+    }
+
+    /** The parts of the clients' p99, when the run measured it. */
+    public Optional<P99Parts> p99Parts() {
+        if (!succeeded || result.clients == null || result.clients.p99Micros == null) {
+            return Optional.empty();
+        }
+        RunResult.ServerFigures server = result.server;
+        Long serverP99 = null;
+        String part = null;
+        if (server != null && server.otherSeries != null) {
+            Optional<RunResult.SeriesFigures> residence = server.otherSeries.stream()
+                    .filter(x -> x.name != null && x.name.endsWith(AgentContract.SERIES_RESIDENCE) && x.p99Micros != null).findFirst();
+            if (residence.isPresent()) {
+                serverP99 = residence.get().p99Micros;
+                part = AgentContract.SERIES_RESIDENCE;
+            }
+        }
+        if (part == null && server != null && server.p99Micros != null) {
+            serverP99 = server.p99Micros;
+            part = server.series;
+        }
+        return Optional.of(new P99Parts(result.clients.p99Micros, result.clients.sendLagP99Micros, serverP99, part));
     }
 
     public static SuiteOutcome of(RunResult result) {
@@ -90,10 +171,27 @@ public record SuiteOutcome(boolean succeeded, RunResult result, String failure) 
             return new Judgement(Bound.ERRORS, clients.errors + " requests failed");
         }
         if (clients.p99Micros > maxClientP99.toNanos() / 1000) {
-            return new Judgement(slow == null ? Bound.LATENCY_LIMIT : slow, String.format(Locale.ROOT, "client p99 %.3f ms above %.3f ms",
-                    clients.p99Micros / 1000.0, maxClientP99.toNanos() / 1e6));
+            String over = String.format(Locale.ROOT, "client p99 %.3f ms above %.3f ms", clients.p99Micros / 1000.0, maxClientP99.toNanos() / 1e6);
+            if (slow != null) {
+                return new Judgement(slow, over);
+            }
+            return latencyBound(over, p99Parts().orElseThrow());
         }
         return new Judgement(Bound.NONE, null);
+    }
+
+    /**
+     * Whose a p99 over the limit is, from its parts: the clients' when their own send lag carries it, the server's when
+     * its part does (or when it is not measured, as before), else neither's.
+     */
+    private static Judgement latencyBound(String over, P99Parts parts) {
+        if (parts.sendLagShare() >= CARRIES_P99) {
+            return new Judgement(Bound.CLIENT, "client-bound: " + over + ", carried by the clients' own send lag " + parts.describe());
+        }
+        if (parts.serverPart() == null || parts.serverShare() >= CARRIES_P99) {
+            return new Judgement(Bound.LATENCY_LIMIT, over + (parts.serverPart() == null ? "" : ", carried by the server " + parts.describe()));
+        }
+        return new Judgement(Bound.OUTSIDE_SERVER, over + ", carried neither by the clients' send lag nor by the server " + parts.describe());
     }
 
     public Optional<String> whyNotPassed(Duration maxClientP99, double rateTolerance) {

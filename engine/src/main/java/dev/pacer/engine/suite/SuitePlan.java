@@ -156,7 +156,7 @@ public record SuitePlan(String suiteName, List<BenchmarkSuiteSpec.SuiteServer> s
     public List<SweepSearch.Trial> trials(List<Done> done, String server) {
         return done.stream().filter(d -> d.step().server().equals(server)).map(d -> {
             SuiteOutcome.Judgement judgement = judge(d.outcome());
-            return new SweepSearch.Trial(d.step().ratePerClient(), judgement.passed(), judgement.bound() == SuiteOutcome.Bound.CLIENT);
+            return new SweepSearch.Trial(d.step().ratePerClient(), judgement.passed(), judgement.notTheServers());
         }).toList();
     }
 

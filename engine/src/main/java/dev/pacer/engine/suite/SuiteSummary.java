@@ -163,8 +163,11 @@ public record SuiteSummary(List<BenchmarkSuiteStatus.SuiteRun> runs, List<Benchm
             }
             done.stream().filter(d -> d.step().server().equals(server.name))
                     .sorted(Comparator.comparingLong(d -> d.step().ratePerClient()))
-                    .map(d -> plan.judge(d.outcome())).filter(j -> !j.passed()).findFirst()
-                    .ifPresent(j -> summary.boundBy = j.bound().label);
+                    .filter(d -> !plan.judge(d.outcome()).passed()).findFirst()
+                    .ifPresent(d -> {
+                        summary.boundBy = plan.judge(d.outcome()).bound().label;
+                        summary.p99PartsAtBound = d.outcome().p99Parts().map(SuiteOutcome.P99Parts::shares).orElse(null);
+                    });
             summary.confirmation = confirmation(plan, done, server.name, sustained, trials);
             servers.add(summary);
             if (server.name.equals(baselineName)) {

@@ -108,8 +108,9 @@ class SuiteTablesTest {
                 }
                 yield r;
             }
-            case "jetty12" -> result("jetty12", rate <= 50_000 ? 2_400 : 25_000, rate <= 50_000 ? 300 : 9_000);
-            default -> result("vertx", 40_000, 12_000);   // fails from the start
+            // its residence carries most of its clients' p99: the latency limit is its own
+            case "jetty12" -> result("jetty12", rate <= 50_000 ? 2_400 : 25_000, rate <= 50_000 ? 300 : 15_000);
+            default -> result("vertx", 40_000, 12_000);   // fails from the start, its residence a third of the clients' p99
         });
     }
 
@@ -137,8 +138,8 @@ class SuiteTablesTest {
     void aSweepAsCsvHasOneFieldPerFigureWithUnitsInTheHeader() throws IOException {
         String csv = SuiteTables.render(sweep(), SuiteTables.Format.CSV);
         assertThat(csv.lines().findFirst().orElseThrow()).isEqualTo("service,image_bytes,idle_rss_bytes,sustained_rps,sustained_rps_per_client,"
-                + "client_bound,client_p50_us,client_p99_us,server_p99_us,server_measured_by,server_series,residence_p99_us,cpu_us_per_request,bound_by");
-        assertThat(csv.lines()).hasSize(4).allSatisfy(line -> assertThat(line.split(",", -1)).hasSize(14));
+                + "client_bound,client_p50_us,client_p99_us,server_p99_us,server_measured_by,server_series,residence_p99_us,cpu_us_per_request,bound_by,p99_parts_at_bound");
+        assertThat(csv.lines()).hasSize(4).allSatisfy(line -> assertThat(line.split(",", -1)).hasSize(15));
         Golden.assertMatches(csv, "suite-sweep.csv");
     }
 

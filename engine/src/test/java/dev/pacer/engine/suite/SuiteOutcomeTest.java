@@ -63,6 +63,45 @@ class SuiteOutcomeTest {
         assertThat(bound(slow)).isEqualTo(SuiteOutcome.Bound.SERVER_CPU);
     }
 
+    /** The clients' p99 over the limit, with its parts: their send lag p99 and the probe's residence p99 (µs). */
+    static RunResult overTheLimit(long sendLagP99Micros, long residenceP99Micros) {
+        RunResult r = result(Verdict.Passed, 29_000, 1_000, 1_000);
+        r.clients.sendLagP99Micros = sendLagP99Micros;
+        r.server = new RunResult.ServerFigures();
+        r.server.series = "service";
+        r.server.p99Micros = 55L;
+        RunResult.SeriesFigures residence = new RunResult.SeriesFigures();
+        residence.name = "residence";
+        residence.p99Micros = residenceP99Micros;
+        r.server.otherSeries = java.util.List.of(residence);
+        return r;
+    }
+
+    @Test
+    void aP99OverTheLimitIsTheServersOnlyWhenItsPartCarriesHalfOfIt() {
+        // as a sweep of Chappe found: client p99 29 ms, send lag p99 5.7 ms, residence p99 4.4 ms: neither carries it
+        SuiteOutcome.Judgement between = SuiteOutcome.of(overTheLimit(5_700, 4_400)).judge(LIMIT, 0.05);
+        assertThat(between.bound()).isEqualTo(SuiteOutcome.Bound.OUTSIDE_SERVER);
+        assertThat(between.notTheServers()).isTrue();
+        assertThat(between.why()).contains("send lag 20 % · server residence 15 % · between 65 %");
+        assertThat(bound(overTheLimit(5_700, 20_000))).as("the residence carries 69 %").isEqualTo(SuiteOutcome.Bound.LATENCY_LIMIT);
+        SuiteOutcome.Judgement late = SuiteOutcome.of(overTheLimit(16_000, 4_400)).judge(LIMIT, 0.05);
+        assertThat(late.bound()).as("the clients' own lag carries 55 %").isEqualTo(SuiteOutcome.Bound.CLIENT);
+        assertThat(late.why()).startsWith("client-bound: client p99 29.000 ms above 10.000 ms, carried by the clients' own send lag");
+    }
+
+    @Test
+    void withoutTheProbeTheServersOwnSeriesIsItsPart() {
+        RunResult r = overTheLimit(2_000, 0);
+        r.server.otherSeries = null;
+        r.server.series = "processing";
+        r.server.p99Micros = 25_000L;
+        assertThat(SuiteOutcome.of(r).p99Parts().orElseThrow().shares()).isEqualTo("send lag 7 % · server processing 86 % · between 7 %");
+        assertThat(bound(r)).isEqualTo(SuiteOutcome.Bound.LATENCY_LIMIT);
+        r.server.p99Micros = 3_000L;
+        assertThat(bound(r)).isEqualTo(SuiteOutcome.Bound.OUTSIDE_SERVER);
+    }
+
     @Test
     void clientsOnTimeButShortOfResponsesMeanTheServerDidNotAnswerTheRate() {
         RunResult r = result(Verdict.Invalid, 2_000_000, 1_000, 600);
