@@ -28,18 +28,21 @@ public final class ResourceSampler {
     static final Path STATUS = Path.of("/proc/self/status");
     static final Path CLEAR_REFS = Path.of("/proc/self/clear_refs");
     static final Path TASKS = Path.of("/proc/self/task");
+    static final Path PROC_STAT = Path.of("/proc/stat");
     private static final int MAX_SAMPLES = PeriodSampler.DEFAULT_MAX_RETAINED_PERIODS;
 
     private final long periodMillis;
     private final com.sun.management.OperatingSystemMXBean os =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private final List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
+    private final List<Integer> cpus = ProcessInfo.readCpusAllowedList(STATUS).map(CpuList::cpus).orElse(List.of());
     private final ArrayDeque<ResourceUse.Sample> samples = new ArrayDeque<>();   // guarded by this
-    private final Map<String, long[]> lastByThread = new HashMap<>();   // tid → {wait ns, slices}
+    private final Map<String, long[]> lastByThread = new HashMap<>();   // tid → {wait ns, slices, CPU ns}
     private final HiccupMeter hiccups;   // null: no stalls measured
     private long lastCpuNanos;
     private long lastGcMillis;
     private long lastGcCount;
+    private long lastCpusBusyNanos;
     private boolean peakResets;
     private boolean waitKept;
 
@@ -63,6 +66,7 @@ public final class ResourceSampler {
         this.lastCpuNanos = os.getProcessCpuTime();
         this.lastGcMillis = gcMillis();
         this.lastGcCount = gcCount();
+        this.lastCpusBusyNanos = cpusBusyNanos();
         this.peakResets = resetPeak();
         this.waitKept = schedDelta() != null;
         if (hiccups != null) {
@@ -79,9 +83,14 @@ public final class ResourceSampler {
         long peak = Math.max(rss, statusKilobytes("VmHWM:") * 1024);
         boolean reset = resetPeak();
         long[] sched = waitKept ? schedDelta() : null;
-        ResourceUse.Sample sample = new ResourceUse.Sample(startEpochMs, endEpochMs, Math.max(0, cpu - lastCpuNanos), rss, peak,
+        long cpusBusy = cpusBusyNanos();
+        long cpuUsed = Math.max(0, cpu - lastCpuNanos);
+        // the ticks' 10 ms grain can make a busy CPU's count trail the process's own: never below zero
+        Long neighbours = cpusBusy < 0 || lastCpusBusyNanos < 0 ? null : Math.max(0, cpusBusy - lastCpusBusyNanos - cpuUsed);
+        ResourceUse.Sample sample = new ResourceUse.Sample(startEpochMs, endEpochMs, cpuUsed, rss, peak,
                 gcMillis - lastGcMillis, gcCount - lastGcCount, sched == null ? null : sched[0], hiccups == null ? null : hiccups.takeMaxMicros(),
-                sched == null ? null : sched[1]);
+                sched == null ? null : sched[1], sched == null ? null : sched[2], neighbours);
+        lastCpusBusyNanos = cpusBusy;
         lastCpuNanos = cpu;
         lastGcMillis = gcMillis;
         lastGcCount = gcCount;
@@ -101,35 +110,58 @@ public final class ResourceSampler {
     }
 
     /**
-     * Time this process's threads waited for a CPU since the last call, and the slices they ran, summed thread by
-     * thread from each {@code /proc/self/task/<tid>/schedstat} (its second and third fields); a thread that started
-     * since counts whole, one that ended within the period is missed (servers and clients wait in long-lived threads).
-     * Null where the kernel keeps no schedstat.
+     * Time this process's threads waited for a CPU since the last call, the slices they ran, and the CPU time of its
+     * just-in-time compiler threads, summed thread by thread from each {@code /proc/self/task/<tid>/schedstat} (time on
+     * a CPU, time waiting, slices) and {@code comm}; a thread that started since counts whole, one that ended within the
+     * period is missed (servers and clients wait in long-lived threads). Null where the kernel keeps no schedstat.
      */
     private long[] schedDelta() {
         try (var tasks = Files.newDirectoryStream(TASKS)) {
             long wait = 0;
             long slices = 0;
+            long jitCpu = 0;
             Map<String, long[]> now = new HashMap<>();
             for (Path task : tasks) {
                 String tid = task.getFileName().toString();
                 String[] fields;
+                boolean compiler;
                 try {
                     fields = Files.readString(task.resolve("schedstat")).trim().split("\\s+");
+                    compiler = isCompilerThread(Files.readString(task.resolve("comm")));
                 } catch (IOException gone) {
                     continue;   // the thread ended while being read
                 }
-                long[] current = {Long.parseLong(fields[1]), Long.parseLong(fields[2])};
-                long[] last = lastByThread.getOrDefault(tid, new long[2]);
+                long[] current = {Long.parseLong(fields[1]), Long.parseLong(fields[2]), Long.parseLong(fields[0])};
+                long[] last = lastByThread.getOrDefault(tid, new long[3]);
                 now.put(tid, current);
                 wait += Math.max(0, current[0] - last[0]);
                 slices += Math.max(0, current[1] - last[1]);
+                if (compiler) {
+                    jitCpu += Math.max(0, current[2] - last[2]);
+                }
             }
             lastByThread.clear();
             lastByThread.putAll(now);
-            return new long[] {wait, slices};
+            return new long[] {wait, slices, jitCpu};
         } catch (IOException | RuntimeException e) {
             return null;
+        }
+    }
+
+    /** HotSpot's compiler threads, as the kernel names them (15 characters): "C1 CompilerThre", "C2 CompilerThre". */
+    static boolean isCompilerThread(String comm) {
+        return comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre");
+    }
+
+    /** The busy time of this process's CPUs since boot, or -1 where unknown. */
+    private long cpusBusyNanos() {
+        if (cpus.isEmpty()) {
+            return -1;
+        }
+        try {
+            return CpuBusy.busyNanos(Files.readString(PROC_STAT), cpus);
+        } catch (IOException | RuntimeException e) {
+            return -1;
         }
     }
 

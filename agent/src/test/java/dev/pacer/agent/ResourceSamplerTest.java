@@ -45,6 +45,22 @@ class ResourceSamplerTest {
         assertThat(busy.maxHiccupMicros()).isNotNull().isNotNegative();
         assertThat(busy.runQueueWaitNanos()).isNotNull().isNotNegative();
         assertThat(busy.runSlices()).as("the spinning thread ran in at least one slice").isPositive();
+        assertThat(busy.jitCpuNanos()).isNotNull().isNotNegative();
+        assertThat(busy.neighbourCpuNanos()).as("this process's CPUs from /proc/stat").isNotNull().isNotNegative();
+    }
+
+    /** The compiler threads are found by the names the kernel gives them, in this very JVM. */
+    @Test
+    void thisJvmsCompilerThreadsAreRecognised() throws Exception {
+        List<String> names = new ArrayList<>();
+        try (var tasks = java.nio.file.Files.newDirectoryStream(ResourceSampler.TASKS)) {
+            for (var task : tasks) {
+                names.add(java.nio.file.Files.readString(task.resolve("comm")).trim());
+            }
+        }
+        assertThat(names).anySatisfy(name -> assertThat(ResourceSampler.isCompilerThread(name)).as(name).isTrue());
+        assertThat(names).filteredOn(ResourceSampler::isCompilerThread).allSatisfy(name -> assertThat(name).contains("CompilerThre"));
+        assertThat(ResourceSampler.isCompilerThread("pacer-shard-0-2")).isFalse();
     }
 
     /** More spinning threads than CPUs: the time they waited for one shows, beside the CPU they got. */

@@ -21,13 +21,31 @@ import dev.pacer.contract.CpuList;
  *   <li>when a pinned server alone needs every CPU, nobody is pinned (warning: pinning impossible);</li>
  *   <li>an unpinned role runs on every CPU this process may use;</li>
  *   <li>the kernel probe of a pinned server gets the first CPU no role holds, else shares the server's: its reading
- *       must never take a client's CPU, whose lateness would count as the server's latency.</li>
+ *       must never take a client's CPU, whose lateness would count as the server's latency;</li>
+ *   <li>for the same reason, pacer's own process (its JVM: polling the agents, analysing, writing the report) runs on
+ *       the CPUs no client holds: those no role holds, else the server's.</li>
  * </ol>
- * On a 2-CPU machine, server 1 CPU and two clients of 1: server on CPU 0, both clients on CPU 1, a probe on CPU 0.
+ * On a 2-CPU machine, server 1 CPU and two clients of 1: server on CPU 0, both clients on CPU 1, a probe and pacer on
+ * CPU 0.
  *
  * @param probeCpus the kernel probe's CPUs; {@code null} when there is no probe or the server is not pinned
+ * @param selfCpus  pacer's own CPUs; {@code null} when no client is pinned, or the clients hold every CPU
+ * @param available the CPUs this process could use before it moved: an unpinned role's when pacer itself moved
  */
-public record CpuLayout(Map<String, List<Integer>> cpusByRole, List<Integer> probeCpus, List<String> warnings) {
+public record CpuLayout(Map<String, List<Integer>> cpusByRole, List<Integer> probeCpus, List<String> warnings, List<Integer> selfCpus,
+                        List<Integer> available) {
+
+    public CpuLayout(Map<String, List<Integer>> cpusByRole, List<Integer> probeCpus, List<String> warnings) {
+        this(cpusByRole, probeCpus, warnings, null, null);
+    }
+
+    /**
+     * The CPUs to start a role on: its own when pinned; every CPU when it is not and pacer moved (its children would
+     * otherwise inherit pacer's CPUs); else null, nothing to set.
+     */
+    public List<Integer> cpusOf(String role) {
+        return cpusByRole.getOrDefault(role, selfCpus == null ? null : available);
+    }
 
     /** Without a kernel probe. */
     public static CpuLayout plan(List<Integer> available, int serverCpus, List<String> clientNames, int cpusPerClient,
@@ -37,7 +55,9 @@ public record CpuLayout(Map<String, List<Integer>> cpusByRole, List<Integer> pro
 
     public static CpuLayout plan(List<Integer> available, int serverCpus, List<String> clientNames, int cpusPerClient,
                                  boolean pinServer, boolean pinClients, boolean withProbe) {
-        CpuLayout roles = roles(available, serverCpus, clientNames, cpusPerClient, pinServer, pinClients);
+        CpuLayout pinned = roles(available, serverCpus, clientNames, cpusPerClient, pinServer, pinClients);
+        CpuLayout roles = new CpuLayout(pinned.cpusByRole(), null, pinned.warnings(), selfCpus(available, pinned.cpusByRole()),
+                List.copyOf(available));
         List<Integer> server = roles.cpusByRole().get("server");
         if (!withProbe || server == null) {
             return roles;
@@ -47,7 +67,21 @@ public record CpuLayout(Map<String, List<Integer>> cpusByRole, List<Integer> pro
         if (free.isEmpty()) {
             warnings.add(String.format("the kernel probe shares the server's CPUs %s: no CPU is left beside the server and the clients", server));
         }
-        return new CpuLayout(roles.cpusByRole(), free.isEmpty() ? server : List.of(free.getFirst()), List.copyOf(warnings));
+        return new CpuLayout(roles.cpusByRole(), free.isEmpty() ? server : List.of(free.getFirst()), List.copyOf(warnings), roles.selfCpus(), roles.available());
+    }
+
+    /** The CPUs no client holds: those no role holds, else the server's; null when no client is pinned or none is left. */
+    private static List<Integer> selfCpus(List<Integer> available, Map<String, List<Integer>> byRole) {
+        List<Integer> clients = byRole.entrySet().stream().filter(role -> !role.getKey().equals("server"))
+                .flatMap(role -> role.getValue().stream()).toList();
+        if (clients.isEmpty()) {
+            return null;
+        }
+        List<Integer> server = byRole.getOrDefault("server", List.of());
+        List<Integer> free = available.stream().filter(cpu -> !clients.contains(cpu) && !server.contains(cpu)).toList();
+        List<Integer> notClients = available.stream().filter(cpu -> !clients.contains(cpu)).toList();
+        List<Integer> chosen = free.isEmpty() ? notClients : free;
+        return chosen.isEmpty() ? null : List.copyOf(chosen);
     }
 
     /** The layout in a line: each role's CPUs and the probe's, or "not pinned". */
@@ -62,6 +96,9 @@ public record CpuLayout(Map<String, List<Integer>> cpusByRole, List<Integer> pro
         }
         if (probeCpus != null) {
             line.append(" kernel probe ").append(CpuList.format(probeCpus)).append(',');
+        }
+        if (selfCpus != null) {
+            line.append(" pacer ").append(CpuList.format(selfCpus)).append(',');
         }
         line.setLength(line.length() - 1);
         return line.toString();

@@ -88,7 +88,7 @@ final class LocalEffects implements RunDriver.Effects {
             env.put(AgentContract.TLS_CERT_ENV, tls.certificate().toString());
             env.put(AgentContract.TLS_KEY_ENV, tls.key().toString());
         }
-        List<Integer> cpus = table.layout().cpusByRole().get(AgentContract.ROLE_SERVER);
+        List<Integer> cpus = table.layout().cpusOf(AgentContract.ROLE_SERVER);
         Optional<String> refused;
         if (server.command() != null) {
             List<String> command = LocalCommand.expand(server.command(), table.fixedServerPort(), directory, specDirectory);
@@ -136,7 +136,7 @@ final class LocalEffects implements RunDriver.Effects {
             if (table.process(name).isEmpty()) {
                 println(Phase.Starting + ": starting " + name + " on CPUs " + table.cpusText(name));
                 Optional<String> refused = start(name, () -> ManagedProcess.start(name, LocalApps.LOADGEN,
-                        table.layout().cpusByRole().get(name), plan.client(name).jvmOptions(), List.of(), roleEnvironment(), directory));
+                        table.layout().cpusOf(name), plan.client(name).jvmOptions(), List.of(), roleEnvironment(), directory));
                 if (refused.isPresent()) {
                     return refused;
                 }

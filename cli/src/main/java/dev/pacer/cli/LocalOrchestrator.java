@@ -14,6 +14,7 @@ import java.util.Locale;
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.BenchmarkRunStatus;
 import dev.pacer.api.Phase;
+import dev.pacer.contract.CpuList;
 import dev.pacer.engine.plan.RunPlan;
 import dev.pacer.engine.protocol.Decision;
 import dev.pacer.engine.protocol.RunConditions;
@@ -69,6 +70,9 @@ public final class LocalOrchestrator {
             out.println("warning: " + warning);
             notes.add(warning);
         }
+        if (layout.selfCpus() != null) {
+            pinSelf(layout.selfCpus(), notes);
+        }
         processes = new LocalProcessTable(layout);
         LocalEffects effects = new LocalEffects(plan, processes, serverApp, serverPort, directory, specDirectory, tls, notes, this::println);
         Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -109,6 +113,9 @@ public final class LocalOrchestrator {
         } finally {
             clearLine();
             stopAll();
+            if (layout.selfCpus() != null) {
+                pinSelf(layout.available(), new ArrayList<>());   // the next run of a suite plans from every CPU again
+            }
             LocalTls.forget(tls);
             try {
                 Runtime.getRuntime().removeShutdownHook(shutdownHook);
@@ -144,4 +151,27 @@ public final class LocalOrchestrator {
             started.stopAll();
         }
     }
+
+    /**
+     * Moves every thread of this JVM onto these CPUs ({@code taskset -a -p}); the threads it starts later inherit them.
+     * Where taskset fails the run goes on unpinned, said in the run's notes.
+     */
+    private void pinSelf(List<Integer> cpus, List<String> notes) throws InterruptedException {
+        String list = CpuList.format(cpus);
+        String problem;
+        try {
+            Process taskset = new ProcessBuilder("taskset", "-a", "-p", "-c", list, Long.toString(ProcessHandle.current().pid()))
+                    .redirectErrorStream(true).start();
+            String output = new String(taskset.getInputStream().readAllBytes()).trim();
+            problem = taskset.waitFor() == 0 ? null : output;
+        } catch (IOException e) {
+            problem = e.getMessage();
+        }
+        if (problem != null) {
+            String warning = "pacer's own process could not move to CPUs " + list + " (taskset: " + problem + "): it may take the clients' CPUs";
+            out.println("warning: " + warning);
+            notes.add(warning);
+        }
+    }
+
 }

@@ -47,7 +47,7 @@ class CpuLayoutTest {
     void theProbeGetsAFreeCpuElseSharesTheServersButNeverAClients() {
         CpuLayout roomy = CpuLayout.plan(List.of(0, 1, 2, 3), 1, List.of("client-0", "client-1"), 1, true, true, true);
         assertThat(roomy.probeCpus()).containsExactly(3);
-        assertThat(roomy.describe()).isEqualTo("CPUs: server 0, client-0 1, client-1 2, kernel probe 3");
+        assertThat(roomy.describe()).isEqualTo("CPUs: server 0, client-0 1, client-1 2, kernel probe 3, pacer 3");
 
         CpuLayout twoCpus = CpuLayout.plan(List.of(0, 1), 1, List.of("client-0", "client-1"), 1, true, true, true);
         assertThat(twoCpus.probeCpus()).as("no CPU free: the server's, not client-0's and client-1's CPU 1").containsExactly(0);
@@ -59,5 +59,19 @@ class CpuLayoutTest {
         assertThat(CpuLayout.plan(List.of(0, 1, 2), 1, List.of("client-0"), 1, false, true, true).probeCpus())
                 .as("an unpinned server: nothing to keep the probe beside").isNull();
         assertThat(CpuLayout.plan(List.of(0, 1, 2), 1, List.of("client-0"), 1, true, true, false).probeCpus()).isNull();
+    }
+
+    @Test
+    void pacersOwnProcessNeverRunsOnAClientsCpu() {
+        assertThat(CpuLayout.plan(List.of(0, 1, 2, 3), 1, List.of("client-0", "client-1"), 1, true, true, true).selfCpus())
+                .as("the CPU no role holds").containsExactly(3);
+        assertThat(CpuLayout.plan(List.of(0, 1), 1, List.of("client-0", "client-1"), 1, true, true, true).selfCpus())
+                .as("no CPU free: the server's, not the clients' CPU 1").containsExactly(0);
+        assertThat(CpuLayout.plan(List.of(0, 1, 2), 1, List.of("client-0"), 1, false, true).selfCpus())
+                .as("an unpinned server: every CPU but client-0's").containsExactly(1, 2);
+        assertThat(CpuLayout.plan(List.of(0, 1), 1, List.of("client-0", "client-1"), 1, false, true).selfCpus())
+                .as("the clients hold every CPU: nowhere to go").isNull();
+        assertThat(CpuLayout.plan(List.of(0, 1), 1, List.of("client-0"), 1, true, false).selfCpus())
+                .as("no client pinned: nothing to keep pacer off").isNull();
     }
 }

@@ -43,11 +43,25 @@ public record ResourceUse(long pid, long periodMillis, Integer cpusAllowed, bool
      *                      (GC, safepoints, descheduling: jHiccup's method); absent where nothing measured it
      * @param runSlices     times the process's threads were put on a CPU in the period (schedstat's third field): the
      *                      wait per slice is how long a thread waited each time it became runnable; absent with the wait
+     * @param jitCpuNanos   CPU time the JVM's just-in-time compiler threads ran in the period ({@code C1/C2
+     *                      CompilerThread}, their schedstat): threads of the process itself that take its CPUs from its
+     *                      work (a client still compiling sends late); absent for a process that is not a JVM
+     * @param neighbourCpuNanos CPU time that other processes, and the kernel's interrupt work, used on the CPUs this
+     *                      process may run on in the period: those CPUs' busy time ({@code /proc/stat}, in the kernel's
+     *                      10 ms ticks) less the process's own; meaningful when the process is pinned; absent where
+     *                      unknown
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Sample(long startEpochMs, long endEpochMs, long cpuNanos, long rssBytes, long peakRssBytes,
-                         Long gcPauseMillis, Long gcCount, Long runQueueWaitNanos, Long maxHiccupMicros, Long runSlices) {
+                         Long gcPauseMillis, Long gcCount, Long runQueueWaitNanos, Long maxHiccupMicros, Long runSlices,
+                         Long jitCpuNanos, Long neighbourCpuNanos) {
+        public Sample(long startEpochMs, long endEpochMs, long cpuNanos, long rssBytes, long peakRssBytes, Long gcPauseMillis, Long gcCount,
+                      Long runQueueWaitNanos, Long maxHiccupMicros, Long runSlices) {
+            this(startEpochMs, endEpochMs, cpuNanos, rssBytes, peakRssBytes, gcPauseMillis, gcCount, runQueueWaitNanos, maxHiccupMicros,
+                    runSlices, null, null);
+        }
+
         public Sample(long startEpochMs, long endEpochMs, long cpuNanos, long rssBytes, long peakRssBytes, Long gcPauseMillis, Long gcCount) {
             this(startEpochMs, endEpochMs, cpuNanos, rssBytes, peakRssBytes, gcPauseMillis, gcCount, null, null, null);
         }

@@ -62,7 +62,11 @@ class ClientSaturationE2ETest {
         assertThat(client.maxWaitPerSliceMicros).as("waiting behind the loop each time it woke").isGreaterThanOrEqualTo(1_000.0);
         assertThat(client.maxPeriodCpuDemand).isGreaterThanOrEqualTo(0.95);
         assertThat(starved.document().periods()).anySatisfy(p -> assertThat(p.clientUsage().get("client-0").cpuDemand()).isGreaterThanOrEqualTo(0.95));
-
+        // the competitor named: the loop, at nice -20, took the client's CPU, more of it than the client had
+        assertThat(client.neighbourCpuSeconds).as("other processes on the client's CPU in the window, against its own %s s", client.cpuSeconds)
+                .isGreaterThan(client.cpuSeconds);
+        assertThat(result.reasons).anySatisfy(reason -> assertThat(reason).contains("what else ran on its CPUs:")
+                .contains("other processes ran").contains("keep other work off the clients' CPUs"));
     }
 
     /**

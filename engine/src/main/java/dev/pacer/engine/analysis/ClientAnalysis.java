@@ -178,7 +178,8 @@ final class ClientAnalysis {
                             + "and its neighbours', or more clients, or let it send more requests on each wake-up (a wider "
                             + "spec.clients.minWakeupIntervalMicros, up to 5000 and to half of spec.criteria.maxSendLagP99 in whole milliseconds)",
                     client, f.saturatedPeriods, used.byPeriod().size(), 100 * f.maxPeriodCpuUtilization, f.cpusAllowed,
-                    f.maxWaitPerSliceMicros == null ? "an unknown time" : String.format(Locale.ROOT, "%.2f ms", f.maxWaitPerSliceMicros / 1000)));
+                    f.maxWaitPerSliceMicros == null ? "an unknown time" : String.format(Locale.ROOT, "%.2f ms", f.maxWaitPerSliceMicros / 1000))
+                    + competitors(". In those periods, what else ran on its CPUs: ", used.whenSaturated()));
         }
         Optional<Duration> maxStall = input.criteria().maxClientStall();
         if (maxStall.isPresent()) {
@@ -186,15 +187,28 @@ final class ClientAnalysis {
             if (f.maxHiccupMillis != null && f.maxHiccupMillis > limitMillis) {
                 findings.clientLimits.add(String.format(Locale.ROOT, "%s stalled for %.1f ms in the window (GC, safepoint or descheduling), longer than "
                         + "criteria.maxClientStall %.1f ms: requests due then left late and their wait counts as the server's latency; "
-                        + "give the client more memory or CPUs (spec.clients), or fewer requests per client", client, f.maxHiccupMillis, limitMillis));
+                        + "give the client more memory or CPUs (spec.clients), or fewer requests per client", client, f.maxHiccupMillis, limitMillis)
+                        + competitors(". In the window, what else ran on its CPUs: ", competitorsInWindow(f)));
             }
             return;
         }
         double allowedMillis = input.criteria().maxSendLagP99().toNanos() / NANOS_PER_MILLI;
         if (f.maxHiccupMillis != null && f.maxHiccupMillis > allowedMillis) {
             findings.warnings.add(String.format(Locale.ROOT, "%s stalled for %.1f ms in the window (GC, safepoint or descheduling), longer than "
-                    + "criteria.maxSendLagP99 %.1f ms: requests due then left late", client, f.maxHiccupMillis, allowedMillis));
+                    + "criteria.maxSendLagP99 %.1f ms: requests due then left late", client, f.maxHiccupMillis, allowedMillis)
+                    + competitors(". In the window, what else ran on its CPUs: ", competitorsInWindow(f)));
         }
+    }
+
+    private static Footprint.Competitors competitorsInWindow(RunResult.Footprint f) {
+        return new Footprint.Competitors(f.jitCpuSeconds == null ? null : Math.round(f.jitCpuSeconds * 1000), f.gcPauseMillis,
+                f.neighbourCpuSeconds == null ? null : Math.round(f.neighbourCpuSeconds * 1000));
+    }
+
+    /** The competitors named after a lead, or nothing when no figure says who they were. */
+    private static String competitors(String lead, Footprint.Competitors competitors) {
+        String named = competitors.describe();
+        return named.isEmpty() ? "" : lead + named;
     }
 
 }

@@ -40,8 +40,57 @@ public final class Footprint {
                         Long requestsInWindow) {
     }
 
-    /** The figures, and each window period's usage keyed by its start. */
-    public record Outcome(RunResult.Footprint figures, Map<Long, PeriodPoint.Usage> byPeriod) {
+    /**
+     * The figures, each window period's usage keyed by its start, and what else took the process's CPUs in its
+     * saturated periods.
+     */
+    public record Outcome(RunResult.Footprint figures, Map<Long, PeriodPoint.Usage> byPeriod, Competitors whenSaturated) {
+        public Outcome(RunResult.Footprint figures, Map<Long, PeriodPoint.Usage> byPeriod) {
+            this(figures, byPeriod, Competitors.NONE);
+        }
+    }
+
+    /**
+     * What took a process's CPUs from its work over some periods, in milliseconds, each {@code null} where unknown:
+     * its own just-in-time compilers and collectors, and other processes (with the kernel's interrupt work) on its CPUs.
+     */
+    public record Competitors(Long jitMillis, Long gcMillis, Long neighbourMillis) {
+        static final Competitors NONE = new Competitors(null, null, null);
+
+        Competitors plus(ResourceUse.Sample sample) {
+            return new Competitors(sum(jitMillis, sample.jitCpuNanos() == null ? null : sample.jitCpuNanos() / 1_000_000), sum(gcMillis, sample.gcPauseMillis()),
+                    sum(neighbourMillis, sample.neighbourCpuNanos() == null ? null : sample.neighbourCpuNanos() / 1_000_000));
+        }
+
+        /** "its JIT compilers ran 950 ms, its collectors paused it 3 ms, other processes ran 40 ms on its CPUs", or empty when nothing is known. */
+        public String describe() {
+            List<String> parts = new ArrayList<>();
+            if (jitMillis != null) {
+                parts.add("its JIT compilers ran " + jitMillis + " ms");
+            }
+            if (gcMillis != null) {
+                parts.add("its collectors paused it " + gcMillis + " ms");
+            }
+            if (neighbourMillis != null) {
+                parts.add("other processes ran " + neighbourMillis + " ms on its CPUs");
+            }
+            if (parts.isEmpty()) {
+                return "";
+            }
+            long jit = jitMillis == null ? 0 : jitMillis;
+            long gc = gcMillis == null ? 0 : gcMillis;
+            long neighbours = neighbourMillis == null ? 0 : neighbourMillis;
+            String advice = jit > gc && jit > neighbours ? " (its compilers were still at work: a longer spec.warmup lets them finish first)"
+                    : neighbours > gc && neighbours > jit ? " (keep other work off the clients' CPUs)" : "";
+            return String.join(", ", parts) + advice;
+        }
+
+        private static Long sum(Long total, Long more) {
+            if (more == null) {
+                return total;
+            }
+            return total == null ? more : Long.valueOf(total + more);
+        }
     }
 
     public static Outcome of(Input input) {
@@ -75,7 +124,10 @@ public final class Footprint {
         Double maxWait = null;
         Double maxHiccup = null;
         int saturated = 0;
+        Competitors inWindow = Competitors.NONE;
+        Competitors whenSaturated = Competitors.NONE;
         for (ResourceUse.Sample sample : window) {
+            inWindow = inWindow.plus(sample);
             long periodMs = Math.max(1, sample.endEpochMs() - sample.startEpochMs());
             cpuNanos += sample.cpuNanos();
             windowMs += periodMs;
@@ -97,6 +149,7 @@ public final class Footprint {
                 maxUtilization = Math.max(maxUtilization, utilization);
                 if (utilization >= SATURATED_UTILIZATION || (waitPerSliceMicros != null && waitPerSliceMicros >= STARVED_WAIT_MICROS)) {
                     saturated++;
+                    whenSaturated = whenSaturated.plus(sample);
                 }
             }
             if (waitPerSliceMicros != null) {
@@ -130,7 +183,9 @@ public final class Footprint {
         }
         figures.gcPauseMillis = gcMillis;
         figures.gcCount = gcCount;
-        return new Outcome(figures, byPeriod);
+        figures.jitCpuSeconds = inWindow.jitMillis() == null ? null : round(inWindow.jitMillis() / 1e3, 3);
+        figures.neighbourCpuSeconds = inWindow.neighbourMillis() == null ? null : round(inWindow.neighbourMillis() / 1e3, 3);
+        return new Outcome(figures, byPeriod, whenSaturated);
     }
 
     private static double round(double value, int decimals) {
