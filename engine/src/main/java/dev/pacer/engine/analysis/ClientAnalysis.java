@@ -188,7 +188,7 @@ final class ClientAnalysis {
                 findings.clientLimits.add(String.format(Locale.ROOT, "%s stalled for %.1f ms in the window (GC, safepoint or descheduling), longer than "
                         + "criteria.maxClientStall %.1f ms: requests due then left late and their wait counts as the server's latency; "
                         + "give the client more memory or CPUs (spec.clients), or fewer requests per client", client, f.maxHiccupMillis, limitMillis)
-                        + competitors(". In the window, what else ran on its CPUs: ", competitorsInWindow(f)));
+                        + competitors(". In the window, what else ran on its CPUs: ", used.inWindow()));
             }
             return;
         }
@@ -196,13 +196,8 @@ final class ClientAnalysis {
         if (f.maxHiccupMillis != null && f.maxHiccupMillis > allowedMillis) {
             findings.warnings.add(String.format(Locale.ROOT, "%s stalled for %.1f ms in the window (GC, safepoint or descheduling), longer than "
                     + "criteria.maxSendLagP99 %.1f ms: requests due then left late", client, f.maxHiccupMillis, allowedMillis)
-                    + competitors(". In the window, what else ran on its CPUs: ", competitorsInWindow(f)));
+                    + competitors(". In the window, what else ran on its CPUs: ", used.inWindow()));
         }
-    }
-
-    private static Footprint.Competitors competitorsInWindow(RunResult.Footprint f) {
-        return new Footprint.Competitors(f.jitCpuSeconds == null ? null : Math.round(f.jitCpuSeconds * 1000), f.gcPauseMillis,
-                f.neighbourCpuSeconds == null ? null : Math.round(f.neighbourCpuSeconds * 1000));
     }
 
     /** The competitors named after a lead, or nothing when no figure says who they were. */

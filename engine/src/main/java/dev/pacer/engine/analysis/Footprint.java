@@ -41,28 +41,37 @@ public final class Footprint {
     }
 
     /**
-     * The figures, each window period's usage keyed by its start, and what else took the process's CPUs in its
-     * saturated periods.
+     * The figures, each window period's usage keyed by its start, and what else took the process's CPUs over the window
+     * and over its saturated periods.
      */
-    public record Outcome(RunResult.Footprint figures, Map<Long, PeriodPoint.Usage> byPeriod, Competitors whenSaturated) {
+    public record Outcome(RunResult.Footprint figures, Map<Long, PeriodPoint.Usage> byPeriod, Competitors inWindow, Competitors whenSaturated) {
         public Outcome(RunResult.Footprint figures, Map<Long, PeriodPoint.Usage> byPeriod) {
-            this(figures, byPeriod, Competitors.NONE);
+            this(figures, byPeriod, Competitors.NONE, Competitors.NONE);
         }
     }
 
     /**
      * What took a process's CPUs from its work over some periods, in milliseconds, each {@code null} where unknown:
      * its own just-in-time compilers and collectors, and other processes (with the kernel's interrupt work) on its CPUs.
+     *
+     * @param spanMillis how long those periods lasted together
      */
-    public record Competitors(Long jitMillis, Long gcMillis, Long neighbourMillis) {
-        static final Competitors NONE = new Competitors(null, null, null);
+    public record Competitors(Long jitMillis, Long gcMillis, Long neighbourMillis, long spanMillis) {
+        static final Competitors NONE = new Competitors(null, null, null, 0);
+        /** A competitor this large a share of the periods is worth advice against. */
+        static final double NOTABLE_SHARE = 0.05;
 
         Competitors plus(ResourceUse.Sample sample) {
-            return new Competitors(sum(jitMillis, sample.jitCpuNanos() == null ? null : sample.jitCpuNanos() / 1_000_000), sum(gcMillis, sample.gcPauseMillis()),
-                    sum(neighbourMillis, sample.neighbourCpuNanos() == null ? null : sample.neighbourCpuNanos() / 1_000_000));
+            return new Competitors(sum(jitMillis, sample.jitCpuNanos() == null ? null : sample.jitCpuNanos() / 1_000_000),
+                    sum(gcMillis, sample.gcPauseMillis()),
+                    sum(neighbourMillis, sample.neighbourCpuNanos() == null ? null : sample.neighbourCpuNanos() / 1_000_000),
+                    spanMillis + Math.max(0, sample.endEpochMs() - sample.startEpochMs()));
         }
 
-        /** "its JIT compilers ran 950 ms, its collectors paused it 3 ms, other processes ran 40 ms on its CPUs", or empty when nothing is known. */
+        /**
+         * "its JIT compilers ran 950 ms, its collectors paused it 3 ms, other processes ran 40 ms on its CPUs", and the
+         * advice against the largest when it took 5 % of the periods or more; empty when nothing is known.
+         */
         public String describe() {
             List<String> parts = new ArrayList<>();
             if (jitMillis != null) {
@@ -80,11 +89,12 @@ public final class Footprint {
             long jit = jitMillis == null ? 0 : jitMillis;
             long gc = gcMillis == null ? 0 : gcMillis;
             long neighbours = neighbourMillis == null ? 0 : neighbourMillis;
-            String advice = jit > gc && jit > neighbours ? " (its compilers were still at work: a longer spec.warmup lets them finish first)"
-                    : neighbours > gc && neighbours > jit ? " (keep other work off the clients' CPUs)" : "";
+            double notable = NOTABLE_SHARE * spanMillis;
+            String advice = jit > gc && jit > neighbours && jit >= notable
+                    ? " (its compilers were still at work: a longer spec.warmup lets them finish first)"
+                    : neighbours > gc && neighbours > jit && neighbours >= notable ? " (keep other work off the clients' CPUs)" : "";
             return String.join(", ", parts) + advice;
         }
-
         private static Long sum(Long total, Long more) {
             if (more == null) {
                 return total;
@@ -185,7 +195,7 @@ public final class Footprint {
         figures.gcCount = gcCount;
         figures.jitCpuSeconds = inWindow.jitMillis() == null ? null : round(inWindow.jitMillis() / 1e3, 3);
         figures.neighbourCpuSeconds = inWindow.neighbourMillis() == null ? null : round(inWindow.neighbourMillis() / 1e3, 3);
-        return new Outcome(figures, byPeriod, whenSaturated);
+        return new Outcome(figures, byPeriod, inWindow, whenSaturated);
     }
 
     private static double round(double value, int decimals) {
