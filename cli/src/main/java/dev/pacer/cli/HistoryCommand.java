@@ -23,6 +23,7 @@ import dev.pacer.engine.history.Figure;
 import dev.pacer.engine.history.HistoryAnalysis;
 import dev.pacer.engine.history.HistoryPoint;
 import dev.pacer.engine.history.SeriesHistory;
+import dev.pacer.engine.json.DocumentJson;
 import dev.pacer.engine.report.ResultDocument;
 import dev.pacer.store.HistoryStore;
 import dev.pacer.store.RecordedRun;
@@ -141,14 +142,14 @@ final class HistoryCommand implements Callable<Integer> {
             List<Acknowledgement> acknowledged = readAcknowledged(acknowledgedFile);
             if (wanted != null) {
                 acknowledged.add(wanted);
-                ResultDocument.JSON.writeValue(acknowledgedFile.toFile(), acknowledged);
+                DocumentJson.MAPPER.writeValue(acknowledgedFile.toFile(), acknowledged);
                 err.println("pacer history: acknowledged " + acknowledge + " in " + acknowledgedFile);
             }
             analysed = ANALYSIS.analyse(points, acknowledged);
         }
         List<SeriesHistory> histories = analysed.stream().filter(h -> seriesId == null || h.key().id().equals(seriesId)).toList();
         switch (format) {
-            case json -> out.println(ResultDocument.JSON.writeValueAsString(json(histories, skipped, ANALYSIS.parameters())));
+            case json -> out.println(DocumentJson.MAPPER.writeValueAsString(json(histories, skipped, ANALYSIS.parameters())));
             case markdown -> markdown(out, histories);
             case text -> text(out, histories, skipped);
         }
@@ -193,7 +194,7 @@ final class HistoryCommand implements Callable<Integer> {
         if (!Files.isRegularFile(file)) {
             return new ArrayList<>();
         }
-        return new ArrayList<>(ResultDocument.JSON.readValue(file.toFile(), new TypeReference<List<Acknowledgement>>() { }));
+        return new ArrayList<>(DocumentJson.MAPPER.readValue(file.toFile(), new TypeReference<List<Acknowledgement>>() { }));
     }
 
     private static void text(PrintWriter out, List<SeriesHistory> histories, Map<String, Integer> skipped) {

@@ -22,7 +22,7 @@ import dev.pacer.engine.history.Figure;
 import dev.pacer.engine.history.HistoryPoint;
 import dev.pacer.engine.history.SeriesHistory;
 import dev.pacer.engine.history.SeriesKey;
-import dev.pacer.engine.report.ResultDocument;
+import dev.pacer.engine.json.DocumentJson;
 import dev.pacer.engine.report.RunManifest;
 import org.HdrHistogram.Histogram;
 import org.flywaydb.core.Flyway;
@@ -137,7 +137,7 @@ public final class HistoryStore implements AutoCloseable {
         }
         SeriesKey key;
         try {
-            key = new SeriesKey(rs.getString("id"), rs.getString("label"), ResultDocument.JSON.readValue(rs.getString("key"), MAP));
+            key = new SeriesKey(rs.getString("id"), rs.getString("label"), DocumentJson.MAPPER.readValue(rs.getString("key"), MAP));
         } catch (JsonProcessingException e) {
             throw new SQLException("series " + rs.getString("id") + ": its key is not JSON", e);
         }
@@ -199,7 +199,7 @@ public final class HistoryStore implements AutoCloseable {
 
     private static String json(Object value) {
         try {
-            return ResultDocument.JSON.writeValueAsString(value);
+            return DocumentJson.MAPPER.writeValueAsString(value);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException(e);
         }

@@ -9,9 +9,6 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.RunResult;
 import dev.pacer.contract.AgentInfo;
@@ -20,6 +17,7 @@ import dev.pacer.engine.agents.RunCollector;
 import dev.pacer.engine.analysis.Analysis;
 import dev.pacer.engine.analysis.PercentileSpectrum;
 import dev.pacer.engine.analysis.PeriodPoint;
+import dev.pacer.engine.json.DocumentJson;
 import dev.pacer.engine.plan.RunPlan;
 
 /**
@@ -45,8 +43,6 @@ public record ResultDocument(String run, String load, Map<String, Object> server
                              Map<String, LoadRunStatus> clientRuns, Map<String, AgentInfo> agents,
                              List<String> notes, Map<String, List<PercentileSpectrum.Point>> spectra, RunManifest manifest) {
     public static final String FILE_NAME = "result.json";
-    public static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     /** The document of a collected and analysed run; {@code notes} are things worth knowing that change no figure. */
     public static ResultDocument of(RunPlan plan, RunCollector.Collected collected, Analysis.Outcome outcome, List<String> notes) {
@@ -98,7 +94,7 @@ public record ResultDocument(String run, String load, Map<String, Object> server
 
     public void write(Path directory) throws IOException {
         Files.createDirectories(directory);
-        JSON.writeValue(directory.resolve(FILE_NAME).toFile(), this);
+        DocumentJson.MAPPER.writeValue(directory.resolve(FILE_NAME).toFile(), this);
     }
 
     /**
@@ -135,6 +131,6 @@ public record ResultDocument(String run, String load, Map<String, Object> server
         if (!Files.isRegularFile(file)) {
             throw new IOException(directory + " is not a results directory: no " + FILE_NAME);
         }
-        return JSON.readValue(file.toFile(), ResultDocument.class);
+        return DocumentJson.MAPPER.readValue(file.toFile(), ResultDocument.class);
     }
 }

@@ -5,7 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import dev.pacer.api.BenchmarkSuiteSpec;
-import dev.pacer.engine.report.ResultDocument;
+import dev.pacer.engine.json.DocumentJson;
 
 /**
  * {@code suite.json} of a suite's results directory: the spec and the summary; each run's own results directory
@@ -16,7 +16,7 @@ public record SuiteDocument(String suite, BenchmarkSuiteSpec spec, SuiteSummary 
 
     public void write(Path directory) throws IOException {
         Files.createDirectories(directory);
-        ResultDocument.JSON.writeValue(directory.resolve(FILE_NAME).toFile(), this);
+        DocumentJson.MAPPER.writeValue(directory.resolve(FILE_NAME).toFile(), this);
     }
 
     public static SuiteDocument read(Path directory) throws IOException {
@@ -24,6 +24,6 @@ public record SuiteDocument(String suite, BenchmarkSuiteSpec spec, SuiteSummary 
         if (!Files.isRegularFile(file)) {
             throw new IOException(directory + " is not a suite's results directory: no " + FILE_NAME);
         }
-        return ResultDocument.JSON.readValue(file.toFile(), SuiteDocument.class);
+        return DocumentJson.MAPPER.readValue(file.toFile(), SuiteDocument.class);
     }
 }

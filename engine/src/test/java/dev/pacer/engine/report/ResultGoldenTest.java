@@ -29,6 +29,7 @@ import dev.pacer.engine.agents.RunCollector;
 import dev.pacer.engine.analysis.Analysis;
 import dev.pacer.engine.analysis.AnalysisInput;
 import dev.pacer.engine.analysis.HistogramLogs;
+import dev.pacer.engine.json.DocumentJson;
 import dev.pacer.engine.plan.RunPlan;
 import dev.pacer.engine.plan.RunPlanner;
 import org.HdrHistogram.EncodableHistogram;
@@ -156,7 +157,7 @@ class ResultGoldenTest {
         RunPlan plan = plan();
         RunCollector.Collected collected = collected(plan);
         ResultDocument document = ResultDocument.of(plan, collected, Analysis.analyze(collected.input()), List.of("a note"));
-        Golden.assertMatches(ResultDocument.JSON.writeValueAsString(document) + "\n", "result.json");
+        Golden.assertMatches(DocumentJson.MAPPER.writeValueAsString(document) + "\n", "result.json");
     }
 
     @Test
@@ -203,7 +204,7 @@ class ResultGoldenTest {
         long outliers = p99s.stream().filter(p -> p > 2 * mean).count();
         assertThat(outliers).as("the committed log's one slow period is an outlier").isEqualTo(1);
 
-        JsonNode server = ResultDocument.JSON.readTree(Files.readString(Path.of("src/test/resources/golden/result.json"))).path("result").path("server");
+        JsonNode server = DocumentJson.MAPPER.readTree(Files.readString(Path.of("src/test/resources/golden/result.json"))).path("result").path("server");
         assertThat(server.path("p99IntegralMicros").asLong()).isEqualTo(sum / 1000);
         assertThat(server.path("maxIntegralMicros").asLong()).isEqualTo(maxSum / 1000);
         assertThat(server.path("p99IntegralCorrectedMicros").asLong()).isEqualTo(corrected / 1000);
