@@ -292,20 +292,36 @@ t1=$(date +%s)
 # runs may leave the first an outlier. The schedule is resumed for one more slot at a time (at most 3) until 4 runs of
 # the slower build are recorded; each resume starts the latest slot due at once.
 slow_recorded() { psql_ -c "SELECT count(*) FROM runs WHERE series_id = '$series' AND server_image LIKE '%-slow'" 2>/dev/null || echo 0; }
-slots_run=0 slow_slots=""
-while (( slots_run < 3 )) && (( $(slow_recorded) < 4 )); do
-  before=$(scheduled_runs)
-  if (( slots_run == 0 )); then
+slot_of() { # run name → the index of the slot that made it, from the schedule's status (Forbid may add Skipped slots)
+  k get bsched every-minute -n "$BENCH" -o json 2>/dev/null | python3 -c 'import json,sys
+slots = json.load(sys.stdin).get("status", {}).get("slots", [])
+print(next((i for i, s in enumerate(slots) if sys.argv[1] in s.get("runs", [])), ""))' "$1"
+}
+slots_run=0 slow_slots="" resumes=0
+while (( resumes < 3 )) && (( $(slow_recorded) < 4 )); do
+  before=$(k get br -n "$BENCH" -l pacer.dev/schedule=every-minute -o jsonpath='{.items[*].metadata.name}' 2>/dev/null)
+  if (( resumes == 0 )); then
     patch="{\"spec\":{\"suspend\":false,\"repetitions\":4,\"template\":{\"run\":{\"server\":{\"image\":\"$slow_image\"}}}}}"
   else
     patch='{"spec":{"suspend":false}}'
   fi
+  resumes=$((resumes + 1))
   k patch bsched every-minute -n "$BENCH" --type=merge -p "$patch" >/dev/null
-  for _ in $(seq 90); do (( $(scheduled_runs) > before )) && break; sleep 1; done
+  new_run=""
+  for _ in $(seq 90); do
+    for name in $(k get br -n "$BENCH" -l pacer.dev/schedule=every-minute -o jsonpath='{.items[*].metadata.name}' 2>/dev/null); do
+      [[ " $before " == *" $name "* ]] || { new_run=$name; break; }
+    done
+    [[ -n $new_run ]] && break; sleep 1
+  done
   k patch bsched every-minute -n "$BENCH" --type=merge -p '{"spec":{"suspend":true}}' >/dev/null 2>&1
+  [[ -n $new_run ]] || { slow_slots+="${slow_slots:+, }no slot started"; continue; }
   slots_run=$((slots_run + 1))
-  for _ in $(seq 400); do [[ $(slot_state $slots_run) == Succeeded || $(slot_state $slots_run) == Failed ]] && break; sleep 1; done
-  slow_slots+="${slow_slots:+, }$(slot_state $slots_run)$(k get bsched every-minute -n "$BENCH" -o jsonpath="{.status.slots[$slots_run].message}" 2>/dev/null | sed 's/^./ (&/;s/.$/&)/')"
+  index=""
+  for _ in $(seq 30); do index=$(slot_of "$new_run"); [[ -n $index ]] && break; sleep 1; done
+  [[ -n $index ]] || { slow_slots+="${slow_slots:+, }$new_run in no slot"; continue; }
+  for _ in $(seq 400); do [[ $(slot_state "$index") == Succeeded || $(slot_state "$index") == Failed ]] && break; sleep 1; done
+  slow_slots+="${slow_slots:+, }$(slot_state "$index")$(k get bsched every-minute -n "$BENCH" -o jsonpath="{.status.slots[$index].message}" 2>/dev/null | sed 's/^./ (&/;s/.$/&)/')"
 done
 regressed() { k get bsched every-minute -n "$BENCH" -o jsonpath='{.status.conditions[?(@.type=="Regressed")].status}' 2>/dev/null; }
 for _ in $(seq 60); do [[ $(regressed) == True ]] && break; sleep 1; done

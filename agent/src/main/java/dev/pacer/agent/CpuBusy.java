@@ -3,14 +3,15 @@ package dev.pacer.agent;
 import java.util.List;
 
 /**
- * How long some CPUs were busy, from the kernel's per-CPU counters ({@code /proc/stat}'s {@code cpuN} lines): user,
- * nice, system, irq, softirq and steal, in the kernel's clock ticks (USER_HZ, 100 a second on Linux's common
- * architectures, so 10 ms apart). Idle and I/O wait are not busy. Pure.
+ * How long some CPUs ran work of this machine, from the kernel's per-CPU counters ({@code /proc/stat}'s {@code cpuN}
+ * lines): user, nice, system, irq and softirq, in the kernel's clock ticks (USER_HZ, 100 a second on Linux's common
+ * architectures, so 10 ms apart). Idle and I/O wait are not busy; neither is steal, the time a hypervisor gave the
+ * CPU to another machine. Pure.
  */
 public final class CpuBusy {
     /** USER_HZ: what /proc/stat counts in. */
     static final long NANOS_PER_TICK = 10_000_000L;
-    private static final int[] BUSY_FIELDS = {1, 2, 3, 6, 7, 8};   // user nice system (idle iowait) irq softirq steal
+    private static final int[] BUSY_FIELDS = {1, 2, 3, 6, 7};   // user nice system (idle iowait) irq softirq (steal)
 
     private CpuBusy() {
     }

@@ -16,9 +16,9 @@ class CpuBusyTest {
             """;
 
     @Test
-    void sumsUserNiceSystemIrqSoftirqAndStealOfTheCpusAsked() {
-        assertEquals((400 + 5 + 200 + 1 + 3 + 2) * 10_000_000L, CpuBusy.busyNanos(STAT, List.of(1)));
-        assertEquals((600 + 5 + 300 + 2 + 4 + 400 + 5 + 200 + 1 + 3 + 2) * 10_000_000L, CpuBusy.busyNanos(STAT, List.of(0, 1)));
+    void sumsUserNiceSystemIrqAndSoftirqOfTheCpusAskedNotSteal() {
+        assertEquals((400 + 5 + 200 + 1 + 3) * 10_000_000L, CpuBusy.busyNanos(STAT, List.of(1)));
+        assertEquals((600 + 5 + 300 + 2 + 4 + 400 + 5 + 200 + 1 + 3) * 10_000_000L, CpuBusy.busyNanos(STAT, List.of(0, 1)));
     }
 
     @Test

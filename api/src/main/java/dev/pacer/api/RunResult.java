@@ -154,7 +154,7 @@ public class RunResult {
         public Long gcCount;
         @JsonPropertyDescription("CPU time the JVM's just-in-time compiler threads ran in the window, seconds: the process's own threads, taking its CPUs from its work; absent for a process that is not a JVM.")
         public Double jitCpuSeconds;
-        @JsonPropertyDescription("CPU time other processes and the kernel's interrupt work used on the CPUs this process may run on, in the window, seconds (those CPUs' busy time less the process's own, in 10 ms ticks); meaningful when it is pinned.")
+        @JsonPropertyDescription("CPU time other processes and the kernel's interrupt work used on the CPUs this process may run on, in the window, seconds (those CPUs' busy time less the process's own, in 10 ms ticks; a hypervisor's steal is not counted); meaningful when it is pinned.")
         public Double neighbourCpuSeconds;
         @JsonPropertyDescription("Size of the image on its node (the node's image list), bytes; absent locally, for clients, and where the node does not say.")
         public Long imageBytes;

@@ -28,9 +28,10 @@ import dev.pacer.contract.CpuList;
  * On a 2-CPU machine, server 1 CPU and two clients of 1: server on CPU 0, both clients on CPU 1, a probe and pacer on
  * CPU 0.
  *
- * @param probeCpus the kernel probe's CPUs; {@code null} when there is no probe or the server is not pinned
+ * @param probeCpus the kernel probe's CPUs; {@code null} when there is no probe or the server is not pinned (it then
+ *                  runs where pacer's own process runs: off the clients' CPUs when they are pinned)
  * @param selfCpus  pacer's own CPUs; {@code null} when no client is pinned, or the clients hold every CPU
- * @param available the CPUs this process could use before it moved: an unpinned role's when pacer itself moved
+ * @param available the CPUs this process could use when it planned: an unpinned role's
  */
 public record CpuLayout(Map<String, List<Integer>> cpusByRole, List<Integer> probeCpus, List<String> warnings, List<Integer> selfCpus,
                         List<Integer> available) {
@@ -40,11 +41,11 @@ public record CpuLayout(Map<String, List<Integer>> cpusByRole, List<Integer> pro
     }
 
     /**
-     * The CPUs to start a role on: its own when pinned; every CPU when it is not and pacer moved (its children would
-     * otherwise inherit pacer's CPUs); else null, nothing to set.
+     * The CPUs to start a role on: its own when pinned, else every CPU pacer could use when it planned (said
+     * explicitly, so that a role never inherits the CPUs pacer's own threads were moved to); null when unknown.
      */
     public List<Integer> cpusOf(String role) {
-        return cpusByRole.getOrDefault(role, selfCpus == null ? null : available);
+        return cpusByRole.getOrDefault(role, available);
     }
 
     /** Without a kernel probe. */

@@ -70,13 +70,13 @@ public final class LocalOrchestrator {
             out.println("warning: " + warning);
             notes.add(warning);
         }
-        if (layout.selfCpus() != null) {
-            pinSelf(layout.selfCpus(), notes);
-        }
         processes = new LocalProcessTable(layout);
         LocalEffects effects = new LocalEffects(plan, processes, serverApp, serverPort, directory, specDirectory, tls, notes, this::println);
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         try {
+            if (layout.selfCpus() != null) {
+                pinSelf(layout.selfCpus(), notes);
+            }
             BenchmarkRunStatus status = new BenchmarkRunStatus();
             long lastPlain = 0;
             while (true) {
@@ -113,15 +113,23 @@ public final class LocalOrchestrator {
         } finally {
             clearLine();
             stopAll();
-            if (layout.selfCpus() != null) {
-                pinSelf(layout.available(), new ArrayList<>());   // the next run of a suite plans from every CPU again
-            }
             LocalTls.forget(tls);
             try {
                 Runtime.getRuntime().removeShutdownHook(shutdownHook);
             } catch (IllegalStateException shuttingDown) {
                 // the hook is running: it stops the processes
             }
+            if (layout.selfCpus() != null) {   // last: the next run of a suite plans from every CPU again
+                unpinSelf(layout.available());
+            }
+        }
+    }
+
+    private void unpinSelf(List<Integer> cpus) {
+        try {
+            pinSelf(cpus, new ArrayList<>());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -154,24 +162,30 @@ public final class LocalOrchestrator {
 
     /**
      * Moves every thread of this JVM onto these CPUs ({@code taskset -a -p}); the threads it starts later inherit them.
-     * Where taskset fails the run goes on unpinned, said in the run's notes.
+     * taskset stops at a thread that ended while it walked them, so it is tried again. Where it still fails, the run
+     * goes on where pacer was, said in the output (and the run's notes).
      */
     private void pinSelf(List<Integer> cpus, List<String> notes) throws InterruptedException {
         String list = CpuList.format(cpus);
-        String problem;
-        try {
-            Process taskset = new ProcessBuilder("taskset", "-a", "-p", "-c", list, Long.toString(ProcessHandle.current().pid()))
-                    .redirectErrorStream(true).start();
-            String output = new String(taskset.getInputStream().readAllBytes()).trim();
-            problem = taskset.waitFor() == 0 ? null : output;
-        } catch (IOException e) {
-            problem = e.getMessage();
+        String problem = null;
+        for (int attempt = 0; attempt < PIN_ATTEMPTS; attempt++) {
+            try {
+                Process taskset = new ProcessBuilder("taskset", "-a", "-p", "-c", list, Long.toString(ProcessHandle.current().pid()))
+                        .redirectErrorStream(true).start();
+                String output = new String(taskset.getInputStream().readAllBytes()).trim();
+                problem = taskset.waitFor() == 0 ? null : output;
+            } catch (IOException e) {
+                problem = e.getMessage();
+            }
+            if (problem == null) {
+                return;
+            }
         }
-        if (problem != null) {
-            String warning = "pacer's own process could not move to CPUs " + list + " (taskset: " + problem + "): it may take the clients' CPUs";
-            out.println("warning: " + warning);
-            notes.add(warning);
-        }
+        String warning = "pacer's own process could not move all its threads to CPUs " + list + " (taskset: " + problem + ")";
+        out.println("warning: " + warning);
+        notes.add(warning);
     }
+
+    private static final int PIN_ATTEMPTS = 3;
 
 }

@@ -74,4 +74,12 @@ class CpuLayoutTest {
         assertThat(CpuLayout.plan(List.of(0, 1), 1, List.of("client-0"), 1, true, false).selfCpus())
                 .as("no client pinned: nothing to keep pacer off").isNull();
     }
+
+    @Test
+    void anUnpinnedRoleIsStartedOnEveryCpuNotOnPacersOwn() {
+        CpuLayout serverUnpinned = CpuLayout.plan(List.of(0, 1, 2), 1, List.of("client-0"), 1, false, true);
+        assertThat(serverUnpinned.cpusOf("client-0")).containsExactly(0);
+        assertThat(serverUnpinned.cpusOf("server")).as("every CPU, said explicitly: pacer itself runs on 1-2").containsExactly(0, 1, 2);
+        assertThat(new CpuLayout(java.util.Map.of(), null, List.of()).cpusOf("server")).as("nothing known: nothing set").isNull();
+    }
 }

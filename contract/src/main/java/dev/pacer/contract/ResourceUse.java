@@ -48,8 +48,8 @@ public record ResourceUse(long pid, long periodMillis, Integer cpusAllowed, bool
      *                      work (a client still compiling sends late); absent for a process that is not a JVM
      * @param neighbourCpuNanos CPU time that other processes, and the kernel's interrupt work, used on the CPUs this
      *                      process may run on in the period: those CPUs' busy time ({@code /proc/stat}, in the kernel's
-     *                      10 ms ticks) less the process's own; meaningful when the process is pinned; absent where
-     *                      unknown
+     *                      10 ms ticks; a hypervisor's steal is not counted) less the process's own; meaningful when
+     *                      the process is pinned; absent where unknown
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @JsonIgnoreProperties(ignoreUnknown = true)

@@ -51,50 +51,54 @@ public final class Footprint {
     }
 
     /**
-     * What took a process's CPUs from its work over some periods, in milliseconds, each {@code null} where unknown:
-     * its own just-in-time compilers and collectors, and other processes (with the kernel's interrupt work) on its CPUs.
+     * What took a process's CPUs from its work over some periods, each {@code null} where unknown: its own
+     * just-in-time compilers and collectors, and other processes (with the kernel's interrupt work) on its CPUs.
      *
-     * @param spanMillis how long those periods lasted together
+     * @param jitNanos          CPU time of its compiler threads
+     * @param gcMillis          its collectors' time
+     * @param neighbourNanos    CPU time of other processes on its CPUs
+     * @param capacityMillis    what its CPUs offered over those periods: their length times the CPUs it may use
      */
-    public record Competitors(Long jitMillis, Long gcMillis, Long neighbourMillis, long spanMillis) {
+    public record Competitors(Long jitNanos, Long gcMillis, Long neighbourNanos, long capacityMillis) {
         static final Competitors NONE = new Competitors(null, null, null, 0);
-        /** A competitor this large a share of the periods is worth advice against. */
+        /** A competitor that took this share of the CPUs' capacity or more is worth advice against. */
         static final double NOTABLE_SHARE = 0.05;
 
-        Competitors plus(ResourceUse.Sample sample) {
-            return new Competitors(sum(jitMillis, sample.jitCpuNanos() == null ? null : sample.jitCpuNanos() / 1_000_000),
-                    sum(gcMillis, sample.gcPauseMillis()),
-                    sum(neighbourMillis, sample.neighbourCpuNanos() == null ? null : sample.neighbourCpuNanos() / 1_000_000),
-                    spanMillis + Math.max(0, sample.endEpochMs() - sample.startEpochMs()));
+        Competitors plus(ResourceUse.Sample sample, Integer cpusAllowed) {
+            long periodMs = Math.max(0, sample.endEpochMs() - sample.startEpochMs());
+            return new Competitors(sum(jitNanos, sample.jitCpuNanos()), sum(gcMillis, sample.gcPauseMillis()),
+                    sum(neighbourNanos, sample.neighbourCpuNanos()),
+                    capacityMillis + periodMs * (cpusAllowed == null || cpusAllowed < 1 ? 1 : cpusAllowed));
         }
 
         /**
          * "its JIT compilers ran 950 ms, its collectors paused it 3 ms, other processes ran 40 ms on its CPUs", and the
-         * advice against the largest when it took 5 % of the periods or more; empty when nothing is known.
+         * advice against the largest when it took 5 % of the CPUs' capacity or more; empty when nothing is known.
          */
         public String describe() {
             List<String> parts = new ArrayList<>();
-            if (jitMillis != null) {
-                parts.add("its JIT compilers ran " + jitMillis + " ms");
+            long jit = jitNanos == null ? 0 : jitNanos / 1_000_000;
+            long gc = gcMillis == null ? 0 : gcMillis;
+            long neighbours = neighbourNanos == null ? 0 : neighbourNanos / 1_000_000;
+            if (jitNanos != null) {
+                parts.add("its JIT compilers ran " + jit + " ms");
             }
             if (gcMillis != null) {
-                parts.add("its collectors paused it " + gcMillis + " ms");
+                parts.add("its collectors paused it " + gc + " ms");
             }
-            if (neighbourMillis != null) {
-                parts.add("other processes ran " + neighbourMillis + " ms on its CPUs");
+            if (neighbourNanos != null) {
+                parts.add("other processes ran " + neighbours + " ms on its CPUs");
             }
             if (parts.isEmpty()) {
                 return "";
             }
-            long jit = jitMillis == null ? 0 : jitMillis;
-            long gc = gcMillis == null ? 0 : gcMillis;
-            long neighbours = neighbourMillis == null ? 0 : neighbourMillis;
-            double notable = NOTABLE_SHARE * spanMillis;
+            double notable = NOTABLE_SHARE * capacityMillis;
             String advice = jit > gc && jit > neighbours && jit >= notable
                     ? " (its compilers were still at work: a longer spec.warmup lets them finish first)"
                     : neighbours > gc && neighbours > jit && neighbours >= notable ? " (keep other work off the clients' CPUs)" : "";
             return String.join(", ", parts) + advice;
         }
+
         private static Long sum(Long total, Long more) {
             if (more == null) {
                 return total;
@@ -137,7 +141,7 @@ public final class Footprint {
         Competitors inWindow = Competitors.NONE;
         Competitors whenSaturated = Competitors.NONE;
         for (ResourceUse.Sample sample : window) {
-            inWindow = inWindow.plus(sample);
+            inWindow = inWindow.plus(sample, use.cpusAllowed());
             long periodMs = Math.max(1, sample.endEpochMs() - sample.startEpochMs());
             cpuNanos += sample.cpuNanos();
             windowMs += periodMs;
@@ -159,7 +163,7 @@ public final class Footprint {
                 maxUtilization = Math.max(maxUtilization, utilization);
                 if (utilization >= SATURATED_UTILIZATION || (waitPerSliceMicros != null && waitPerSliceMicros >= STARVED_WAIT_MICROS)) {
                     saturated++;
-                    whenSaturated = whenSaturated.plus(sample);
+                    whenSaturated = whenSaturated.plus(sample, use.cpusAllowed());
                 }
             }
             if (waitPerSliceMicros != null) {
@@ -193,8 +197,8 @@ public final class Footprint {
         }
         figures.gcPauseMillis = gcMillis;
         figures.gcCount = gcCount;
-        figures.jitCpuSeconds = inWindow.jitMillis() == null ? null : round(inWindow.jitMillis() / 1e3, 3);
-        figures.neighbourCpuSeconds = inWindow.neighbourMillis() == null ? null : round(inWindow.neighbourMillis() / 1e3, 3);
+        figures.jitCpuSeconds = inWindow.jitNanos() == null ? null : round(inWindow.jitNanos() / 1e9, 3);
+        figures.neighbourCpuSeconds = inWindow.neighbourNanos() == null ? null : round(inWindow.neighbourNanos() / 1e9, 3);
         return new Outcome(figures, byPeriod, inWindow, whenSaturated);
     }
 

@@ -82,19 +82,22 @@ class FootprintTest {
     @Test
     void theSaturatedPeriodsNameWhatElseRanOnTheProcesssCpus() {
         List<ResourceUse.Sample> samples = List.of(
-                new ResourceUse.Sample(104_000, 105_000, 200_000_000L, 100L << 20, 100L << 20, 0L, 0L, 3_000_000L, 500L, 30_000L, 400_000_000L, 10_000_000L),
-                new ResourceUse.Sample(105_000, 106_000, 150_000_000L, 100L << 20, 100L << 20, 2L, 1L, 900_000_000L, 8_000L, 300L, 950_000_000L, 40_000_000L));
+                new ResourceUse.Sample(104_000, 105_000, 200_000_000L, 100L << 20, 100L << 20, 0L, 0L, 3_000_000L, 500L, 30_000L, 40_000_000L, 10_000_000L),
+                new ResourceUse.Sample(105_000, 106_000, 150_000_000L, 100L << 20, 100L << 20, 2L, 1L, 900_000_000L, 8_000L, 300L, 100_500_000L, 400_000_000L));
         Footprint.Outcome outcome = Footprint.of(new Footprint.Input(new ResourceUse(1, 1_000, 1, true, samples), 102_000, 104_000, 106_000, 100L));
-        assertThat(outcome.whenSaturated()).as("the second period alone").isEqualTo(new Footprint.Competitors(950L, 2L, 40L, 1_000));
-        assertThat(outcome.inWindow()).isEqualTo(new Footprint.Competitors(1_350L, 2L, 50L, 2_000));
-        assertThat(outcome.whenSaturated().describe()).isEqualTo("its JIT compilers ran 950 ms, its collectors paused it 2 ms, other processes ran 40 ms on its CPUs"
-                + " (its compilers were still at work: a longer spec.warmup lets them finish first)");
-        assertThat(outcome.figures().jitCpuSeconds).isEqualTo(1.35);
-        assertThat(outcome.figures().neighbourCpuSeconds).isEqualTo(0.05);
-        assertThat(new Footprint.Competitors(0L, 0L, 300L, 1_000).describe()).endsWith("other processes ran 300 ms on its CPUs (keep other work off the clients' CPUs)");
-        assertThat(new Footprint.Competitors(117L, 4L, 60L, 15_000).describe()).as("under 5 % of the window: named, no advice")
+        assertThat(outcome.whenSaturated()).as("the second period alone").isEqualTo(new Footprint.Competitors(100_500_000L, 2L, 400_000_000L, 1_000));
+        assertThat(outcome.inWindow()).isEqualTo(new Footprint.Competitors(140_500_000L, 2L, 410_000_000L, 2_000));
+        assertThat(outcome.whenSaturated().describe()).isEqualTo("its JIT compilers ran 100 ms, its collectors paused it 2 ms, other processes ran 400 ms on its CPUs"
+                + " (keep other work off the clients' CPUs)");
+        assertThat(outcome.figures().jitCpuSeconds).as("summed in nanoseconds, rounded once").isEqualTo(0.141);
+        assertThat(outcome.figures().neighbourCpuSeconds).isEqualTo(0.41);
+        assertThat(new Footprint.Competitors(900_000_000L, 0L, 0L, 1_000).describe())
+                .endsWith("its JIT compilers ran 900 ms, its collectors paused it 0 ms, other processes ran 0 ms on its CPUs"
+                        + " (its compilers were still at work: a longer spec.warmup lets them finish first)");
+        assertThat(new Footprint.Competitors(117_000_000L, 4L, 60_000_000L, 15_000).describe()).as("under 5 % of the window: named, no advice")
                 .isEqualTo("its JIT compilers ran 117 ms, its collectors paused it 4 ms, other processes ran 60 ms on its CPUs");
+        assertThat(new Footprint.Competitors(0L, 0L, 300_000_000L, 8_000).describe()).as("an unpinned process: 300 ms of 8 CPUs' second")
+                .doesNotContain("keep other work off");
         assertThat(new Footprint.Competitors(null, null, null, 1_000).describe()).as("a process that reported none of them").isEmpty();
     }
-
 }
