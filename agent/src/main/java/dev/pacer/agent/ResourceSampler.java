@@ -38,6 +38,7 @@ public final class ResourceSampler {
     private final List<Integer> cpus = ProcessInfo.readCpusAllowedList(STATUS).map(CpuList::cpus).orElse(List.of());
     private final ArrayDeque<ResourceUse.Sample> samples = new ArrayDeque<>();   // guarded by this
     private final Map<String, long[]> lastByThread = new HashMap<>();   // tid → {wait ns, slices, CPU ns}
+    private final Map<String, Boolean> compilerByThread = new HashMap<>();   // tid → a JIT compiler thread: read once
     private final HiccupMeter hiccups;   // null: no stalls measured
     private long lastCpuNanos;
     private long lastGcMillis;
@@ -124,16 +125,19 @@ public final class ResourceSampler {
             for (Path task : tasks) {
                 String tid = task.getFileName().toString();
                 String[] fields;
-                boolean compiler;
+                Boolean compiler = compilerByThread.get(tid);
                 try {
                     fields = Files.readString(task.resolve("schedstat")).trim().split("\\s+");
-                    compiler = isCompilerThread(Files.readString(task.resolve("comm")));
+                    if (compiler == null) {
+                        compiler = isCompilerThread(Files.readString(task.resolve("comm")));
+                    }
                 } catch (IOException gone) {
                     continue;   // the thread ended while being read
                 }
                 long[] current = {Long.parseLong(fields[1]), Long.parseLong(fields[2]), Long.parseLong(fields[0])};
                 long[] last = lastByThread.getOrDefault(tid, new long[3]);
                 now.put(tid, current);
+                compilerByThread.put(tid, compiler);
                 wait += Math.max(0, current[0] - last[0]);
                 slices += Math.max(0, current[1] - last[1]);
                 if (compiler) {
@@ -142,6 +146,7 @@ public final class ResourceSampler {
             }
             lastByThread.clear();
             lastByThread.putAll(now);
+            compilerByThread.keySet().retainAll(now.keySet());
             return new long[] {wait, slices, jitCpu};
         } catch (IOException | RuntimeException e) {
             return null;
