@@ -20,29 +20,33 @@ NS=pacer-system
 BENCH=pacer-bench
 WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT
 owned() { # every object the release labels, cluster-wide
-  k get deploy,sa,svc,cm,role,rolebinding -A -l app.kubernetes.io/instance=pacer -o name 2>/dev/null
+  k get deploy,statefulset,sa,svc,cm,role,rolebinding -A -l app.kubernetes.io/instance=pacer -o name 2>/dev/null
   k get clusterrole,clusterrolebinding -l app.kubernetes.io/instance=pacer -o name 2>/dev/null
 }
 
 # leftovers of an interrupted attempt: gone before anything starts (a terminating namespace refuses new objects)
 h uninstall pacer -n "$NS" --wait >/dev/null 2>&1 || true
 k delete namespace "$BENCH" "$NS" --ignore-not-found --wait=true --timeout=120s >/dev/null 2>&1
-k delete pv pacer-test-artifacts --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1
+k delete pv pacer-test-artifacts pacer-test-history --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1
 # the artifact store on a real volume: a hostPath PersistentVolume on the node (this machine), owned by the operator's uid
 ARTIFACTS_HOST=$(mktemp -d /tmp/pacer-test-artifacts.XXXXXX); chown 65532:65532 "$ARTIFACTS_HOST"
 trap 'rm -rf "$WORK" "$ARTIFACTS_HOST"' EXIT
 k create namespace "$NS" --dry-run=client -o yaml | k apply -f - >/dev/null
-k apply -f - >/dev/null <<YAML
+host_volume() { # name directory: a 1 GiB hostPath PersistentVolume of a storage class of the same name
+  k apply -f - >/dev/null <<YAML
 apiVersion: v1
 kind: PersistentVolume
-metadata: {name: pacer-test-artifacts}
+metadata: {name: $1}
 spec:
   capacity: {storage: 1Gi}
   accessModes: [ReadWriteOnce]
   persistentVolumeReclaimPolicy: Retain
-  storageClassName: pacer-test-artifacts
-  hostPath: {path: $ARTIFACTS_HOST, type: Directory}
----
+  storageClassName: $1
+  hostPath: {path: $2, type: Directory}
+YAML
+}
+host_volume pacer-test-artifacts "$ARTIFACTS_HOST"
+k apply -f - >/dev/null <<YAML
 apiVersion: v1
 kind: PersistentVolumeClaim
 metadata: {name: pacer-artifacts, namespace: $NS}
@@ -241,9 +245,10 @@ check "pacer compare of the same statuses: the service series, jetty11 5.2 % and
   bash -c "grep -q 'server series: service' '$WORK/blog-compare.txt' && grep -Eq 'jetty11 +5\.2 % faster' '$WORK/blog-compare.txt' && grep -Eq 'jetty12 +22\.0 % faster' '$WORK/blog-compare.txt'"
 k delete namespace "$BLOG" --wait=false >/dev/null 2>&1
 
-# The history on the cluster, end to end. Debian's PostgreSQL runs in the cluster's network namespace on the node's
-# address (the pods reach it there); the release is upgraded to record the runs labelled for the history (a schedule's)
-# and to confirm a change after 3 runs. A BenchmarkSchedule every minute, 2 runs a slot (examples/schedules/
+# The history on the cluster, end to end, on the chart's own PostgreSQL (history.postgresql.deploy; the image is
+# images.sh's stand-in for the official one, built from Debian's PostgreSQL), its data on a hostPath PersistentVolume
+# owned by the image's postgres user. The release is upgraded to deploy it, to record the runs labelled for the history
+# (a schedule's) and to confirm a change after 3 runs. A BenchmarkSchedule every minute, 2 runs a slot (examples/schedules/
 # nightly-jetty12.yaml, shorter runs), is suspended while its first slot runs; then its template's server moves to a
 # build 10 ms slower per request (images.sh slow-server: the image's configuration alone, so the same series), its
 # repetitions to 4, and it is resumed: the latest slot due starts at once (and the schedule is suspended again once it
@@ -253,18 +258,24 @@ k delete namespace "$BLOG" --wait=false >/dev/null 2>&1
 # `changes`, and Grafana's annotation on "pacer / history" read from the database. Deleted, the schedule's runs go too.
 "$REPO/test/cluster/images.sh" slow-server >"$WORK/slow-image.log" 2>&1
 slow_image=$(sed -n 's/.*built and imported \([^ ]*\) .*/\1/p' "$WORK/slow-image.log")
-. "$OBS/postgres.sh"
-PG_DIR=$WORK/pg PG_PORT=55432 PG_NETNS=$NSNET
-trap 'postgres_stop "$PG_DIR"; rm -rf "$WORK" "$ARTIFACTS_HOST"; "$OBS/stack.sh" stop >/dev/null 2>&1' EXIT
-postgres_start "$PG_DIR" "$PG_PORT" "$NODE_IP" "$PODS_CIDR" "$NODE_IP/32" 2>"$WORK/postgres.err"   # the pods, and this test
-psql_() { innet psql -h "$NODE_IP" -p "$PG_PORT" -U pacer -d postgres -v ON_ERROR_STOP=1 -qtA "$@"; }
-k -n "$NS" create secret generic pacer-history-db --from-literal=jdbcUrl="jdbc:postgresql://$NODE_IP:$PG_PORT/postgres" \
-  --from-literal=user=pacer --from-literal=password=unused >/dev/null
-check "PostgreSQL on the node's address, and the release upgraded to keep the history (labelled runs, 3 runs confirm): $slow_image built" \
-  bash -c "$(declare -f k h psql_ innet); KUBECONFIG_HOST=$KUBECONFIG_HOST; NSNET=$NSNET; NODE_IP=$NODE_IP; PG_PORT=$PG_PORT
-    psql_ -c 'SELECT 1' && [[ -n '$slow_image' ]] && h upgrade pacer '$REPO/charts/pacer' -n $NS --reuse-values --wait --timeout 3m \
-    --set history.enabled=true --set history.existingSecret=pacer-history-db --set history.allRuns=false --set history.confirmRuns=3 \
-    && k -n $NS rollout status deploy/pacer --timeout=180s"
+HISTORY_HOST=$(mktemp -d /tmp/pacer-test-history.XXXXXX); chown 999:999 "$HISTORY_HOST"
+trap 'rm -rf "$WORK" "$ARTIFACTS_HOST" "$HISTORY_HOST"; "$OBS/stack.sh" stop >/dev/null 2>&1' EXIT
+host_volume pacer-test-history "$HISTORY_HOST"
+# the node's one CPU beside the pinned server is taken by the operator's and the clients' requests: the database asks
+# for none (the chart's default, 100m, is for a real node)
+check "the chart's own PostgreSQL ($(tar -xOf "$IMAGES/pacer-postgres-test.tar" manifest.json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["RepoTags"][0])'), its data on a PersistentVolume, and the release upgraded to keep the history (labelled runs, 3 runs confirm): $slow_image built" \
+  bash -c "$(declare -f k h); KUBECONFIG_HOST=$KUBECONFIG_HOST
+    [[ -n '$slow_image' ]] && h upgrade pacer '$REPO/charts/pacer' -n $NS --reuse-values --wait --timeout 3m \
+    --set history.enabled=true --set history.postgresql.deploy=true --set history.postgresql.image=localhost/pacer/postgres:test \
+    --set history.postgresql.storage.storageClass=pacer-test-history --set history.postgresql.storage.size=1Gi \
+    --set history.postgresql.resources.requests.cpu=0 --set history.allRuns=false --set history.confirmRuns=3 \
+    && k -n $NS rollout status deploy/pacer --timeout=180s && k -n $NS rollout status statefulset/pacer-postgresql --timeout=180s"
+PG_IP=$(k -n "$NS" get pod pacer-postgresql-0 -o jsonpath='{.status.podIP}' 2>/dev/null)
+PG_PASSWORD=$(k -n "$NS" get secret pacer-history -o jsonpath='{.data.password}' 2>/dev/null | base64 -d)
+psql_() { PGPASSWORD=$PG_PASSWORD innet psql -h "$PG_IP" -p 5432 -U pacer -d pacer -v ON_ERROR_STOP=1 -qtA "$@"; }
+check "the database answers at its pod's address with the generated password, and keeps its files on the volume (${#PG_PASSWORD} characters)" \
+  bash -c "$(declare -f psql_ innet); NSNET=$NSNET; PG_IP=$PG_IP; PG_PASSWORD='$PG_PASSWORD'
+    [[ \$(psql_ -c 'SELECT current_database()') == pacer ]] && [[ -s '$HISTORY_HOST/pgdata/PG_VERSION' ]]"
 sed -e 's#name: nightly-jetty12#name: every-minute#' -e 's#schedule: "0 3 \* \* \*"#schedule: "* * * * *"#' \
     -e 's#timeZone: Europe/Paris#timeZone: UTC#' -e 's#repetitions: 3#repetitions: 2#' -e 's#warmup: 5s#warmup: 3s#' -e 's#duration: 20s#duration: 6s#' \
     "$REPO/examples/schedules/nightly-jetty12.yaml" >"$WORK/schedule.yaml"
@@ -336,10 +347,11 @@ check "its Regressed event, on the schedule" bash -c "$(declare -f k); KUBECONFI
 check "the operator's metric pacer_history_regressions for the series" \
   bash -c "$(declare -f k metrics); KUBECONFIG_HOST=$KUBECONFIG_HOST; NS=$NS; metrics | grep -E '^pacer_history_regressions\\{.*series=\"$series\".*\\} [1-9]'"
 check "the confirmed change in the table changes: $(psql_ -c "SELECT figure || ' ' || first_run || ' ' || status FROM changes WHERE series_id = '$series' AND figure = 'p99Integral'" 2>/dev/null)" \
-  bash -c "[[ \$($(declare -f psql_ innet); NSNET=$NSNET; NODE_IP=$NODE_IP; PG_PORT=$PG_PORT; psql_ -c \"SELECT count(*) FROM changes WHERE series_id = '$series' AND figure = 'p99Integral' AND status = 'confirmed' AND regression\") -ge 1 ]]"
+  bash -c "[[ \$($(declare -f psql_ innet); NSNET=$NSNET; PG_IP=$PG_IP; PG_PASSWORD='$PG_PASSWORD'; psql_ -c \"SELECT count(*) FROM changes WHERE series_id = '$series' AND figure = 'p99Integral' AND status = 'confirmed' AND regression\") -ge 1 ]]"
 innet curl -sf -XPOST -H 'Content-Type: application/json' http://127.0.0.1:3391/api/datasources -d "{\"name\": \"pacer history\", \"uid\": \"pacer-history\",
-  \"type\": \"postgres\", \"access\": \"proxy\", \"url\": \"$NODE_IP:$PG_PORT\", \"user\": \"pacer\",
-  \"jsonData\": {\"database\": \"postgres\", \"sslmode\": \"disable\", \"postgresVersion\": 1500}}" >/dev/null 2>&1
+  \"type\": \"postgres\", \"access\": \"proxy\", \"url\": \"$PG_IP:5432\", \"user\": \"pacer\",
+  \"secureJsonData\": {\"password\": \"$PG_PASSWORD\"},
+  \"jsonData\": {\"database\": \"pacer\", \"sslmode\": \"disable\", \"postgresVersion\": 1500}}" >/dev/null 2>&1
 innet python3 "$OBS/query_dashboards.py" http://127.0.0.1:3391 "$REPO/dashboards/pacer-history.json" --datasource pacer-history \
   --var series="$series" --minutes 10080 >"$WORK/history-dashboard.txt" 2>&1
 check "Grafana's pacer / history on that database: every panel, and the change as an annotation: $(grep -m1 '^annotation' "$WORK/history-dashboard.txt" | cut -c1-80)" \
@@ -349,11 +361,16 @@ k delete bsched every-minute -n "$BENCH" >/dev/null 2>&1
 runs_gone() { for _ in $(seq 60); do (( $(scheduled_runs) == 0 )) && return 0; sleep 1; done; return 1; }
 check "deleting the schedule deletes its runs (they are owned by it)" runs_gone
 
+check "the database's password is in no log of the operator or of the database" \
+  bash -c "$(declare -f k); KUBECONFIG_HOST=$KUBECONFIG_HOST; [[ -n '$PG_PASSWORD' ]] && ! { k -n $NS logs deploy/pacer; k -n $NS logs pacer-postgresql-0; } 2>&1 | grep -qF '$PG_PASSWORD'"
 check "helm uninstall --wait" h uninstall pacer -n "$NS" --wait --timeout 2m
-check "nothing of the release is left (Deployment, ServiceAccount, Service, RBAC)" bash -c "$(declare -f k owned); KUBECONFIG_HOST=$KUBECONFIG_HOST; [[ -z \$(owned) ]]"
+check "the database's Secret and its volume's claim stay with the data (resource-policy keep, the StatefulSet's claim)" \
+  bash -c "$(declare -f k); KUBECONFIG_HOST=$KUBECONFIG_HOST; k -n $NS get secret pacer-history && k -n $NS get pvc data-pacer-postgresql-0"
+check "nothing of the release is left (Deployment, StatefulSet, ServiceAccount, Service, RBAC)" bash -c "$(declare -f k owned); KUBECONFIG_HOST=$KUBECONFIG_HOST; [[ -z \$(owned) ]]"
 check "the CRD stays, as Helm does with crds/" k get crd benchmarkruns.pacer.dev
 k delete pvc pacer-artifacts -n "$NS" --wait=false >/dev/null 2>&1
-k delete pv pacer-test-artifacts --wait=false >/dev/null 2>&1
+k delete pvc data-pacer-postgresql-0 -n "$NS" --wait=false >/dev/null 2>&1
+k delete pv pacer-test-artifacts pacer-test-history --wait=false >/dev/null 2>&1
 k delete namespace "$BENCH" "$NS" --wait=false >/dev/null 2>&1
 echo "$passed passed, $failed failed"
 (( failed == 0 ))

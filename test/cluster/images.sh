@@ -6,6 +6,8 @@
 #   images.sh pacer  : pacer's images, built by the same Jib recipe a user runs to push to a registry
 #                      (./mvnw jib:buildTar, base tar://…/java-base-cds.tar), copied beside the others; imported into the
 #                      containerd of every node running (a node started later imports every tar itself).
+#   images.sh postgres : localhost/pacer/postgres:test, the official postgres image's stand-in built from Debian's
+#                      PostgreSQL (the chart's own database in the chart tier); built and imported with pacer's images.
 #   images.sh slow-server : Jetty 12 slower by SLOW_MICROS per request (its image's configuration alone), tagged -slow,
 #                      imported into every running node (the chart tier's history test)
 set -euo pipefail
@@ -89,6 +91,7 @@ pacer_images() {
   probe_image
   gohttp_image
   nginx_image
+  postgres_image
   local i sock
   for i in $(seq 1 "$MAX_NODES"); do   # every running node
     node_vars "$i"; sock=$N_DIR/containerd/containerd.sock
@@ -163,6 +166,60 @@ CONF
   rm -rf "$r"
 }
 
+# A stand-in for the official postgres image (docker.io/library/postgres), which this machine cannot pull, for the
+# chart's own database (history.postgresql.deploy): the host's Debian PostgreSQL server, its libraries and shared files,
+# busybox for the entrypoint, laid out as that image is run (user postgres 999, PGDATA, POSTGRES_USER, POSTGRES_PASSWORD
+# and POSTGRES_DB read at the first start, pg_isready on the PATH, every address listened on with password auth).
+postgres_image() {
+  local tar=$IMAGES/pacer-postgres-test.tar
+  local r=$PACER_K8S/rootfs-postgres bin so f
+  bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+  [[ -x $bin/postgres && -x $bin/pg_isready ]] || { echo "no PostgreSQL server: scripts/install-test-deps.sh installs it" >&2; exit 1; }
+  local home; home=$(dirname "$bin")
+  local share=/usr/share/postgresql/$(basename "$home")
+  [[ -f $tar && $tar -nt $bin/postgres && $tar -nt "$DIR/images.sh" ]] && return 0
+  rm -rf "$r"; mkdir -p "$r$bin" "$r$home/lib" "$r/bin" "$r/etc" "$r/tmp" "$r/var/run/postgresql" "$r/var/lib/postgresql/data" "$r/lib64" "$r/usr/share/postgresql"
+  for f in postgres initdb pg_isready psql; do cp -L "$bin/$f" "$r$bin/$f"; done
+  # the server's loadable modules (plpgsql, the text search dictionaries, the encodings), not the JIT's bitcode
+  find "$home/lib" -maxdepth 1 -name '*.so' ! -name 'llvmjit*' -exec cp -L {} "$r$home/lib/" \;
+  cp -a "$share" "$r$share"
+  cp -a /usr/share/zoneinfo "$r/usr/share/zoneinfo"
+  for so in $(for f in "$r$bin"/* "$r$home"/lib/*.so; do ldd "$f" 2>/dev/null; done | awk '/=> \//{print $3}' | sort -u); do
+    mkdir -p "$r$(dirname "$so")"; [[ -e $r$so ]] || cp -L "$so" "$r$so"
+  done
+  cp -L /lib64/ld-linux-x86-64.so.2 "$r/lib64/"
+  cp /bin/busybox "$r/bin/busybox"
+  for a in sh mkdir chmod rm cat; do ln -s busybox "$r/bin/$a"; done
+  printf 'root:x:0:0:root:/root:/bin/false\npostgres:x:999:999:postgres:/var/lib/postgresql:/bin/sh\n' >"$r/etc/passwd"
+  printf 'root:x:0:\npostgres:x:999:\n' >"$r/etc/group"
+  cat >"$r/bin/postgres-entrypoint" <<'SH'
+#!/bin/sh
+# the first start initialises PGDATA: POSTGRES_USER the superuser with POSTGRES_PASSWORD, POSTGRES_DB created
+set -eu
+user=${POSTGRES_USER:-postgres}
+db=${POSTGRES_DB:-$user}
+if [ ! -s "$PGDATA/PG_VERSION" ]; then
+  : "${POSTGRES_PASSWORD:?POSTGRES_PASSWORD is required}"
+  mkdir -p "$PGDATA"; chmod 700 "$PGDATA"
+  pwfile=/tmp/.pgpass-init
+  printf '%s\n' "$POSTGRES_PASSWORD" >"$pwfile"
+  initdb -D "$PGDATA" -U "$user" --pwfile="$pwfile" -A scram-sha-256 -E UTF8 --locale=C >/dev/null
+  rm -f "$pwfile"
+  echo "host all all all scram-sha-256" >>"$PGDATA/pg_hba.conf"
+  [ "$db" = postgres ] || echo "CREATE DATABASE \"$db\" OWNER \"$user\";" | postgres --single -D "$PGDATA" postgres >/dev/null
+fi
+exec postgres -D "$PGDATA" -c listen_addresses='*' -c jit=off "$@"
+SH
+  chmod 755 "$r/bin/postgres-entrypoint"
+  chmod 1777 "$r/tmp"
+  mkimage postgres "$r" --config.entrypoint /bin/postgres-entrypoint --config.user 999:999 \
+    --config.env "PATH=$bin:/bin" --config.env TZ=UTC --config.env PGDATA=/var/lib/postgresql/data \
+    --config.label "org.opencontainers.image.version=$("$bin/postgres" --version | awk '{print $3}')"
+  rm -f "$tar"
+  skopeo copy -q "oci:$OCI:postgres" "docker-archive:$tar:localhost/pacer/postgres:test"
+  rm -rf "$r"
+}
+
 # The load generator with its wall clock 2 s ahead: Debian's libfaketime preloaded (FAKETIME=+2, the monotonic clock
 # left true), under the load generator's own name, in a tar of its own that no node imports by itself. The multi-node
 # tier imports it into one node: a machine whose clock is off, as the operator must see it.
@@ -211,8 +268,9 @@ case $WHAT in
   base) base_images ;;
   pacer) pacer_images ;;
   nginx) nginx_image ;;
+  postgres) postgres_image ;;
   clock-ahead) clock_ahead_image ;;
   slow-server) slow_server_image ;;
   all) base_images; pacer_images ;;
-  *) echo "usage: images.sh [base|pacer|nginx|clock-ahead|slow-server|all]" >&2; exit 2 ;;
+  *) echo "usage: images.sh [base|pacer|nginx|postgres|clock-ahead|slow-server|all]" >&2; exit 2 ;;
 esac

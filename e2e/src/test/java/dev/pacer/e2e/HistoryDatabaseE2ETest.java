@@ -9,6 +9,8 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -223,7 +225,8 @@ class HistoryDatabaseE2ETest {
     @Test
     void aConfirmedRegressionAlertsUntilAcknowledged() throws Exception {
         try (Postgres fourth = Postgres.start()) {
-            HistoryRecorder recorder = new HistoryRecorder(new HistoryRecorder.Settings(fourth.jdbcUrl(), Postgres.USER, null, true));
+            SteppedClock clock = new SteppedClock(Instant.ofEpochMilli(BASE_EPOCH_MS + RUNS * 60_000L));
+            HistoryRecorder recorder = new HistoryRecorder(new HistoryRecorder.Settings(fourth.jdbcUrl(), Postgres.USER, null, true), clock);
             List<Integer> alertingAfter = new ArrayList<>();
             HistoryRecorder.Recording last = null;
             for (int i = 0; i < RUNS; i++) {
@@ -254,9 +257,19 @@ class HistoryDatabaseE2ETest {
             assertThat(new HistoryRecorder(new HistoryRecorder.Settings(fourth.jdbcUrl(), Postgres.USER, null, true)).seriesOf(first))
                     .as("a schedule's run found in its series from the database alone (a restarted operator)")
                     .hasValueSatisfying(series -> assertThat(series.alerting()).hasSize(1));
-            try (HistoryStore store = HistoryStore.open(fourth.jdbcUrl(), Postgres.USER, null)) {
+            try (HistoryStore store = HistoryStore.open(fourth.jdbcUrl(), Postgres.USER, null)) {   // as pacer history --acknowledge does
                 store.acknowledge(new Acknowledgement(last.series().key().id(), Figure.p99Integral, "jetty-18", null));
             }
+            clock.advance(HistoryRecorder.ACKNOWLEDGEMENTS_READ_EVERY.minusSeconds(1));
+            assertThat(exposition(HistoryMetrics.snapshots(recorder.series()))).as("read again at most every %s",
+                    HistoryRecorder.ACKNOWLEDGEMENTS_READ_EVERY).contains("pacer_history_regression_ratio{figure=\"p99Integral\"");
+            clock.advance(Duration.ofSeconds(1));
+            assertThat(exposition(HistoryMetrics.snapshots(recorder.series()))).as("the acknowledgement read again, no run recorded")
+                    .contains("pacer_history_regressions{").doesNotContain("pacer_history_regression_ratio");
+            assertThat(changeRows(fourth, last.series().key().id())).anySatisfy(row -> assertThat(row).startsWith("p99Integral jetty-18 ")
+                    .endsWith("acknowledged=true"));
+            assertThat(recorder.seriesOf(first)).as("what a schedule's Regressed condition reads")
+                    .hasValueSatisfying(series -> assertThat(series.alerting()).isEmpty());
             Path directory = runs.resolve("jetty-29");
             BenchmarkRun again = new BenchmarkRun();
             again.setMetadata(new ObjectMetaBuilder().withNamespace("bench").withName("jetty-29").withUid("uid-29").build());

@@ -1,5 +1,6 @@
 package dev.pacer.engine.history;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -61,5 +62,19 @@ public record SeriesHistory(SeriesKey key, List<HistoryPoint> points, Map<Figure
     /** The changes that alert ({@link Change#alerts()}). */
     public List<Change> alerting() {
         return changes.stream().filter(Change::alerts).toList();
+    }
+
+    /**
+     * The same analysis with each change marked as these acknowledgements say, as {@link HistoryAnalysis} marks them:
+     * an acknowledgement made after the analysis reaches it without analysing the runs again.
+     */
+    public SeriesHistory acknowledgedBy(Collection<Acknowledgement> acknowledgements) {
+        List<Change> marked = changes.stream().map(c -> {
+            boolean acknowledged = acknowledgements.stream().anyMatch(a -> a.covers(c));
+            return acknowledged == c.acknowledged() ? c : new Change(c.series(), c.figure(), c.percentile(), c.firstRun(), c.lastRunBefore(),
+                    c.runsAfter(), c.shift(), c.shiftLow(), c.shiftHigh(), c.p(), c.status(), c.regression(), acknowledged,
+                    c.digestsBefore(), c.digestsAfter());
+        }).toList();
+        return new SeriesHistory(key, points, outliers, marked, spreads);
     }
 }

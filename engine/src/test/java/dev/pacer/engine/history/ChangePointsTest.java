@@ -142,4 +142,18 @@ class ChangePointsTest {
         assertThat(of(last, Figure.p99Integral)).extracting(c -> index(c.firstRun())).containsExactly(25, 60);
         assertThat(last.outliers().get(Figure.p99Integral)).contains("run-040");
     }
+
+    /** An acknowledgement made after the analysis, applied to it, gives what analysing again with it gives. */
+    @Test
+    void anAcknowledgementAppliedLaterEqualsAnalysingAgainWithIt() {
+        List<HistoryPoint> points = new SyntheticSeries(8100, 60, SPREAD).step(30, 1.10).points();
+        SeriesHistory before = analyse(points);
+        SeriesHistory.Change regression = of(before, Figure.p99Integral).stream().filter(SeriesHistory.Change::alerts).findFirst().orElseThrow();
+        List<Acknowledgement> acknowledged = List.of(new Acknowledgement(regression.series(), Figure.p99Integral, regression.firstRun(), "expected"),
+                new Acknowledgement("another-series", Figure.p99Integral, regression.firstRun(), null));
+        SeriesHistory later = before.acknowledgedBy(acknowledged);
+        assertThat(later).isEqualTo(new HistoryAnalysis(PARAMETERS).analyseSeries(points, acknowledged));
+        assertThat(later.alerting()).doesNotContain(regression).hasSize(before.alerting().size() - 1);
+        assertThat(later.acknowledgedBy(List.of())).as("an acknowledgement taken back alerts again").isEqualTo(before);
+    }
 }

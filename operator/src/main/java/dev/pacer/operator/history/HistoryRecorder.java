@@ -1,6 +1,9 @@
 package dev.pacer.operator.history;
 
 import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
@@ -10,6 +13,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.pacer.api.BenchmarkRun;
+import dev.pacer.engine.history.Acknowledgement;
 import dev.pacer.engine.history.ChangePointParameters;
 import dev.pacer.engine.history.HistoryAnalysis;
 import dev.pacer.engine.history.HistoryPoint;
@@ -36,6 +40,11 @@ public final class HistoryRecorder {
     private static final Logger LOG = LoggerFactory.getLogger(HistoryRecorder.class);
     /** The label that opts a run into the history when not every run is recorded. */
     public static final String LABEL = "pacer.dev/history";
+    /**
+     * How often the acknowledgements are read again, when the metrics or a schedule ask: one made with
+     * {@code pacer history --acknowledge} stops alerting within this time, without waiting for the series' next run.
+     */
+    public static final Duration ACKNOWLEDGEMENTS_READ_EVERY = Duration.ofSeconds(30);
 
     /** Where to and which runs. */
     public record Settings(String jdbcUrl, String user, String password, boolean allRuns, int confirmRuns) {
@@ -92,10 +101,17 @@ public final class HistoryRecorder {
      * recorded (or not) before their final status, so the answer stands and is not asked again at every reconcile.
      */
     private final Set<String> notRecorded = ConcurrentHashMap.newKeySet();
+    private final Clock clock;
+    private Instant acknowledgementsReadAt = Instant.MIN;
     private HistoryStore store;
 
     public HistoryRecorder(Settings settings) {
+        this(settings, Clock.systemUTC());
+    }
+
+    public HistoryRecorder(Settings settings, Clock clock) {
         this.settings = settings;
+        this.clock = clock;
         this.analysis = new HistoryAnalysis(ChangePointParameters.DEFAULTS.withConfirmRuns(settings.confirmRuns()));
     }
 
@@ -104,9 +120,41 @@ public final class HistoryRecorder {
         return settings.allRuns() || "true".equals(run.getMetadata().getLabels() == null ? null : run.getMetadata().getLabels().get(LABEL));
     }
 
-    /** Each series as the last run recorded in it left it: what the metrics say. */
+    /**
+     * Each series as the last run recorded in it left it, its acknowledgements read again when
+     * {@link #ACKNOWLEDGEMENTS_READ_EVERY} has passed: what the metrics say.
+     */
     public Collection<SeriesHistory> series() {
+        refreshAcknowledgements();
         return latest.values();
+    }
+
+    /**
+     * Reads the acknowledgements again, at most once per {@link #ACKNOWLEDGEMENTS_READ_EVERY}, and marks the changes
+     * of every series held with them (in the table {@code changes} too); the runs are not analysed again. A database
+     * that does not answer leaves the series as they were.
+     */
+    public synchronized void refreshAcknowledgements() {
+        Instant now = clock.instant();
+        if (latest.isEmpty() || now.isBefore(acknowledgementsReadAt.plus(ACKNOWLEDGEMENTS_READ_EVERY))) {
+            return;
+        }
+        acknowledgementsReadAt = now;
+        try {
+            List<Acknowledgement> acknowledgements = store().acknowledgements();
+            for (SeriesHistory series : List.copyOf(latest.values())) {
+                SeriesHistory marked = series.acknowledgedBy(acknowledgements);
+                if (!marked.changes().equals(series.changes())) {
+                    store().replaceChanges(marked);
+                    latest.put(series.key().id(), marked);
+                    LOG.info("series {} {}: acknowledgements read again, {} change(s) alerting", series.key().id(), series.key().label(),
+                            marked.alerting().size());
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("the history's database ({}): acknowledgements not read again: {}", settings.jdbcUrl(), e.getMessage());
+            forgetStore();
+        }
     }
 
     /**

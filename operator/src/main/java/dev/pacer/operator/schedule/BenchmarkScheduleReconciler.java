@@ -212,6 +212,7 @@ public class BenchmarkScheduleReconciler implements Reconciler<BenchmarkSchedule
         if (recorder == null) {
             return SchedulePlan.History.OFF;
         }
+        recorder.refreshAcknowledgements();
         Set<String> seen = new LinkedHashSet<>();
         List<String> alerting = new ArrayList<>();
         for (BenchmarkRun run : runs) {
