@@ -357,6 +357,16 @@ innet python3 "$OBS/query_dashboards.py" http://127.0.0.1:3391 "$REPO/dashboards
 check "Grafana's pacer / history on that database: every panel, and the change as an annotation: $(grep -m1 '^annotation' "$WORK/history-dashboard.txt" | cut -c1-80)" \
   bash -c "grep -q '^annotation Change points: p99Integral +' '$WORK/history-dashboard.txt' && ! grep -q '^FAIL' '$WORK/history-dashboard.txt'"
 grep '^FAIL' "$WORK/history-dashboard.txt" | head -5
+# acknowledged as a user does (pacer history --acknowledge against the database, every alerting change of the series),
+# the operator's metric clears without a new run: it reads the acknowledgements again at most every 30 s
+alerting_changes=$(psql_ -c "SELECT figure || ':' || first_run FROM changes WHERE series_id = '$series' AND status = 'confirmed' AND regression AND NOT acknowledged" 2>/dev/null)
+for change in $alerting_changes; do
+  PACER_HISTORY_PASSWORD=$PG_PASSWORD innet "$REPO/pacer" history --database "jdbc:postgresql://$PG_IP:5432/pacer" --series "$series" \
+    --acknowledge "$series:$change" --note "the chart test's slower build" >"$WORK/acknowledge.txt" 2>&1 || cat "$WORK/acknowledge.txt"
+done
+cleared() { for _ in $(seq 90); do metrics | grep -qE "^pacer_history_regressions\{.*series=\"$series\".*\} 0" && return 0; sleep 1; done; return 1; }
+check "acknowledged with pacer history ($(wc -w <<<"$alerting_changes") change(s)), the metric clears without a new run" \
+  bash -c "$(declare -f k metrics cleared); KUBECONFIG_HOST=$KUBECONFIG_HOST; NS=$NS; series=$series; [[ -n '$alerting_changes' ]] && cleared"
 k delete bsched every-minute -n "$BENCH" >/dev/null 2>&1
 runs_gone() { for _ in $(seq 60); do (( $(scheduled_runs) == 0 )) && return 0; sleep 1; done; return 1; }
 check "deleting the schedule deletes its runs (they are owned by it)" runs_gone

@@ -47,7 +47,11 @@ final class RunningStage extends ProtocolStep {
         if (gone.isPresent()) {
             return gone.get();
         }
-        for (var move : outcomes.windowMoves().entrySet()) {
+        boolean stayed = everyClientRefusedTheMove(plan, outcomes);
+        if (stayed) {
+            keepTheWindowTheClientsHold(plan);
+        }
+        for (var move : stayed ? List.<Map.Entry<String, AgentAnswer<LoadRunStatus>>>of() : outcomes.windowMoves().entrySet()) {
             if (!move.getValue().answered() || move.getValue().refused()) {
                 // the clients may now disagree on the window: no figure of this run could be trusted
                 return fail(RunConditions.READY, "WindowNotMoved", move.getKey() + " did not take the window's new start "
@@ -201,6 +205,34 @@ final class RunningStage extends ProtocolStep {
                 + String.join(", ", behind) + " behind schedule");
         status.phase = Phase.WarmingUp;
         return Optional.of(decide(untilTheNextLook(plan, nowMs)));
+    }
+
+    /**
+     * Every client refused the move (409: the new start had passed when it read it, as a client starved of its CPU
+     * reads its calls late): they all still hold the window judged, so they agree on it.
+     */
+    private boolean everyClientRefusedTheMove(RunPlan plan, Outcomes outcomes) {
+        var moves = outcomes.windowMoves();
+        return status.windowJudgedEpochMs != null && moves.size() == plan.clients().size()
+                && plan.clients().stream().allMatch(c -> moves.containsKey(c.name()) && moves.get(c.name()).statusCode() == 409);
+    }
+
+    /**
+     * The window goes back to the one the clients hold, the one the move was to leave, and the run will be Invalid: the
+     * clients were behind their schedule as it started.
+     */
+    private void keepTheWindowTheClientsHold(RunPlan plan) {
+        long heldStartMs = status.windowJudgedEpochMs;
+        long movedStartMs = status.window.startEpochMs;
+        long durationMs = status.window.endEpochMs - movedStartMs;
+        status.window = new RunResult.Window(heldStartMs, heldStartMs + durationMs);
+        long extendedMs = heldStartMs - status.startAtEpochMs - plan.warmup().toMillis();
+        status.warmupExtendedSeconds = extendedMs > 0 ? extendedMs / 1000.0 : null;
+        status.behindAtWindowStart = String.join(", ", plan.clients().stream().map(RunPlan.ClientRole::name).toList()) + " behind schedule as the warm-up ended, and "
+                + "the window's move to " + Instant.ofEpochMilli(movedStartMs) + " reached them after that start had passed (a client "
+                + "that answers so late is short of CPU): the window stayed at " + Instant.ofEpochMilli(heldStartMs)
+                + " and measured the clients catching up a warm-up backlog";
+        notices.add(Notice.warning("WarmupNotExtended", status.behindAtWindowStart + "; the run will be Invalid"));
     }
 
     /**

@@ -661,6 +661,44 @@ class RunProtocolTest {
         assertFailed(run.step(), RunConditions.READY, "WindowNotMoved", "client-1", "the window ended");
     }
 
+    /**
+     * Clients that read the move after its start (starved of CPU, they answer late) all refuse it and keep the window
+     * judged: they agree on it, so the run goes on there, and its verdict is Invalid, the clients behind as it started.
+     */
+    @Test
+    void aMoveEveryClientRefusedKeepsTheWindowTheyHoldAndTheRunIsInvalid() {
+        FakeRun run = new FakeRun().toWarmingUp();
+        long start = run.status.window.startEpochMs;
+        long end = run.status.window.endEpochMs;
+        run.at(start - 300);
+        run.clientsAre(LoadRunStatus.State.WARMUP, 0);
+        run.clientLate("client-0", LoadRunStatus.State.WARMUP, 3_000);
+        assertThat(run.step().status().window.startEpochMs).isEqualTo(start + 1_000);
+        Outcomes.Builder answers = new Outcomes.Builder();
+        answers.windowMoved("client-0", AgentAnswer.refused(409, "the start had passed"));
+        answers.windowMoved("client-1", AgentAnswer.refused(409, "the start had passed"));
+        run.outcomes = answers.build();
+        run.at(start + 1_300);
+        run.clientsAre(LoadRunStatus.State.MEASURING, 0);
+        run.clientLate("client-0", LoadRunStatus.State.MEASURING, 2_000);
+        Decision stayed = run.step();
+        assertThat(stayed.status().phase).isEqualTo(Phase.Measuring);
+        assertThat(stayed.status().window.startEpochMs).isEqualTo(start);
+        assertThat(stayed.status().window.endEpochMs).isEqualTo(end);
+        assertThat(stayed.status().warmupExtendedSeconds).isNull();
+        assertThat(stayed.actions()).as("the move not retried").isEmpty();
+        assertThat(stayed.notices()).extracting(Notice::reason).contains("WarmupNotExtended");
+        assertThat(stayed.status().behindAtWindowStart).contains("client-0, client-1 behind schedule", "after that start had passed",
+                "the window stayed at " + Instant.ofEpochMilli(start));
+
+        run.outcomes = Outcomes.NONE;
+        toCollecting(run);
+        run.outcomes = new Outcomes(Map.of(), Optional.of(Outcomes.Collection.of(run.collected())));
+        BenchmarkRunStatus judged = run.step().status();
+        assertThat(judged.result.verdict).isEqualTo(Verdict.Invalid);
+        assertThat(judged.result.reasons.getFirst()).contains("reached them after that start had passed");
+    }
+
     @Test
     void aMovedWindowWhoseStatusWasLostIsTheWindowTheClientsHoldAndAClientNotToldOfItIsToldAgain() {
         FakeRun run = new FakeRun().toWarmingUp();
