@@ -262,14 +262,18 @@ HISTORY_HOST=$(mktemp -d /tmp/pacer-test-history.XXXXXX); chown 999:999 "$HISTOR
 trap 'rm -rf "$WORK" "$ARTIFACTS_HOST" "$HISTORY_HOST"; "$OBS/stack.sh" stop >/dev/null 2>&1' EXIT
 host_volume pacer-test-history "$HISTORY_HOST"
 # the node's one CPU beside the pinned server is taken by the operator's and the clients' requests: the database asks
-# for none (the chart's default, 100m, is for a real node)
+# for none (the chart's default, 100m, is for a real node). The test cluster has no DNS: the Secret's address, the
+# Service's name, becomes its cluster IP (the same Service, through kube-proxy), and the operator restarts to read it.
 check "the chart's own PostgreSQL ($(tar -xOf "$IMAGES/pacer-postgres-test.tar" manifest.json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["RepoTags"][0])'), its data on a PersistentVolume, and the release upgraded to keep the history (labelled runs, 3 runs confirm): $slow_image built" \
   bash -c "$(declare -f k h); KUBECONFIG_HOST=$KUBECONFIG_HOST
     [[ -n '$slow_image' ]] && h upgrade pacer '$REPO/charts/pacer' -n $NS --reuse-values --wait --timeout 3m \
     --set history.enabled=true --set history.postgresql.deploy=true --set history.postgresql.image=localhost/pacer/postgres:test \
     --set history.postgresql.storage.storageClass=pacer-test-history --set history.postgresql.storage.size=1Gi \
     --set history.postgresql.resources.requests.cpu=0 --set history.allRuns=false --set history.confirmRuns=3 \
-    && k -n $NS rollout status deploy/pacer --timeout=180s && k -n $NS rollout status statefulset/pacer-postgresql --timeout=180s"
+    && k -n $NS rollout status statefulset/pacer-postgresql --timeout=180s \
+    && ip=\$(k -n $NS get svc pacer-postgresql -o jsonpath='{.spec.clusterIP}') && [[ -n \$ip ]] \
+    && k -n $NS patch secret pacer-history --type=merge -p \"{\\\"stringData\\\":{\\\"jdbcUrl\\\":\\\"jdbc:postgresql://\$ip:5432/pacer\\\"}}\" \
+    && k -n $NS rollout restart deploy/pacer && k -n $NS rollout status deploy/pacer --timeout=180s"
 PG_IP=$(k -n "$NS" get pod pacer-postgresql-0 -o jsonpath='{.status.podIP}' 2>/dev/null)
 PG_PASSWORD=$(k -n "$NS" get secret pacer-history -o jsonpath='{.data.password}' 2>/dev/null | base64 -d)
 psql_() { PGPASSWORD=$PG_PASSWORD innet psql -h "$PG_IP" -p 5432 -U pacer -d pacer -v ON_ERROR_STOP=1 -qtA "$@"; }
