@@ -291,38 +291,25 @@ k patch bsched every-minute -n "$BENCH" --type=merge -p '{"spec":{"suspend":true
 slot_state() { k get bsched every-minute -n "$BENCH" -o jsonpath="{.status.slots[$1].state}" 2>/dev/null; }
 for _ in $(seq 300); do [[ $(slot_state 0) == Succeeded || $(slot_state 0) == Failed ]] && break; sleep 1; done
 ready=$(k get bsched every-minute -n "$BENCH" -o jsonpath='{.status.conditions[?(@.type=="Ready")].reason}')
-check "a BenchmarkSchedule every minute, suspended once started: its first slot's $(scheduled_runs) runs ran one after another ($(slot_state 0), $(( $(date +%s) - t1 )) s), Ready $ready" \
-  bash -c "[[ '$(slot_state 0)' == Succeeded && $(scheduled_runs) == 2 && '$ready' == Suspended ]]"
+first_slot="$(slot_state 0), $(( $(date +%s) - t1 )) s"
 series=$(psql_ -c "SELECT series_id FROM runs WHERE run LIKE 'every-minute-%' LIMIT 1" 2>/dev/null)
-recorded=$(psql_ -c "SELECT count(*) FROM runs WHERE series_id = '$series'" 2>/dev/null)
-check "the operator recorded them in PostgreSQL, one series: ${recorded:-0} runs of ${series:-none}" test "${recorded:-0}" == 2
-psql_ -c "INSERT INTO runs (source, run, series_id, window_end, end_epoch_ms, spec_digest, server_image, server_digest, node, kernel, jvm,
-                            pacer_version, verdict, p99_integral_micros, max_integral_micros, achieved_rate, errors, spectrum_micros, result)
-          SELECT source || '/copy-' || c, run || '-copy' || c, series_id, window_end - c * interval '1 day', end_epoch_ms - c * 86400000,
-                 spec_digest, server_image, server_digest, node, kernel, jvm, pacer_version, verdict, p99_integral_micros,
-                 max_integral_micros, achieved_rate, errors, spectrum_micros, result
-          FROM runs, generate_series(1, 5) AS c WHERE series_id = '$series'" >/dev/null 2>&1
-t1=$(date +%s)
-# A slot's run can be Invalid (its client short of CPU on this shared host): it is no point of the series, and 3 slower
-# runs may leave the first an outlier. The schedule is resumed for one more slot at a time (at most 3) until 4 runs of
-# the slower build are recorded; each resume starts the latest slot due at once.
-slow_recorded() { psql_ -c "SELECT count(*) FROM runs WHERE series_id = '$series' AND server_image LIKE '%-slow'" 2>/dev/null || echo 0; }
+# A slot's run can be Invalid (its client, at the example's 200m, short of CPU on this shared host): it is no point of
+# the series. The schedule is resumed for one more slot at a time (at most 3 for each build) until the series holds 2
+# runs of the baseline build, then, on the slower build, 4 of it (3 may leave the first an outlier); each resume starts
+# the latest slot due at once, and the schedule is suspended again once it has.
+recorded_of() { # server image pattern → runs of the series recorded with it
+  psql_ -c "SELECT count(*) FROM runs WHERE series_id = '$series' AND server_image LIKE '$1'" 2>/dev/null || echo 0
+}
 slot_of() { # run name → the index of the slot that made it, from the schedule's status (Forbid may add Skipped slots)
   k get bsched every-minute -n "$BENCH" -o json 2>/dev/null | python3 -c 'import json,sys
 slots = json.load(sys.stdin).get("status", {}).get("slots", [])
 print(next((i for i, s in enumerate(slots) if sys.argv[1] in s.get("runs", [])), ""))' "$1"
 }
-slots_run=0 slow_slots="" resumes=0
-while (( resumes < 3 )) && (( $(slow_recorded) < 4 )); do
+slots_said=""
+one_more_slot() { # merge patch that resumes the schedule → the slot it started, run to its end, said in slots_said
+  local before name new_run="" index=""
   before=$(k get br -n "$BENCH" -l pacer.dev/schedule=every-minute -o jsonpath='{.items[*].metadata.name}' 2>/dev/null)
-  if (( resumes == 0 )); then
-    patch="{\"spec\":{\"suspend\":false,\"repetitions\":4,\"template\":{\"run\":{\"server\":{\"image\":\"$slow_image\"}}}}}"
-  else
-    patch='{"spec":{"suspend":false}}'
-  fi
-  resumes=$((resumes + 1))
-  k patch bsched every-minute -n "$BENCH" --type=merge -p "$patch" >/dev/null
-  new_run=""
+  k patch bsched every-minute -n "$BENCH" --type=merge -p "$1" >/dev/null
   for _ in $(seq 90); do
     for name in $(k get br -n "$BENCH" -l pacer.dev/schedule=every-minute -o jsonpath='{.items[*].metadata.name}' 2>/dev/null); do
       [[ " $before " == *" $name "* ]] || { new_run=$name; break; }
@@ -330,19 +317,43 @@ while (( resumes < 3 )) && (( $(slow_recorded) < 4 )); do
     [[ -n $new_run ]] && break; sleep 1
   done
   k patch bsched every-minute -n "$BENCH" --type=merge -p '{"spec":{"suspend":true}}' >/dev/null 2>&1
-  [[ -n $new_run ]] || { slow_slots+="${slow_slots:+, }no slot started"; continue; }
-  slots_run=$((slots_run + 1))
-  index=""
+  [[ -n $new_run ]] || { slots_said+="${slots_said:+, }no slot started"; return 1; }
   for _ in $(seq 30); do index=$(slot_of "$new_run"); [[ -n $index ]] && break; sleep 1; done
-  [[ -n $index ]] || { slow_slots+="${slow_slots:+, }$new_run in no slot"; continue; }
+  [[ -n $index ]] || { slots_said+="${slots_said:+, }$new_run in no slot"; return 1; }
   for _ in $(seq 400); do [[ $(slot_state "$index") == Succeeded || $(slot_state "$index") == Failed ]] && break; sleep 1; done
-  slow_slots+="${slow_slots:+, }$(slot_state "$index")$(k get bsched every-minute -n "$BENCH" -o jsonpath="{.status.slots[$index].message}" 2>/dev/null | sed 's/^./ (&/;s/.$/&)/')"
+  slots_said+="${slots_said:+, }$(slot_state "$index")$(k get bsched every-minute -n "$BENCH" -o jsonpath="{.status.slots[$index].message}" 2>/dev/null | sed 's/^./ (&/;s/.$/&)/')"
+}
+resumes=0
+while (( resumes < 3 )) && { [[ -z $series ]] || (( $(recorded_of '%') < 2 )); }; do
+  resumes=$((resumes + 1)); one_more_slot '{"spec":{"suspend":false}}'
+  series=$(psql_ -c "SELECT series_id FROM runs WHERE run LIKE 'every-minute-%' LIMIT 1" 2>/dev/null)
 done
+check "a BenchmarkSchedule every minute, suspended once started: its first slot's runs ran one after another ($first_slot), Ready $ready, $resumes more slot(s) for the baseline${slots_said:+ ($slots_said)}" \
+  bash -c "[[ '$ready' == Suspended && -n '$series' ]]"
+recorded=$(recorded_of '%')
+check "the operator recorded the baseline's runs in PostgreSQL, one series: ${recorded:-0} runs of ${series:-none}" test "${recorded:-0}" -ge 2
+psql_ -c "INSERT INTO runs (source, run, series_id, window_end, end_epoch_ms, spec_digest, server_image, server_digest, node, kernel, jvm,
+                            pacer_version, verdict, p99_integral_micros, max_integral_micros, achieved_rate, errors, spectrum_micros, result)
+          SELECT source || '/copy-' || c, run || '-copy' || c, series_id, window_end - c * interval '1 day', end_epoch_ms - c * 86400000,
+                 spec_digest, server_image, server_digest, node, kernel, jvm, pacer_version, verdict, p99_integral_micros,
+                 max_integral_micros, achieved_rate, errors, spectrum_micros, result
+          FROM runs, generate_series(1, 5) AS c WHERE series_id = '$series'" >/dev/null 2>&1
+t1=$(date +%s)
+slots_said="" resumes=0
+while (( resumes < 3 )) && (( $(recorded_of '%-slow') < 4 )); do
+  if (( resumes == 0 )); then
+    patch="{\"spec\":{\"suspend\":false,\"repetitions\":4,\"template\":{\"run\":{\"server\":{\"image\":\"$slow_image\"}}}}}"
+  else
+    patch='{"spec":{"suspend":false}}'
+  fi
+  resumes=$((resumes + 1)); one_more_slot "$patch"
+done
+slots_run=$resumes slow_slots=$slots_said
 regressed() { k get bsched every-minute -n "$BENCH" -o jsonpath='{.status.conditions[?(@.type=="Regressed")].status}' 2>/dev/null; }
 for _ in $(seq 60); do [[ $(regressed) == True ]] && break; sleep 1; done
 k get bsched every-minute -n "$BENCH" -o json >"$WORK/schedule.json"
 message=$(python3 -c 'import json,sys; print(next((c["message"] for c in json.load(open(sys.argv[1]))["status"]["conditions"] if c["type"] == "Regressed"), ""))' "$WORK/schedule.json")
-slow_runs=$(slow_recorded)
+slow_runs=$(recorded_of '%-slow')
 check "resumed on the slower build: $slots_run slot(s) ran ($slow_slots, $(( $(date +%s) - t1 )) s), $slow_runs of its runs recorded, and the schedule is Regressed=$(regressed): ${message:0:160}" \
   bash -c "(( $slow_runs >= 4 )) && [[ '$(regressed)' == True ]] && grep -q 'p99Integral +' <<<'$message'"
 [[ $(regressed) == True ]] || { python3 -m json.tool "$WORK/schedule.json" | sed -n '/"status"/,$p' | head -60; k -n "$NS" logs deploy/pacer --tail=30; }
