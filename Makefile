@@ -8,7 +8,7 @@ export JAVA_HOME
 MVN := ./mvnw -B -ntp
 NODES ?= 1
 
-.PHONY: build unit docs-check test test-deps cluster-binaries observability-deps observability-builds chart-check e2e bench cluster-up cluster-down images cluster-test clean
+.PHONY: build unit docs-check test test-deps cluster-binaries cluster-builds observability-deps observability-builds chart-check e2e bench cluster-up cluster-down images cluster-test clean
 
 ## build: compile and package every module (applications land in <module>/target/app/lib)
 build:
@@ -29,13 +29,17 @@ docs-check:
 ## installed with Prometheus and Grafana querying every dashboard panel, a newcomer's install driven by
 ## docs/installing.md's commands, a node without the static CPU manager, and three nodes (the headline shape across
 ## nodes, clocks, nodes lost)
-test: test-deps cluster-binaries
+test: test-deps
+	test/cluster/install-packages.sh
+	test/cluster/build-binaries.sh kube-apiserver
 	test/observability/install.sh
+	scripts/background-job.sh start cluster-builds $(MAKE) --no-print-directory cluster-builds
 	scripts/background-job.sh start observability-builds $(MAKE) --no-print-directory observability-builds
 	$(MVN) install
 	test/docs/check.sh
 	test/first-contact/quickstart-fresh-clone.sh
 	test/images/push-test.sh
+	scripts/background-job.sh wait cluster-builds
 	test/chart/check.sh
 	scripts/background-job.sh wait observability-builds
 	test/observability/lint-dashboards.sh
@@ -66,6 +70,12 @@ test-deps:
 cluster-binaries:
 	test/cluster/install-packages.sh
 	test/cluster/build-binaries.sh
+
+## cluster-builds: every Kubernetes binary, Helm and the chart checks' tools (cached); 'make test' builds them in the
+## background while the Maven tests run, which need kube-apiserver alone
+cluster-builds:
+	test/cluster/build-binaries.sh
+	test/chart/tools.sh
 
 ## e2e: tier-2 tests only (after 'make build')
 e2e: test-deps cluster-binaries

@@ -2,12 +2,19 @@
 # Builds kube-apiserver, kube-controller-manager, kube-scheduler, kubelet and kube-proxy v1.32.2 from the Go module proxy, once,
 # into $PACER_K8S/bin; helm too. k8s.io/kubernetes cannot be `go install`ed (its go.mod points every staging module at
 # ./staging): a wrapper module re-states those replaces with the published v0.32.2 tags.
+#   build-binaries.sh              all of them
+#   build-binaries.sh NAME...      only these (make test builds kube-apiserver first, the tier-2 tests' one need, and the
+#                                  rest in the background while those tests run)
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 BINS=(kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy)
+WANTED=("$@"); (( ${#WANTED[@]} > 0 )) || WANTED=("${BINS[@]}" helm)
+for b in "${WANTED[@]}"; do
+  [[ " ${BINS[*]} helm " == *" $b "* ]] || { echo "build-binaries.sh: unknown binary $b (one of: ${BINS[*]} helm)" >&2; exit 2; }
+done
 mkdir -p "$PACER_K8S/bin"
 missing=()
-for b in "${BINS[@]}"; do [[ -x $PACER_K8S/bin/$b ]] || missing+=("$b"); done
+for b in "${BINS[@]}"; do [[ " ${WANTED[*]} " == *" $b "* && ! -x $PACER_K8S/bin/$b ]] && missing+=("$b"); done
 if (( ${#missing[@]} > 0 )); then
   command -v go >/dev/null || { echo "Go is needed to build Kubernetes (install golang)" >&2; exit 1; }
   W=$PACER_K8S/k8s-wrapper
@@ -28,7 +35,7 @@ if (( ${#missing[@]} > 0 )); then
   go build -p 2 -trimpath -ldflags="-s -w -X k8s.io/component-base/version.gitVersion=$K8S_VERSION -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=32" \
     -o "$PACER_K8S/bin/" "${PKGS[@]}"
 fi
-if [[ ! -x $PACER_K8S/bin/helm ]]; then
+if [[ " ${WANTED[*]} " == *" helm "* && ! -x $PACER_K8S/bin/helm ]]; then
   log "building helm $HELM_VERSION"
   GOBIN=$PACER_K8S/bin go install helm.sh/helm/v3/cmd/helm@$HELM_VERSION
 fi

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -112,20 +113,25 @@ public final class BenchmarkRunValidation {
     }
 
     /**
-     * A spec's quantities as parsed while checking it, defaults applied; {@code null} where the spec got one wrong. The
-     * planner builds the plan from these: each quantity is parsed once.
+     * A spec's values as parsed while checking it, defaults applied; {@code null} where the spec got one wrong. The
+     * planner builds the plan from these: each value is parsed once, here.
+     *
+     * @param measure              who measures the server
+     * @param httpVersion          the clients' HTTP version
+     * @param connectionOrder      HTTP/1.1's choice of idle connection; {@code null} over HTTP/2, where pacer does not choose
+     * @param maxConcurrentStreams HTTP/2's streams per connection; {@code null} over HTTP/1.1, a request per connection at a time
      */
-    public record Parsed(Long serverCpuMillis, Long clientCpuMillis, Long ratePerClient, Duration requestTimeout,
-                             Duration warmup, Duration duration, Duration samplePeriod, Duration timeout, Duration rampUp,
-                             Double rateTolerance, Duration maxP99, Duration maxSendLagP99, Duration maxClientStall,
-                             ExpectedP99Integral expectP99Integral) {
+    public record Parsed(Long serverCpuMillis, Measure measure, Long clientCpuMillis, Long ratePerClient, String httpVersion,
+                         String connectionOrder, Integer maxConcurrentStreams, Duration requestTimeout, Duration warmup,
+                         Duration duration, Duration samplePeriod, Duration timeout, Duration rampUp, Double rateTolerance,
+                         Duration maxP99, Duration maxSendLagP99, Duration maxClientStall, ExpectedP99Integral expectP99Integral) {
     }
 
     /** {@code spec.criteria.expectP99Integral}, parsed: jetty-perf's baseline check. */
     public record ExpectedP99Integral(Duration value, double margin, int toleratedOutliers) {
     }
 
-    /** Every problem of a spec, each naming its field, and its quantities: one pass. */
+    /** Every problem of a spec, each naming its field, and its values: one pass. */
     public record Checked(List<FieldProblem> problems, Parsed parsed) {
     }
 
@@ -133,118 +139,153 @@ public final class BenchmarkRunValidation {
         return check(spec).problems();
     }
 
+    /** Each section of the spec checked on its own, in the spec's order; a section that reads another's value takes it parsed. */
     public static Checked check(BenchmarkRunSpec spec) {
         List<FieldProblem> problems = new ArrayList<>();
         if (spec == null) {
             problems.add(new FieldProblem("spec", "is required"));
             return new Checked(problems, null);
         }
-        Long cpuMillis = null;
-        Long clientCpus = null;
-        Long rate = null;
-        Duration requestTimeout = null;
-        Double rateTolerance = null;
-        Duration maxP99 = null;
-        Duration maxSendLagP99 = null;
-        Duration maxClientStall = null;
-        Duration rampUp = Duration.ZERO;
-        if (spec.server == null) {
+        ServerParsed server = server(problems, spec);
+        ClientsParsed clients = clients(problems, spec, server.measure());
+        request(problems, spec, server.measure());
+        tls(problems, spec, server.measure());
+        TimesParsed times = times(problems, spec);
+        CriteriaParsed criteria = criteria(problems, spec, server.measure());
+        placement(problems, spec);
+        cleanup(problems, spec);
+        return new Checked(problems, new Parsed(server.cpuMillis(), server.measure(), clients.cpuMillis(), clients.ratePerClient(),
+                clients.httpVersion(), clients.connectionOrder(), clients.maxConcurrentStreams(), times.requestTimeout(), times.warmup(),
+                times.duration(), times.samplePeriod(), times.timeout(), times.rampUp(), criteria.rateTolerance(), criteria.maxP99(),
+                criteria.maxSendLagP99(), criteria.maxClientStall(), criteria.expectP99Integral()));
+    }
+
+    private record ServerParsed(Long cpuMillis, Measure measure) {
+    }
+
+    private static ServerParsed server(List<FieldProblem> problems, BenchmarkRunSpec spec) {
+        BenchmarkRunSpec.Server server = spec.server;
+        if (server == null) {
             problems.add(new FieldProblem("spec.server", "is required: at least spec.server.image"));
-        } else {
-            if (spec.server.image == null || spec.server.image.isBlank()) {
-                problems.add(new FieldProblem("spec.server.image", "is required, e.g. pacer/server-jetty12:0.1.0"));
-            }
-            if (spec.server.port != null && (spec.server.port < 1 || spec.server.port > 65535)) {
-                problems.add(new FieldProblem("spec.server.port", "must be a port in [1, 65535], was " + spec.server.port));
-            } else if (spec.server.port != null && spec.server.port == ADMIN_PORT) {
-                problems.add(new FieldProblem("spec.server.port", "must not be " + ADMIN_PORT + ", the agents' admin port: use another, e.g. 8080"));
-            }
-            memory(problems, "spec.server.memory", spec.server.memory);
-            podSettings(problems, "spec.server.pod", spec.server.pod);
-            atMost(problems, "spec.server.args", sizeOf(spec.server.args), BenchmarkRunSpec.MAX_LIST_ITEMS, "arguments");
-            atMost(problems, "spec.server.jvmOptions", sizeOf(spec.server.jvmOptions), BenchmarkRunSpec.MAX_LIST_ITEMS, "options");
-            atMost(problems, "spec.server.command", sizeOf(spec.server.command), BenchmarkRunSpec.MAX_LIST_ITEMS, "words");
-            atMost(problems, "spec.server.labels", sizeOf(spec.server.labels), BenchmarkRunSpec.MAX_LABELS, "labels");
-            if (Measure.parse(spec.server.measure).isEmpty()) {
-                problems.add(new FieldProblem("spec.server.measure", "must be agent, probe, both or none, was '" + spec.server.measure + "'"));
-            }
-            if (spec.server.readinessPath != null && !spec.server.readinessPath.startsWith("/")) {
-                problems.add(new FieldProblem("spec.server.readinessPath", "must be a path starting with /, e.g. /health, was '" + spec.server.readinessPath + "'"));
-            }
-            if (spec.server.command != null && (spec.server.command.isEmpty() || spec.server.command.getFirst() == null
-                    || spec.server.command.getFirst().isBlank())) {
-                problems.add(new FieldProblem("spec.server.command", "must name a program first, e.g. [nginx, -c, nginx.conf]; leave it unset for the image's entrypoint"));
-            }
-            cpuMillis = parse(problems, "spec.server.cpus", orDefault(spec.server.cpus, SpecDefaults.CPUS), Quantities::parseCpuMillis);
-            if (cpuMillis != null && pinsServer(spec) && (cpuMillis % 1000 != 0 || cpuMillis == 0)) {
-                problems.add(new FieldProblem("spec.server.cpus", "must be a whole number of CPUs, at least 1, when the server is pinned (spec.placement.pinCpus or spec.placement.server.pinCpus), was '" + spec.server.cpus + "'"));
-            }
+            return new ServerParsed(null, null);
         }
-        if (spec.clients == null) {
+        if (server.image == null || server.image.isBlank()) {
+            problems.add(new FieldProblem("spec.server.image", "is required, e.g. pacer/server-jetty12:0.1.0"));
+        }
+        if (server.port != null && (server.port < 1 || server.port > 65535)) {
+            problems.add(new FieldProblem("spec.server.port", "must be a port in [1, 65535], was " + server.port));
+        } else if (server.port != null && server.port == ADMIN_PORT) {
+            problems.add(new FieldProblem("spec.server.port", "must not be " + ADMIN_PORT + ", the agents' admin port: use another, e.g. 8080"));
+        }
+        memory(problems, "spec.server.memory", server.memory);
+        podSettings(problems, "spec.server.pod", server.pod);
+        atMost(problems, "spec.server.args", sizeOf(server.args), BenchmarkRunSpec.MAX_LIST_ITEMS, "arguments");
+        atMost(problems, "spec.server.jvmOptions", sizeOf(server.jvmOptions), BenchmarkRunSpec.MAX_LIST_ITEMS, "options");
+        atMost(problems, "spec.server.command", sizeOf(server.command), BenchmarkRunSpec.MAX_LIST_ITEMS, "words");
+        atMost(problems, "spec.server.labels", sizeOf(server.labels), BenchmarkRunSpec.MAX_LABELS, "labels");
+        Measure measure = Measure.parse(server.measure).orElse(null);
+        if (measure == null) {
+            problems.add(new FieldProblem("spec.server.measure", "must be agent, probe, both or none, was '" + server.measure + "'"));
+        }
+        if (server.readinessPath != null && !server.readinessPath.startsWith("/")) {
+            problems.add(new FieldProblem("spec.server.readinessPath", "must be a path starting with /, e.g. /health, was '" + server.readinessPath + "'"));
+        }
+        if (server.command != null && (server.command.isEmpty() || server.command.getFirst() == null || server.command.getFirst().isBlank())) {
+            problems.add(new FieldProblem("spec.server.command", "must name a program first, e.g. [nginx, -c, nginx.conf]; leave it unset for the image's entrypoint"));
+        }
+        Long cpuMillis = parse(problems, "spec.server.cpus", orDefault(server.cpus, SpecDefaults.CPUS), Quantities::parseCpuMillis);
+        if (cpuMillis != null && pinsServer(spec) && (cpuMillis % 1000 != 0 || cpuMillis == 0)) {
+            problems.add(new FieldProblem("spec.server.cpus", "must be a whole number of CPUs, at least 1, when the server is pinned (spec.placement.pinCpus or spec.placement.server.pinCpus), was '" + server.cpus + "'"));
+        }
+        return new ServerParsed(cpuMillis, measure);
+    }
+
+    private record ClientsParsed(Long cpuMillis, Long ratePerClient, String httpVersion, String connectionOrder, Integer maxConcurrentStreams) {
+    }
+
+    private static ClientsParsed clients(List<FieldProblem> problems, BenchmarkRunSpec spec, Measure measure) {
+        BenchmarkRunSpec.Clients clients = spec.clients;
+        if (clients == null) {
             problems.add(new FieldProblem("spec.clients", "is required: at least spec.clients.count and spec.clients.rate"));
-        } else {
-            if (spec.clients.count == null) {
-                problems.add(new FieldProblem("spec.clients.count", "is required: the number of clients, >= 1"));
-            } else if (spec.clients.count < 1 || spec.clients.count > BenchmarkRunSpec.MAX_CLIENTS) {
-                problems.add(new FieldProblem("spec.clients.count", "must be in [1, " + BenchmarkRunSpec.MAX_CLIENTS + "], was " + spec.clients.count));
-            }
-            memory(problems, "spec.clients.memory", spec.clients.memory);
-            podSettings(problems, "spec.clients.pod", spec.clients.pod);
-            atMost(problems, "spec.clients.jvmOptions", sizeOf(spec.clients.jvmOptions), BenchmarkRunSpec.MAX_LIST_ITEMS, "options");
-            rate = parse(problems, "spec.clients.rate", spec.clients.rate, Quantities::parseRatePerSecond);
-            if (spec.clients.connections != null && (spec.clients.connections < 1 || spec.clients.connections > BenchmarkRunSpec.MAX_CONNECTIONS)) {
-                problems.add(new FieldProblem("spec.clients.connections", "must be in [1, " + BenchmarkRunSpec.MAX_CONNECTIONS + "], was " + spec.clients.connections));
-            }
-            if (spec.clients.senderThreads != null && (spec.clients.senderThreads < 0 || spec.clients.senderThreads > BenchmarkRunSpec.MAX_SENDER_THREADS)) {
-                problems.add(new FieldProblem("spec.clients.senderThreads", "must be in [0, " + BenchmarkRunSpec.MAX_SENDER_THREADS + "] (0 chooses), was " + spec.clients.senderThreads));
-            }
-            if (spec.clients.minWakeupIntervalMicros != null && (spec.clients.minWakeupIntervalMicros < 0
-                    || spec.clients.minWakeupIntervalMicros > BenchmarkRunSpec.MAX_MIN_WAKEUP_INTERVAL_MICROS)) {
-                problems.add(new FieldProblem("spec.clients.minWakeupIntervalMicros", "must be in [0, " + BenchmarkRunSpec.MAX_MIN_WAKEUP_INTERVAL_MICROS
-                        + "] µs (unset: 1000, as wrk2's timers send), was " + spec.clients.minWakeupIntervalMicros));
-            }
-            if (spec.clients.connectionOrder != null && !CONNECTION_ORDERS.contains(spec.clients.connectionOrder)) {
-                problems.add(new FieldProblem("spec.clients.connectionOrder", "must be one of " + CONNECTION_ORDERS + ", was '"
-                        + spec.clients.connectionOrder + "'"));
-            } else if (spec.clients.connectionOrder != null && spec.clients.httpVersion != null && !"http/1.1".equals(spec.clients.httpVersion)) {
-                problems.add(new FieldProblem("spec.clients.connectionOrder", BenchmarkRunSpec.CONNECTION_ORDER_HTTP1_MESSAGE));
-            }
-            if (spec.clients.maxConcurrentStreams != null && (spec.clients.maxConcurrentStreams < 1
-                    || spec.clients.maxConcurrentStreams > BenchmarkRunSpec.MAX_CONCURRENT_STREAMS)) {
-                problems.add(new FieldProblem("spec.clients.maxConcurrentStreams", "must be in [1, " + BenchmarkRunSpec.MAX_CONCURRENT_STREAMS
-                        + "] (unset: 1), was " + spec.clients.maxConcurrentStreams));
-            } else if (spec.clients.maxConcurrentStreams != null && (spec.clients.httpVersion == null || "http/1.1".equals(spec.clients.httpVersion))) {
-                problems.add(new FieldProblem("spec.clients.maxConcurrentStreams", BenchmarkRunSpec.STREAMS_HTTP2_MESSAGE));
-            }
-            if (spec.clients.httpVersion != null && !HTTP_VERSIONS.contains(spec.clients.httpVersion)) {
-                problems.add(new FieldProblem("spec.clients.httpVersion", "must be one of " + HTTP_VERSIONS + ", was '" + spec.clients.httpVersion + "'"));
-            } else if ("h2c".equals(spec.clients.httpVersion) && spec.server != null
-                    && Measure.parse(spec.server.measure).map(Measure::probe).orElse(false)) {
-                problems.add(new FieldProblem("spec.clients.httpVersion", BenchmarkRunSpec.PROBE_H2C_MESSAGE + " (spec.server.measure is "
-                        + spec.server.measure + ")"));
-            }
-            clientCpus = parse(problems, "spec.clients.cpus", orDefault(spec.clients.cpus, SpecDefaults.CPUS), Quantities::parseCpuMillis);
-            if (clientCpus != null && pinsClients(spec) && (clientCpus % 1000 != 0 || clientCpus == 0)) {
-                problems.add(new FieldProblem("spec.clients.cpus", "must be a whole number of CPUs, at least 1, when the clients are pinned (spec.placement.pinCpus or spec.placement.clients.pinCpus), was '" + spec.clients.cpus + "'"));
-            }
+            return new ClientsParsed(null, null, null, null, null);
         }
-        if (spec.request != null) {
-            atMost(problems, "spec.request.headers", sizeOf(spec.request.headers), BenchmarkRunSpec.MAX_HEADERS, "headers");
-            atMost(problems, "spec.request.body", spec.request.body == null ? 0 : spec.request.body.length(), BenchmarkRunSpec.MAX_BODY_CHARS, "characters");
-            boolean probed = spec.server != null && Measure.parse(spec.server.measure).map(Measure::probe).orElse(false);
-            if (probed && spec.request.headers != null && spec.request.headers.keySet().stream().anyMatch("expect"::equalsIgnoreCase)) {
-                problems.add(new FieldProblem("spec.request.headers", BenchmarkRunSpec.PROBE_EXPECT_MESSAGE + " (spec.server.measure is "
-                        + spec.server.measure + ")"));
-            }
-            if (spec.request.path != null && !spec.request.path.startsWith("/")) {
-                problems.add(new FieldProblem("spec.request.path", "must start with '/', was '" + spec.request.path + "'"));
-            }
-            if (spec.request.method != null && !spec.request.method.matches("[A-Z]+")) {
-                problems.add(new FieldProblem("spec.request.method", "must be an HTTP method in capitals such as GET or POST, was '" + spec.request.method + "'"));
-            }
+        if (clients.count == null) {
+            problems.add(new FieldProblem("spec.clients.count", "is required: the number of clients, >= 1"));
+        } else if (clients.count < 1 || clients.count > BenchmarkRunSpec.MAX_CLIENTS) {
+            problems.add(new FieldProblem("spec.clients.count", "must be in [1, " + BenchmarkRunSpec.MAX_CLIENTS + "], was " + clients.count));
         }
-        tls(problems, spec);
-        requestTimeout = parse(problems, "spec.request.timeout", orDefault(spec.request == null ? null : spec.request.timeout,
+        memory(problems, "spec.clients.memory", clients.memory);
+        podSettings(problems, "spec.clients.pod", clients.pod);
+        atMost(problems, "spec.clients.jvmOptions", sizeOf(clients.jvmOptions), BenchmarkRunSpec.MAX_LIST_ITEMS, "options");
+        Long rate = parse(problems, "spec.clients.rate", clients.rate, Quantities::parseRatePerSecond);
+        if (clients.connections != null && (clients.connections < 1 || clients.connections > BenchmarkRunSpec.MAX_CONNECTIONS)) {
+            problems.add(new FieldProblem("spec.clients.connections", "must be in [1, " + BenchmarkRunSpec.MAX_CONNECTIONS + "], was " + clients.connections));
+        }
+        if (clients.senderThreads != null && (clients.senderThreads < 0 || clients.senderThreads > BenchmarkRunSpec.MAX_SENDER_THREADS)) {
+            problems.add(new FieldProblem("spec.clients.senderThreads", "must be in [0, " + BenchmarkRunSpec.MAX_SENDER_THREADS + "] (0 chooses), was " + clients.senderThreads));
+        }
+        if (clients.minWakeupIntervalMicros != null && (clients.minWakeupIntervalMicros < 0
+                || clients.minWakeupIntervalMicros > BenchmarkRunSpec.MAX_MIN_WAKEUP_INTERVAL_MICROS)) {
+            problems.add(new FieldProblem("spec.clients.minWakeupIntervalMicros", "must be in [0, " + BenchmarkRunSpec.MAX_MIN_WAKEUP_INTERVAL_MICROS
+                    + "] µs (unset: 1000, as wrk2's timers send), was " + clients.minWakeupIntervalMicros));
+        }
+        String version = orDefault(clients.httpVersion, SpecDefaults.HTTP_VERSION);
+        boolean http1 = SpecDefaults.HTTP_VERSION.equals(version);
+        if (clients.connectionOrder != null && !CONNECTION_ORDERS.contains(clients.connectionOrder)) {
+            problems.add(new FieldProblem("spec.clients.connectionOrder", "must be one of " + CONNECTION_ORDERS + ", was '"
+                    + clients.connectionOrder + "'"));
+        } else if (clients.connectionOrder != null && !http1) {
+            problems.add(new FieldProblem("spec.clients.connectionOrder", BenchmarkRunSpec.CONNECTION_ORDER_HTTP1_MESSAGE));
+        }
+        if (clients.maxConcurrentStreams != null && (clients.maxConcurrentStreams < 1
+                || clients.maxConcurrentStreams > BenchmarkRunSpec.MAX_CONCURRENT_STREAMS)) {
+            problems.add(new FieldProblem("spec.clients.maxConcurrentStreams", "must be in [1, " + BenchmarkRunSpec.MAX_CONCURRENT_STREAMS
+                    + "] (unset: 1), was " + clients.maxConcurrentStreams));
+        } else if (clients.maxConcurrentStreams != null && http1) {
+            problems.add(new FieldProblem("spec.clients.maxConcurrentStreams", BenchmarkRunSpec.STREAMS_HTTP2_MESSAGE));
+        }
+        if (!HTTP_VERSIONS.contains(version)) {
+            problems.add(new FieldProblem("spec.clients.httpVersion", "must be one of " + HTTP_VERSIONS + ", was '" + clients.httpVersion + "'"));
+            version = null;
+        } else if ("h2c".equals(version) && measure != null && measure.probe()) {
+            problems.add(new FieldProblem("spec.clients.httpVersion", BenchmarkRunSpec.PROBE_H2C_MESSAGE + " (spec.server.measure is "
+                    + spec.server.measure + ")"));
+        }
+        Long cpuMillis = parse(problems, "spec.clients.cpus", orDefault(clients.cpus, SpecDefaults.CPUS), Quantities::parseCpuMillis);
+        if (cpuMillis != null && pinsClients(spec) && (cpuMillis % 1000 != 0 || cpuMillis == 0)) {
+            problems.add(new FieldProblem("spec.clients.cpus", "must be a whole number of CPUs, at least 1, when the clients are pinned (spec.placement.pinCpus or spec.placement.clients.pinCpus), was '" + clients.cpus + "'"));
+        }
+        return new ClientsParsed(cpuMillis, rate, version,
+                http1 ? orDefault(clients.connectionOrder, SpecDefaults.CONNECTION_ORDER) : null,
+                http1 ? null : Objects.requireNonNullElse(clients.maxConcurrentStreams, SpecDefaults.MAX_CONCURRENT_STREAMS));
+    }
+
+    private static void request(List<FieldProblem> problems, BenchmarkRunSpec spec, Measure measure) {
+        BenchmarkRunSpec.HttpRequest request = spec.request;
+        if (request == null) {
+            return;
+        }
+        atMost(problems, "spec.request.headers", sizeOf(request.headers), BenchmarkRunSpec.MAX_HEADERS, "headers");
+        atMost(problems, "spec.request.body", request.body == null ? 0 : request.body.length(), BenchmarkRunSpec.MAX_BODY_CHARS, "characters");
+        if (measure != null && measure.probe() && request.headers != null && request.headers.keySet().stream().anyMatch("expect"::equalsIgnoreCase)) {
+            problems.add(new FieldProblem("spec.request.headers", BenchmarkRunSpec.PROBE_EXPECT_MESSAGE + " (spec.server.measure is "
+                    + spec.server.measure + ")"));
+        }
+        if (request.path != null && !request.path.startsWith("/")) {
+            problems.add(new FieldProblem("spec.request.path", "must start with '/', was '" + request.path + "'"));
+        }
+        if (request.method != null && !request.method.matches("[A-Z]+")) {
+            problems.add(new FieldProblem("spec.request.method", "must be an HTTP method in capitals such as GET or POST, was '" + request.method + "'"));
+        }
+    }
+
+    private record TimesParsed(Duration requestTimeout, Duration warmup, Duration duration, Duration samplePeriod, Duration timeout,
+                               Duration rampUp) {
+    }
+
+    /** The run's durations and how they fit together: the window in whole sample periods, the ramp inside the warm-up, the timeout after both. */
+    private static TimesParsed times(List<FieldProblem> problems, BenchmarkRunSpec spec) {
+        Duration requestTimeout = parse(problems, "spec.request.timeout", orDefault(spec.request == null ? null : spec.request.timeout,
                 SpecDefaults.REQUEST_TIMEOUT), Quantities::parseDuration);
         Duration warmup = parse(problems, "spec.warmup", orDefault(spec.warmup, SpecDefaults.WARMUP), Quantities::parseDuration);
         Duration duration = parse(problems, "spec.duration", spec.duration, Quantities::parseDuration);
@@ -263,6 +304,7 @@ public final class BenchmarkRunValidation {
         if (warmup != null && samplePeriod != null && !samplePeriod.isZero() && warmup.toMillis() % samplePeriod.toMillis() != 0) {
             problems.add(new FieldProblem("spec.warmup", "must be a multiple of spec.samplePeriod (" + spec.samplePeriod + "), was '" + spec.warmup + "'"));
         }
+        Duration rampUp = Duration.ZERO;
         if (spec.rampUp != null) {
             rampUp = parse(problems, "spec.rampUp", spec.rampUp, Quantities::parseDuration);
             if (rampUp != null && warmup != null && rampUp.compareTo(warmup) > 0) {
@@ -274,10 +316,18 @@ public final class BenchmarkRunValidation {
             problems.add(new FieldProblem("spec.timeout", "must be longer than spec.warmup + spec.duration (" + spec.warmup + " + " + spec.duration
                     + "), was '" + spec.timeout + "'"));
         }
+        return new TimesParsed(requestTimeout, warmup, duration, samplePeriod, timeout, rampUp);
+    }
+
+    private record CriteriaParsed(Double rateTolerance, Duration maxP99, Duration maxSendLagP99, Duration maxClientStall,
+                                  ExpectedP99Integral expectP99Integral) {
+    }
+
+    private static CriteriaParsed criteria(List<FieldProblem> problems, BenchmarkRunSpec spec, Measure measure) {
         BenchmarkRunSpec.Criteria criteria = spec.criteria == null ? new BenchmarkRunSpec.Criteria() : spec.criteria;
-        rateTolerance = parse(problems, "spec.criteria.rateTolerance", orDefault(criteria.rateTolerance, SpecDefaults.RATE_TOLERANCE),
+        Double rateTolerance = parse(problems, "spec.criteria.rateTolerance", orDefault(criteria.rateTolerance, SpecDefaults.RATE_TOLERANCE),
                 Quantities::parseRatio);
-        maxSendLagP99 = parse(problems, "spec.criteria.maxSendLagP99", orDefault(criteria.maxSendLagP99, SpecDefaults.MAX_SEND_LAG_P99),
+        Duration maxSendLagP99 = parse(problems, "spec.criteria.maxSendLagP99", orDefault(criteria.maxSendLagP99, SpecDefaults.MAX_SEND_LAG_P99),
                 Quantities::parseDuration);
         Integer wakeupMicros = spec.clients == null ? null : spec.clients.minWakeupIntervalMicros;
         if (maxSendLagP99 != null && wakeupMicros != null && wakeupMicros <= BenchmarkRunSpec.MAX_MIN_WAKEUP_INTERVAL_MICROS
@@ -286,35 +336,38 @@ public final class BenchmarkRunValidation {
                     + " (at most " + maxSendLagP99.toMillis() * 500 + " for maxSendLagP99 " + orDefault(criteria.maxSendLagP99,
                     SpecDefaults.MAX_SEND_LAG_P99) + "); was " + wakeupMicros));
         }
-        if (criteria.maxP99 != null) {
-            maxP99 = parse(problems, "spec.criteria.maxP99", criteria.maxP99, Quantities::parseDuration);
-        }
-        if (criteria.maxClientStall != null) {
-            maxClientStall = parse(problems, "spec.criteria.maxClientStall", criteria.maxClientStall, Quantities::parseDuration);
-        }
+        Duration maxP99 = criteria.maxP99 == null ? null : parse(problems, "spec.criteria.maxP99", criteria.maxP99, Quantities::parseDuration);
+        Duration maxClientStall = criteria.maxClientStall == null ? null
+                : parse(problems, "spec.criteria.maxClientStall", criteria.maxClientStall, Quantities::parseDuration);
         ExpectedP99Integral expected = expectedP99Integral(problems, criteria.expectP99Integral);
-        if (criteria.expectP99Integral != null && spec.server != null && Measure.parse(spec.server.measure).filter(m -> !m.measured()).isPresent()) {
+        if (criteria.expectP99Integral != null && measure != null && !measure.measured()) {
             problems.add(new FieldProblem("spec.criteria.expectP99Integral", BenchmarkRunSpec.EXPECTED_INTEGRAL_UNMEASURED_MESSAGE));
         }
-        if (spec.criteria != null) {
-            if (spec.criteria.maxErrorRatio != null && !(spec.criteria.maxErrorRatio >= 0 && spec.criteria.maxErrorRatio <= 1)) {
-                problems.add(new FieldProblem("spec.criteria.maxErrorRatio", "must lie in [0, 1], was " + spec.criteria.maxErrorRatio));
-            }
+        if (criteria.maxErrorRatio != null && !(criteria.maxErrorRatio >= 0 && criteria.maxErrorRatio <= 1)) {
+            problems.add(new FieldProblem("spec.criteria.maxErrorRatio", "must lie in [0, 1], was " + criteria.maxErrorRatio));
         }
+        return new CriteriaParsed(rateTolerance, maxP99, maxSendLagP99, maxClientStall, expected);
+    }
+
+    private static void placement(List<FieldProblem> problems, BenchmarkRunSpec spec) {
         if (spec.placement != null) {
             nodeSelector(problems, "spec.placement.server.nodeSelector", spec.placement.server);
             nodeSelector(problems, "spec.placement.clients.nodeSelector", spec.placement.clients);
         }
-        if (spec.cleanup != null && spec.cleanup.pods != null && !CLEANUP_POLICIES.contains(spec.cleanup.pods)) {
+    }
+
+    private static void cleanup(List<FieldProblem> problems, BenchmarkRunSpec spec) {
+        if (spec.cleanup == null) {
+            return;
+        }
+        if (spec.cleanup.pods != null && !CLEANUP_POLICIES.contains(spec.cleanup.pods)) {
             problems.add(new FieldProblem("spec.cleanup.pods", "must be one of " + CLEANUP_POLICIES + ", was '" + spec.cleanup.pods + "'"));
         }
-        Long ttl = spec.cleanup == null ? null : spec.cleanup.ttlSecondsAfterFinished;
+        Long ttl = spec.cleanup.ttlSecondsAfterFinished;
         if (ttl != null && (ttl < 0 || ttl > BenchmarkRunSpec.MAX_TTL_SECONDS)) {
             problems.add(new FieldProblem("spec.cleanup.ttlSecondsAfterFinished", "must be in [0, " + BenchmarkRunSpec.MAX_TTL_SECONDS
                     + "] seconds (unset keeps the run), was " + ttl));
         }
-        return new Checked(problems, new Parsed(cpuMillis, clientCpus, rate, requestTimeout, warmup, duration, samplePeriod,
-                timeout, rampUp, rateTolerance, maxP99, maxSendLagP99, maxClientStall, expected));
     }
 
     private static ExpectedP99Integral expectedP99Integral(List<FieldProblem> problems, BenchmarkRunSpec.ExpectedIntegral expected) {
@@ -346,7 +399,7 @@ public final class BenchmarkRunValidation {
     }
 
     /** The scheme, the HTTP version, the probe and spec.tls agree; the TLS settings are sound. */
-    private static void tls(List<FieldProblem> problems, BenchmarkRunSpec spec) {
+    private static void tls(List<FieldProblem> problems, BenchmarkRunSpec spec, Measure measure) {
         String scheme = spec.request == null ? null : spec.request.scheme;
         if (scheme != null && !SCHEMES.contains(scheme)) {
             problems.add(new FieldProblem("spec.request.scheme", "must be http or https, was '" + scheme + "'"));
@@ -359,7 +412,7 @@ public final class BenchmarkRunValidation {
         } else if ("h2c".equals(version) && https) {
             problems.add(new FieldProblem("spec.clients.httpVersion", BenchmarkRunSpec.H2C_NOT_HTTPS_MESSAGE));
         }
-        if (https && spec.server != null && Measure.parse(spec.server.measure).map(Measure::probe).orElse(false)) {
+        if (https && measure != null && measure.probe()) {
             problems.add(new FieldProblem("spec.request.scheme", BenchmarkRunSpec.PROBE_TLS_MESSAGE + " (spec.server.measure is "
                     + spec.server.measure + ")"));
         }

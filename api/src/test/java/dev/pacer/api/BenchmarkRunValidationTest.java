@@ -41,6 +41,32 @@ class BenchmarkRunValidationTest {
     }
 
     @Test
+    void theParsedSpecCarriesEveryValueThePlannerReadsWithItsDefaults() throws IOException {
+        BenchmarkRunValidation.Parsed http1 = BenchmarkRunValidation.check(read(VALID).getSpec()).parsed();
+        assertThat(http1.serverCpuMillis()).isEqualTo(4000L);
+        assertThat(http1.measure()).as("unset measure: the agent").isEqualTo(Measure.AGENT);
+        assertThat(http1.ratePerClient()).isEqualTo(60_000L);
+        assertThat(http1.httpVersion()).isEqualTo(SpecDefaults.HTTP_VERSION);
+        assertThat(http1.connectionOrder()).isEqualTo(SpecDefaults.CONNECTION_ORDER);
+        assertThat(http1.maxConcurrentStreams()).as("HTTP/1.1 has no streams").isNull();
+        assertThat(http1.warmup()).hasSeconds(60);
+        assertThat(http1.samplePeriod()).hasSeconds(1);
+
+        BenchmarkRunValidation.Parsed h2c = BenchmarkRunValidation.check(read(VALID.replace("cpus: \"2\"}", "cpus: \"2\", httpVersion: h2c}")
+                .replace("labels: {server: jetty12, variant: core}", "labels: {server: jetty12, variant: core}, measure: none")).getSpec()).parsed();
+        assertThat(h2c.httpVersion()).isEqualTo("h2c");
+        assertThat(h2c.measure()).isEqualTo(Measure.NONE);
+        assertThat(h2c.connectionOrder()).as("over HTTP/2 pacer chooses no connection").isNull();
+        assertThat(h2c.maxConcurrentStreams()).isEqualTo(SpecDefaults.MAX_CONCURRENT_STREAMS);
+
+        BenchmarkRunValidation.Checked wrong = BenchmarkRunValidation.check(read(VALID.replace("cpus: \"2\"}", "cpus: \"2\", httpVersion: h3}")
+                .replace("labels: {server: jetty12, variant: core}", "labels: {server: jetty12, variant: core}, measure: ebpf")).getSpec());
+        assertThat(wrong.problems()).extracting(FieldProblem::field).contains("spec.clients.httpVersion", "spec.server.measure");
+        assertThat(wrong.parsed().httpVersion()).as("a value the spec got wrong is null").isNull();
+        assertThat(wrong.parsed().measure()).isNull();
+    }
+
+    @Test
     void everyProblemNamesItsField() throws IOException {
         BenchmarkRun run = read(VALID.replace("rate: 60k", "rate: -5").replace("warmup: 60s", "warmup: 40m")
                 .replace("cpus: \"4\"", "cpus: \"1.5\"").replace("duration: 180s", "duration: 180"));

@@ -12,7 +12,6 @@ import dev.pacer.api.BenchmarkRun;
 import dev.pacer.api.BenchmarkRunSpec;
 import dev.pacer.api.BenchmarkRunValidation;
 import dev.pacer.api.FieldProblem;
-import dev.pacer.api.Measure;
 import dev.pacer.api.PodSettings;
 import dev.pacer.api.Quantities;
 import dev.pacer.api.RunTemplate;
@@ -66,7 +65,7 @@ public final class RunPlanner {
                 List.copyOf(s.jvmOptions == null ? List.of() : s.jvmOptions), Objects.requireNonNullElse(s.port, SpecDefaults.SERVER_PORT),
                 parsed.serverCpuMillis(), Objects.requireNonNullElse(s.memory, SpecDefaults.MEMORY),
                 new LinkedHashMap<>(s.labels == null ? Map.of() : s.labels),
-                Measure.of(s.measure), s.readinessPath, s.command == null ? null : List.copyOf(s.command));
+                parsed.measure(), s.readinessPath, s.command == null ? null : List.copyOf(s.command));
         BenchmarkRunSpec.Clients c = spec.clients;
         int rate = Math.toIntExact(parsed.ratePerClient());
         List<RunPlan.ClientRole> clients = new ArrayList<>();
@@ -74,7 +73,7 @@ public final class RunPlanner {
             clients.add(new RunPlan.ClientRole("client-" + i, rate, Objects.requireNonNullElse(c.connections, SpecDefaults.CONNECTIONS),
                     Objects.requireNonNullElse(c.senderThreads, SpecDefaults.SENDER_THREADS),
                     c.minWakeupIntervalMicros != null ? c.minWakeupIntervalMicros : SpecDefaults.minWakeupIntervalMicros(parsed.maxSendLagP99()),
-                    connectionOrder(c), maxConcurrentStreams(c), Objects.requireNonNullElse(c.httpVersion, SpecDefaults.HTTP_VERSION),
+                    parsed.connectionOrder(), parsed.maxConcurrentStreams(), parsed.httpVersion(),
                     c.image == null || c.image.isBlank() ? defaultClientImage : ownImages.resolve(c.image), parsed.clientCpuMillis(),
                     Objects.requireNonNullElse(c.memory, SpecDefaults.MEMORY), List.copyOf(c.jvmOptions == null ? List.of() : c.jvmOptions)));
         }
@@ -86,22 +85,6 @@ public final class RunPlanner {
         return new RunPlan(name, server, clients, parsed.warmup(), parsed.duration(), parsed.samplePeriod(), parsed.timeout(),
                 c.count + "x" + Quantities.formatRate(rate), parsedCriteria, request(spec.request, parsed.requestTimeout()),
                 cleanup(spec.cleanup), parsed.rampUp(), placement(spec), tls(spec));
-    }
-
-    /** HTTP/1.1's connection order, the default applied; {@code null} over HTTP/2, where pacer does not choose. */
-    static String connectionOrder(BenchmarkRunSpec.Clients c) {
-        if (!Objects.requireNonNullElse(c.httpVersion, SpecDefaults.HTTP_VERSION).equals(SpecDefaults.HTTP_VERSION)) {
-            return null;
-        }
-        return Objects.requireNonNullElse(c.connectionOrder, SpecDefaults.CONNECTION_ORDER);
-    }
-
-    /** HTTP/2's streams per connection, the default applied; {@code null} over HTTP/1.1, one request per connection at a time. */
-    static Integer maxConcurrentStreams(BenchmarkRunSpec.Clients c) {
-        if (Objects.requireNonNullElse(c.httpVersion, SpecDefaults.HTTP_VERSION).equals(SpecDefaults.HTTP_VERSION)) {
-            return null;
-        }
-        return Objects.requireNonNullElse(c.maxConcurrentStreams, SpecDefaults.MAX_CONCURRENT_STREAMS);
     }
 
     /** TLS of an https run, defaults applied; {@code null} in cleartext. */
