@@ -39,119 +39,158 @@ final class ClientAnalysis {
 
     static Outcome of(AnalysisInput input, int expectedPeriods, double windowSeconds, Findings findings) {
         RunResult.ClientFigures clients = new RunResult.ClientFigures();
-        Map<Long, Map<String, PeriodPoint.ClientStats>> clientsByPeriod = new TreeMap<>();
-        Map<Long, Map<String, PeriodPoint.Usage>> clientUsageByPeriod = new TreeMap<>();
-        Histogram allResponses = null;
-        Histogram allUncorrected = null;
-        Map<Long, Histogram> responsesByPeriod = new TreeMap<>();
-        Map<Long, Histogram> uncorrectedByPeriod = new TreeMap<>();
-        long worstSendLagP99 = 0;
-        long errors = 0;
-        double offered = 0;
+        Merged merged = new Merged();
         for (AnalysisInput.ClientInput client : input.clients()) {
-            List<PeriodHistogram> periods = inWindow(client.responseTimePeriods(), input);
-            List<PeriodHistogram> lagPeriods = inWindow(client.sendLagPeriods(), input);
-            Histogram responses = newHistogram(periods);
-            periods.forEach(p -> responses.add(p.histogram()));
-            Histogram lags = newHistogram(lagPeriods);
-            lagPeriods.forEach(p -> lags.add(p.histogram()));
-            Map<Long, Histogram> lagByStart = new LinkedHashMap<>();
-            lagPeriods.forEach(p -> lagByStart.put(p.startEpochMs(), p.histogram()));
-            for (PeriodHistogram period : periods) {
-                Histogram h = period.histogram();
-                Histogram lag = lagByStart.get(period.startEpochMs());
-                clientsByPeriod.computeIfAbsent(period.startEpochMs(), k -> new LinkedHashMap<>()).put(client.name(),
-                        new PeriodPoint.ClientStats(h.getTotalCount(), micros(percentile(h, 50)), micros(percentile(h, 99)),
-                                micros(percentile(h, 99.9)), micros(h.getTotalCount() == 0 ? 0 : h.getMaxValue()),
-                                micros(lag == null ? 0 : percentile(lag, 99))));
-            }
-            if (allResponses == null) {
-                allResponses = newHistogram(periods);
-            }
-            allResponses.add(responses);
-            List<PeriodHistogram> uncorrectedPeriods = inWindow(client.uncorrectedPeriods(), input);
-            Histogram uncorrected = newHistogram(uncorrectedPeriods);
-            uncorrectedPeriods.forEach(p -> uncorrected.add(p.histogram()));
-            if (!uncorrectedPeriods.isEmpty()) {
-                allUncorrected = allUncorrected == null ? newHistogram(uncorrectedPeriods) : allUncorrected;
-                allUncorrected.add(uncorrected);
-            }
-            RunResult.ClientFigure figure = new RunResult.ClientFigure();
-            figure.name = client.name();
-            figure.requests = responses.getTotalCount();
-            figure.offeredRate = client.offeredRatePerSecond();
-            figure.achievedRate = round2(responses.getTotalCount() / windowSeconds);
-            figure.errors = client.errors();
-            figure.p99Micros = micros(percentile(responses, 99));
-            figure.p99UncorrectedMicros = uncorrectedPeriods.isEmpty() ? null : micros(percentile(uncorrected, 99));
-            figure.p99IntegralMicros = p99Integral(periods, responsesByPeriod);
-            figure.p99UncorrectedIntegralMicros = uncorrectedPeriods.isEmpty() ? null : p99Integral(uncorrectedPeriods, uncorrectedByPeriod);
-            figure.maxMicros = micros(responses.getTotalCount() == 0 ? 0 : responses.getMaxValue());
-            long lagP99 = percentile(lags, 99);
-            figure.sendLagP99Micros = micros(lagP99);
-            figure.sendLagMaxMicros = micros(lags.getTotalCount() == 0 ? 0 : lags.getMaxValue());
+            ClientWindow window = ClientWindow.of(client, input);
+            RunResult.ClientFigure figure = figure(client, window, windowSeconds, merged);
             clients.perClient.add(figure);
-            worstSendLagP99 = Math.max(worstSendLagP99, lagP99);
-            errors += client.errors();
-            offered += client.offeredRatePerSecond();
-
-            if (client.failure() != null) {
-                findings.invalid.add(client.name() + " failed: " + client.failure());
-            }
-            if (periods.size() < expectedPeriods) {
-                findings.invalid.add(String.format(Locale.ROOT, "%s: %d of %d sample periods present in the measured window",
-                        client.name(), periods.size(), expectedPeriods));
-            }
-            double shortfall = client.offeredRatePerSecond() <= 0 ? 0 : 1 - figure.achievedRate / client.offeredRatePerSecond();
-            if (shortfall > input.criteria().rateTolerance()) {
-                findings.invalid.add(String.format(Locale.ROOT,
-                        "%s achieved %.1f req/s of the %.1f req/s it offered (%.1f%% short, tolerance %.1f%%): the load was not applied%s",
-                        client.name(), figure.achievedRate, client.offeredRatePerSecond(), shortfall * 100,
-                        input.criteria().rateTolerance() * 100,
-                        client.unsentRequests() > 0 ? String.format(Locale.ROOT, " (%,d scheduled requests were never sent)", client.unsentRequests()) : ""));
-            } else if (-shortfall > input.criteria().rateTolerance()) {
-                findings.warnings.add(String.format(Locale.ROOT,
-                        "%s achieved %.1f req/s, more than the %.1f req/s it offered: it caught up a backlog inside the window",
-                        client.name(), figure.achievedRate, client.offeredRatePerSecond()));
-            }
-            if (lagP99 > input.criteria().maxSendLagP99().toNanos()) {
-                findings.clientLimits.add(String.format(Locale.ROOT,
-                        "%s sent late: send lag P99 %.3f ms exceeds %.3f ms, the client could not keep up with its rate",
-                        client.name(), lagP99 / NANOS_PER_MILLI, input.criteria().maxSendLagP99().toNanos() / NANOS_PER_MILLI));
-            }
+            judgeLoad(client, figure, window, expectedPeriods, input, findings);
             if (client.resources() != null) {
                 Footprint.Outcome used = Footprint.of(new Footprint.Input(client.resources(), input.serverResources().loadStartEpochMs(),
                         input.windowStartEpochMs(), input.windowEndEpochMs(), figure.requests));
                 figure.footprint = used.figures();
-                used.byPeriod().forEach((start, usage) -> clientUsageByPeriod.computeIfAbsent(start, k -> new LinkedHashMap<>()).put(client.name(), usage));
+                used.byPeriod().forEach((start, usage) -> merged.usageByPeriod.computeIfAbsent(start, k -> new LinkedHashMap<>()).put(client.name(), usage));
                 judgeClientUse(client.name(), used, input, findings);
             }
         }
-        clients.offeredRate = round2(offered);
-        clients.requests = allResponses == null ? 0 : allResponses.getTotalCount();
-        clients.achievedRate = round2(clients.requests / windowSeconds);
-        clients.errors = errors;
-        clients.sendLagP99Micros = micros(worstSendLagP99);
-        if (allResponses != null && allResponses.getTotalCount() > 0) {
-            clients.p50Micros = micros(allResponses.getValueAtPercentile(50));
-            clients.p99Micros = micros(allResponses.getValueAtPercentile(99));
-            clients.maxMicros = micros(allResponses.getMaxValue());
-        }
-        if (allUncorrected != null && allUncorrected.getTotalCount() > 0) {
-            clients.p99UncorrectedMicros = micros(allUncorrected.getValueAtPercentile(99));
-        }
-        clients.p99IntegralMicros = Integrals.integralMicros(responsesByPeriod.values().stream().map(h -> percentile(h, 99)).toList());
-        if (!uncorrectedByPeriod.isEmpty()) {
-            clients.p99UncorrectedIntegralMicros = Integrals.integralMicros(
-                    uncorrectedByPeriod.values().stream().map(h -> percentile(h, 99)).toList());
-        }
-        long attempted = clients.requests + errors;
-        if (attempted > 0 && (double) errors / attempted > input.criteria().maxErrorRatio()) {
-            findings.failed.add(String.format(Locale.ROOT, "%d errors in %d requests (%.4f%%) exceed criteria.maxErrorRatio %.4f%%",
-                    errors, attempted, 100.0 * errors / attempted, input.criteria().maxErrorRatio() * 100));
+        totals(clients, merged, windowSeconds);
+        judgeErrors(clients, input, findings);
+        return new Outcome(clients, merged.statsByPeriod, merged.usageByPeriod);
+    }
+
+    /** One client's histograms inside the window: its response times (corrected and not) and its send lag. */
+    private record ClientWindow(List<PeriodHistogram> periods, Histogram responses, List<PeriodHistogram> uncorrectedPeriods,
+                                Histogram uncorrected, Map<Long, Histogram> lagByStart, Histogram lags) {
+        static ClientWindow of(AnalysisInput.ClientInput client, AnalysisInput input) {
+            List<PeriodHistogram> periods = inWindow(client.responseTimePeriods(), input);
+            List<PeriodHistogram> lagPeriods = inWindow(client.sendLagPeriods(), input);
+            List<PeriodHistogram> uncorrectedPeriods = inWindow(client.uncorrectedPeriods(), input);
+            Map<Long, Histogram> lagByStart = new LinkedHashMap<>();
+            lagPeriods.forEach(p -> lagByStart.put(p.startEpochMs(), p.histogram()));
+            return new ClientWindow(periods, merged(periods), uncorrectedPeriods, merged(uncorrectedPeriods), lagByStart, merged(lagPeriods));
         }
 
-        return new Outcome(clients, clientsByPeriod, clientUsageByPeriod);
+        private static Histogram merged(List<PeriodHistogram> periods) {
+            Histogram all = newHistogram(periods);
+            periods.forEach(p -> all.add(p.histogram()));
+            return all;
+        }
+
+        long sendLagP99Nanos() {
+            return percentile(lags, 99);
+        }
+    }
+
+    /** Every client's histograms merged, overall and per period start, as the clients are read. */
+    private static final class Merged {
+        final Map<Long, Map<String, PeriodPoint.ClientStats>> statsByPeriod = new TreeMap<>();
+        final Map<Long, Map<String, PeriodPoint.Usage>> usageByPeriod = new TreeMap<>();
+        final Map<Long, Histogram> responsesByPeriod = new TreeMap<>();
+        final Map<Long, Histogram> uncorrectedByPeriod = new TreeMap<>();
+        Histogram responses;
+        Histogram uncorrected;
+        long worstSendLagP99Nanos;
+        long errors;
+        double offered;
+    }
+
+    /** A client's figures over the window, its histograms merged into every client's. */
+    private static RunResult.ClientFigure figure(AnalysisInput.ClientInput client, ClientWindow window, double windowSeconds, Merged merged) {
+        for (PeriodHistogram period : window.periods()) {
+            Histogram h = period.histogram();
+            Histogram lag = window.lagByStart().get(period.startEpochMs());
+            merged.statsByPeriod.computeIfAbsent(period.startEpochMs(), k -> new LinkedHashMap<>()).put(client.name(),
+                    new PeriodPoint.ClientStats(h.getTotalCount(), micros(percentile(h, 50)), micros(percentile(h, 99)),
+                            micros(percentile(h, 99.9)), micros(h.getTotalCount() == 0 ? 0 : h.getMaxValue()),
+                            micros(lag == null ? 0 : percentile(lag, 99))));
+        }
+        if (merged.responses == null) {
+            merged.responses = newHistogram(window.periods());
+        }
+        merged.responses.add(window.responses());
+        boolean uncorrectedSent = !window.uncorrectedPeriods().isEmpty();
+        if (uncorrectedSent) {
+            merged.uncorrected = merged.uncorrected == null ? newHistogram(window.uncorrectedPeriods()) : merged.uncorrected;
+            merged.uncorrected.add(window.uncorrected());
+        }
+        Histogram responses = window.responses();
+        RunResult.ClientFigure figure = new RunResult.ClientFigure();
+        figure.name = client.name();
+        figure.requests = responses.getTotalCount();
+        figure.offeredRate = client.offeredRatePerSecond();
+        figure.achievedRate = round2(responses.getTotalCount() / windowSeconds);
+        figure.errors = client.errors();
+        figure.p99Micros = micros(percentile(responses, 99));
+        figure.p99UncorrectedMicros = uncorrectedSent ? micros(percentile(window.uncorrected(), 99)) : null;
+        figure.p99IntegralMicros = p99Integral(window.periods(), merged.responsesByPeriod);
+        figure.p99UncorrectedIntegralMicros = uncorrectedSent ? p99Integral(window.uncorrectedPeriods(), merged.uncorrectedByPeriod) : null;
+        figure.maxMicros = micros(responses.getTotalCount() == 0 ? 0 : responses.getMaxValue());
+        figure.sendLagP99Micros = micros(window.sendLagP99Nanos());
+        figure.sendLagMaxMicros = micros(window.lags().getTotalCount() == 0 ? 0 : window.lags().getMaxValue());
+        merged.worstSendLagP99Nanos = Math.max(merged.worstSendLagP99Nanos, window.sendLagP99Nanos());
+        merged.errors += client.errors();
+        merged.offered += client.offeredRatePerSecond();
+        return figure;
+    }
+
+    /** Whether a client applied its load: alive, reporting every period, at its rate, on schedule. */
+    private static void judgeLoad(AnalysisInput.ClientInput client, RunResult.ClientFigure figure, ClientWindow window, int expectedPeriods,
+                                  AnalysisInput input, Findings findings) {
+        if (client.failure() != null) {
+            findings.invalid.add(client.name() + " failed: " + client.failure());
+        }
+        if (window.periods().size() < expectedPeriods) {
+            findings.invalid.add(String.format(Locale.ROOT, "%s: %d of %d sample periods present in the measured window",
+                    client.name(), window.periods().size(), expectedPeriods));
+        }
+        double shortfall = client.offeredRatePerSecond() <= 0 ? 0 : 1 - figure.achievedRate / client.offeredRatePerSecond();
+        if (shortfall > input.criteria().rateTolerance()) {
+            findings.invalid.add(String.format(Locale.ROOT,
+                    "%s achieved %.1f req/s of the %.1f req/s it offered (%.1f%% short, tolerance %.1f%%): the load was not applied%s",
+                    client.name(), figure.achievedRate, client.offeredRatePerSecond(), shortfall * 100,
+                    input.criteria().rateTolerance() * 100,
+                    client.unsentRequests() > 0 ? String.format(Locale.ROOT, " (%,d scheduled requests were never sent)", client.unsentRequests()) : ""));
+        } else if (-shortfall > input.criteria().rateTolerance()) {
+            findings.warnings.add(String.format(Locale.ROOT,
+                    "%s achieved %.1f req/s, more than the %.1f req/s it offered: it caught up a backlog inside the window",
+                    client.name(), figure.achievedRate, client.offeredRatePerSecond()));
+        }
+        long lagP99 = window.sendLagP99Nanos();
+        if (lagP99 > input.criteria().maxSendLagP99().toNanos()) {
+            findings.clientLimits.add(String.format(Locale.ROOT,
+                    "%s sent late: send lag P99 %.3f ms exceeds %.3f ms, the client could not keep up with its rate",
+                    client.name(), lagP99 / NANOS_PER_MILLI, input.criteria().maxSendLagP99().toNanos() / NANOS_PER_MILLI));
+        }
+    }
+
+    /** All clients together: their requests merged, as Jetty's load generator merges its clients' histograms. */
+    private static void totals(RunResult.ClientFigures clients, Merged merged, double windowSeconds) {
+        clients.offeredRate = round2(merged.offered);
+        clients.requests = merged.responses == null ? 0 : merged.responses.getTotalCount();
+        clients.achievedRate = round2(clients.requests / windowSeconds);
+        clients.errors = merged.errors;
+        clients.sendLagP99Micros = micros(merged.worstSendLagP99Nanos);
+        if (merged.responses != null && merged.responses.getTotalCount() > 0) {
+            clients.p50Micros = micros(merged.responses.getValueAtPercentile(50));
+            clients.p99Micros = micros(merged.responses.getValueAtPercentile(99));
+            clients.maxMicros = micros(merged.responses.getMaxValue());
+        }
+        if (merged.uncorrected != null && merged.uncorrected.getTotalCount() > 0) {
+            clients.p99UncorrectedMicros = micros(merged.uncorrected.getValueAtPercentile(99));
+        }
+        clients.p99IntegralMicros = Integrals.integralMicros(merged.responsesByPeriod.values().stream().map(h -> percentile(h, 99)).toList());
+        if (!merged.uncorrectedByPeriod.isEmpty()) {
+            clients.p99UncorrectedIntegralMicros = Integrals.integralMicros(
+                    merged.uncorrectedByPeriod.values().stream().map(h -> percentile(h, 99)).toList());
+        }
+    }
+
+    private static void judgeErrors(RunResult.ClientFigures clients, AnalysisInput input, Findings findings) {
+        long attempted = clients.requests + clients.errors;
+        if (attempted > 0 && (double) clients.errors / attempted > input.criteria().maxErrorRatio()) {
+            findings.failed.add(String.format(Locale.ROOT, "%d errors in %d requests (%.4f%%) exceed criteria.maxErrorRatio %.4f%%",
+                    clients.errors, attempted, 100.0 * clients.errors / attempted, input.criteria().maxErrorRatio() * 100));
+        }
     }
 
     /** A client's P99 integral over its periods, each period also merged into every client's of the same start. */

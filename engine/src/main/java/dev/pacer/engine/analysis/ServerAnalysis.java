@@ -60,84 +60,104 @@ final class ServerAnalysis {
     }
 
     static Outcome of(AnalysisInput input, int expectedPeriods, Findings findings) {
-        Map<Long, PeriodPoint.Stats> serverByPeriod = new TreeMap<>();
         RunResult.ServerFigures server = new RunResult.ServerFigures();
         AnalysisInput.ServerMeasure measure = input.serverMeasure();
         server.measuredBy = measure.measuredBy().spec();
+        Map<Long, PeriodPoint.Stats> serverByPeriod = mainSeries(server, input, expectedPeriods, findings);
+        Map<Long, PeriodPoint.Usage> usageByPeriod = footprint(server, input, findings);
+        Map<Long, Map<String, PeriodPoint.Stats>> otherByPeriod = otherSeries(server, input);
+        judgeProbeLosses(input, server, findings);
+        compareAgentWithProbe(measure, serverByPeriod, otherByPeriod, findings);
+        return new Outcome(server, serverByPeriod, otherByPeriod, usageByPeriod);
+    }
+
+    /** The series the figures are of (the agent's processing, or the probe's service): Jetty's integrals, the percentiles, the criteria. */
+    private static Map<Long, PeriodPoint.Stats> mainSeries(RunResult.ServerFigures server, AnalysisInput input, int expectedPeriods,
+                                                           Findings findings) {
+        Map<Long, PeriodPoint.Stats> serverByPeriod = new TreeMap<>();
+        AnalysisInput.ServerMeasure measure = input.serverMeasure();
         if (input.serverPeriods().isEmpty() && measure.none()) {
             server.histogramsAvailable = false;
             findings.warnings.add("the server is not measured (spec.server.measure: none): no server histograms; the verdict rests on the clients");
-        } else if (input.serverPeriods().isEmpty()) {
+            return serverByPeriod;
+        }
+        if (input.serverPeriods().isEmpty()) {
             server.histogramsAvailable = false;
             findings.invalid.add("server histograms unavailable" + (input.serverUnavailableReason() == null ? "" : ": " + input.serverUnavailableReason())
                     + "; the server-side figures cannot be computed");
-        } else {
-            server.histogramsAvailable = true;
-            server.series = measure.series();
-            List<PeriodHistogram> periods = inWindow(input.serverPeriods().get(), input);
-            Histogram total = newHistogram(periods);
-            List<Long> p99s = new ArrayList<>();
-            List<Long> maxes = new ArrayList<>();
-            for (PeriodHistogram period : periods) {
-                Histogram h = period.histogram();
-                total.add(h);
-                long p99 = h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(99);
-                long max = h.getTotalCount() == 0 ? 0 : h.getMaxValue();
-                p99s.add(p99);
-                maxes.add(max);
-                serverByPeriod.put(period.startEpochMs(), stats(h));
-            }
-            server.samples = periods.size();
-            server.requests = total.getTotalCount();
-            server.p99IntegralMicros = Integrals.integralMicros(p99s);
-            server.maxIntegralMicros = Integrals.integralMicros(maxes);
-            Integrals.Corrected corrected = Integrals.corrected(p99s);
-            server.p99IntegralCorrectedMicros = corrected.micros();
-            server.p99IntegralOutlierPeriods = corrected.outliers();
-            server.periodP99Micros = p99s.stream().map(Integrals::toMicros).toList();
-            server.periodMaxMicros = maxes.stream().map(Integrals::toMicros).toList();
-            if (total.getTotalCount() > 0) {
-                server.minMicros = micros(total.getMinValue());
-                server.p50Micros = micros(total.getValueAtPercentile(50));
-                server.p99Micros = micros(total.getValueAtPercentile(99));
-                server.p999Micros = micros(total.getValueAtPercentile(99.9));
-                server.maxMicros = micros(total.getMaxValue());
-            }
-            if (periods.size() < expectedPeriods) {
-                findings.invalid.add(String.format(Locale.ROOT, "server: %d of %d sample periods present in the measured window",
-                        periods.size(), expectedPeriods));
-            }
-            if (total.getTotalCount() == 0) {
-                findings.invalid.add("server: recorded no request in the measured window");
-            }
-            input.criteria().expectP99Integral().ifPresent(expected -> expectedIntegral(expected, p99s, findings));
-            input.criteria().maxP99().ifPresent(limit -> {
-                if (total.getTotalCount() > 0 && total.getValueAtPercentile(99) > limit.toNanos()) {
-                    findings.failed.add(String.format(Locale.ROOT, "server P99 %.3f ms exceeds criteria.maxP99 %.3f ms",
-                            total.getValueAtPercentile(99) / NANOS_PER_MILLI, limit.toNanos() / NANOS_PER_MILLI));
-                }
-            });
+            return serverByPeriod;
         }
+        server.histogramsAvailable = true;
+        server.series = measure.series();
+        List<PeriodHistogram> periods = inWindow(input.serverPeriods().get(), input);
+        Histogram total = newHistogram(periods);
+        List<Long> p99s = new ArrayList<>();
+        List<Long> maxes = new ArrayList<>();
+        for (PeriodHistogram period : periods) {
+            Histogram h = period.histogram();
+            total.add(h);
+            long p99 = h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(99);
+            long max = h.getTotalCount() == 0 ? 0 : h.getMaxValue();
+            p99s.add(p99);
+            maxes.add(max);
+            serverByPeriod.put(period.startEpochMs(), stats(h));
+        }
+        server.samples = periods.size();
+        server.requests = total.getTotalCount();
+        server.p99IntegralMicros = Integrals.integralMicros(p99s);
+        server.maxIntegralMicros = Integrals.integralMicros(maxes);
+        Integrals.Corrected corrected = Integrals.corrected(p99s);
+        server.p99IntegralCorrectedMicros = corrected.micros();
+        server.p99IntegralOutlierPeriods = corrected.outliers();
+        server.periodP99Micros = p99s.stream().map(Integrals::toMicros).toList();
+        server.periodMaxMicros = maxes.stream().map(Integrals::toMicros).toList();
+        if (total.getTotalCount() > 0) {
+            server.minMicros = micros(total.getMinValue());
+            server.p50Micros = micros(total.getValueAtPercentile(50));
+            server.p99Micros = micros(total.getValueAtPercentile(99));
+            server.p999Micros = micros(total.getValueAtPercentile(99.9));
+            server.maxMicros = micros(total.getMaxValue());
+        }
+        if (periods.size() < expectedPeriods) {
+            findings.invalid.add(String.format(Locale.ROOT, "server: %d of %d sample periods present in the measured window",
+                    periods.size(), expectedPeriods));
+        }
+        if (total.getTotalCount() == 0) {
+            findings.invalid.add("server: recorded no request in the measured window");
+        }
+        input.criteria().expectP99Integral().ifPresent(expected -> expectedIntegral(expected, p99s, findings));
+        input.criteria().maxP99().ifPresent(limit -> {
+            if (total.getTotalCount() > 0 && total.getValueAtPercentile(99) > limit.toNanos()) {
+                findings.failed.add(String.format(Locale.ROOT, "server P99 %.3f ms exceeds criteria.maxP99 %.3f ms",
+                        total.getValueAtPercentile(99) / NANOS_PER_MILLI, limit.toNanos() / NANOS_PER_MILLI));
+            }
+        });
+        return serverByPeriod;
+    }
 
-        Map<Long, PeriodPoint.Usage> usageByPeriod = Map.of();
+    /** What the server process used over the window, per period; a saturated server is said, its latency including its queueing. */
+    private static Map<Long, PeriodPoint.Usage> footprint(RunResult.ServerFigures server, AnalysisInput input, Findings findings) {
         AnalysisInput.ServerResources resources = input.serverResources();
         if (resources.use() == null) {
             server.footprintUnavailable = resources.unavailable();
-        } else {
-            Footprint.Outcome footprint = Footprint.of(new Footprint.Input(resources.use(), resources.loadStartEpochMs(),
-                    input.windowStartEpochMs(), input.windowEndEpochMs(), server.requests));
-            server.footprint = footprint.figures();
-            usageByPeriod = footprint.byPeriod();
-            if (footprint.figures().saturatedPeriods != null && footprint.figures().saturatedPeriods > 0) {
-                findings.warnings.add(String.format(Locale.ROOT, "the server's CPUs were saturated (at least %.0f %% of its %d CPUs busy) "
-                        + "in %d of %d periods: it ran at its capacity there, so its latency includes queueing for CPU",
-                        Footprint.SATURATED_UTILIZATION * 100, footprint.figures().cpusAllowed, footprint.figures().saturatedPeriods,
-                        footprint.byPeriod().size()));
-            }
+            return Map.of();
         }
+        Footprint.Outcome footprint = Footprint.of(new Footprint.Input(resources.use(), resources.loadStartEpochMs(),
+                input.windowStartEpochMs(), input.windowEndEpochMs(), server.requests));
+        server.footprint = footprint.figures();
+        if (footprint.figures().saturatedPeriods != null && footprint.figures().saturatedPeriods > 0) {
+            findings.warnings.add(String.format(Locale.ROOT, "the server's CPUs were saturated (at least %.0f %% of its %d CPUs busy) "
+                    + "in %d of %d periods: it ran at its capacity there, so its latency includes queueing for CPU",
+                    Footprint.SATURATED_UTILIZATION * 100, footprint.figures().cpusAllowed, footprint.figures().saturatedPeriods,
+                    footprint.byPeriod().size()));
+        }
+        return footprint.byPeriod();
+    }
 
+    /** The other series (the probe's beside the agent's), each with its own figures, per period by name. */
+    private static Map<Long, Map<String, PeriodPoint.Stats>> otherSeries(RunResult.ServerFigures server, AnalysisInput input) {
         Map<Long, Map<String, PeriodPoint.Stats>> otherByPeriod = new TreeMap<>();
-        for (Map.Entry<String, List<PeriodHistogram>> other : measure.otherSeries().entrySet()) {
+        for (Map.Entry<String, List<PeriodHistogram>> other : input.serverMeasure().otherSeries().entrySet()) {
             List<PeriodHistogram> periods = inWindow(other.getValue(), input);
             Histogram total = newHistogram(periods);
             List<Long> p99s = new ArrayList<>();
@@ -162,10 +182,7 @@ final class ServerAnalysis {
             }
             server.otherSeries.add(figures);
         }
-
-        judgeProbeLosses(input, server, findings);
-        compareAgentWithProbe(measure, serverByPeriod, otherByPeriod, findings);
-        return new Outcome(server, serverByPeriod, otherByPeriod, usageByPeriod);
+        return otherByPeriod;
     }
 
     /** The agent's and the probe's counts of a period may differ by this share (a request on a period's edge), plus one. */

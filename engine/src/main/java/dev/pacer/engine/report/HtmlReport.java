@@ -116,44 +116,7 @@ public final class HtmlReport {
     }
 
     private static String charts(ResultDocument doc) {
-        long start = doc.window() == null ? 0 : doc.window().startEpochMs;
-        double periodSeconds = doc.samplePeriodMs() / 1000.0;
-        List<double[]> serverMin = new ArrayList<>();
-        List<double[]> serverP50 = new ArrayList<>();
-        List<double[]> serverP99 = new ArrayList<>();
-        List<double[]> serverMax = new ArrayList<>();
-        Set<String> clientNames = new LinkedHashSet<>();
-        Map<String, List<double[]>> clientP50 = new LinkedHashMap<>();
-        Map<String, List<double[]>> clientP99 = new LinkedHashMap<>();
-        Map<String, List<double[]>> clientMax = new LinkedHashMap<>();
-        Map<String, List<double[]>> rates = new LinkedHashMap<>();
-        Map<String, List<double[]>> lags = new LinkedHashMap<>();
-        for (PeriodPoint p : doc.periods()) {
-            double x = (p.startEpochMs() - start) / 1000.0 + periodSeconds;
-            if (p.server() != null) {
-                serverMin.add(new double[] {x, p.server().minMicros() / 1000.0});
-                serverP50.add(new double[] {x, p.server().p50Micros() / 1000.0});
-                serverP99.add(new double[] {x, p.server().p99Micros() / 1000.0});
-                serverMax.add(new double[] {x, p.server().maxMicros() / 1000.0});
-            }
-            p.clients().forEach((name, c) -> {
-                clientNames.add(name);
-                clientP50.computeIfAbsent(name, k -> new ArrayList<>()).add(new double[] {x, c.p50Micros() / 1000.0});
-                clientP99.computeIfAbsent(name, k -> new ArrayList<>()).add(new double[] {x, c.p99Micros() / 1000.0});
-                clientMax.computeIfAbsent(name, k -> new ArrayList<>()).add(new double[] {x, c.maxMicros() / 1000.0});
-                rates.computeIfAbsent(name, k -> new ArrayList<>()).add(new double[] {x, c.count() / periodSeconds});
-                lags.computeIfAbsent(name, k -> new ArrayList<>()).add(new double[] {x, c.sendLagP99Micros() / 1000.0});
-            });
-        }
-        Map<String, List<double[]>> seriesP99 = new LinkedHashMap<>();
-        for (PeriodPoint p : doc.periods()) {
-            double x = (p.startEpochMs() - start) / 1000.0 + periodSeconds;
-            if (p.server() != null && p.serverSeries() != null) {
-                seriesP99.computeIfAbsent("p99", k -> new ArrayList<>()).add(new double[] {x, p.server().p99Micros() / 1000.0});
-                p.serverSeries().forEach((name, stats) -> seriesP99.computeIfAbsent(name + " p99", k -> new ArrayList<>())
-                        .add(new double[] {x, stats.p99Micros() / 1000.0}));
-            }
-        }
+        PeriodAxis axis = new PeriodAxis(doc);
         StringBuilder out = new StringBuilder();
         if (doc.spectra() != null && !doc.spectra().isEmpty()) {
             out.append("<h2>Percentile spectrum</h2>\n");
@@ -164,89 +127,151 @@ public final class HtmlReport {
             out.append(spectrum.render());
         }
         out.append("<h2>Per period</h2>\n");
-        if (!serverP99.isEmpty()) {
+        serverCharts(doc, axis, out);
+        usageCharts(doc, axis, out);
+        clientCharts(doc, axis, out);
+        return out.toString();
+    }
+
+    /** A chart's x: seconds from the window's start to a period's end. */
+    private record PeriodAxis(long startEpochMs, double periodSeconds) {
+        PeriodAxis(ResultDocument doc) {
+            this(doc.window() == null ? 0 : doc.window().startEpochMs, doc.samplePeriodMs() / 1000.0);
+        }
+
+        double x(PeriodPoint p) {
+            return (p.startEpochMs() - startEpochMs) / 1000.0 + periodSeconds;
+        }
+    }
+
+    /** Named lines of points, in the order they first appear. */
+    private static final class Lines {
+        final Map<String, List<double[]>> byName = new LinkedHashMap<>();
+
+        void add(String name, double x, double y) {
+            byName.computeIfAbsent(name, k -> new ArrayList<>()).add(new double[] {x, y});
+        }
+
+        List<double[]> get(String name) {
+            return byName.getOrDefault(name, List.of());
+        }
+
+        boolean isEmpty() {
+            return byName.isEmpty();
+        }
+
+        String render(String id, String title, String unit) {
+            PlotChart chart = new PlotChart(id, title, unit);
+            byName.forEach(chart::series);
+            return chart.render();
+        }
+    }
+
+    /** The server's main series per period (Jetty's chart, then its percentiles on their own scale), and each series' p99 beside. */
+    private static void serverCharts(ResultDocument doc, PeriodAxis axis, StringBuilder out) {
+        Lines server = new Lines();
+        Lines seriesP99 = new Lines();
+        for (PeriodPoint p : doc.periods()) {
+            if (p.server() == null) {
+                continue;
+            }
+            double x = axis.x(p);
+            server.add("min", x, p.server().minMicros() / 1000.0);
+            server.add("p50", x, p.server().p50Micros() / 1000.0);
+            server.add("p99", x, p.server().p99Micros() / 1000.0);
+            server.add("max", x, p.server().maxMicros() / 1000.0);
+            if (p.serverSeries() != null) {
+                seriesP99.add("p99", x, p.server().p99Micros() / 1000.0);
+                p.serverSeries().forEach((name, stats) -> seriesP99.add(name + " p99", x, stats.p99Micros() / 1000.0));
+            }
+        }
+        if (!server.isEmpty()) {
             out.append(new PlotChart("server-latency", "Server processing time per period: min, p99, max (Jetty's chart)", "ms").logY()
-                    .series("min", serverMin).series("p99", serverP99).series("max", serverMax).render());
+                    .series("min", server.get("min")).series("p99", server.get("p99")).series("max", server.get("max")).render());
             // the max usually dwarfs the rest: the percentiles again on their own scale
             out.append(new PlotChart("server-percentiles", "Server processing time per period: min, p50, p99", "ms")
-                    .series("min", serverMin).series("p50", serverP50).series("p99", serverP99).render());
+                    .series("min", server.get("min")).series("p50", server.get("p50")).series("p99", server.get("p99")).render());
         }
         if (!seriesP99.isEmpty()) {
-            PlotChart series = new PlotChart("server-series", "Server series per period: p99 of each", "ms");
-            seriesP99.forEach(series::series);
-            out.append(series.render());
+            out.append(seriesP99.render("server-series", "Server series per period: p99 of each", "ms"));
         }
-        Map<String, List<double[]>> cpu = new LinkedHashMap<>();
-        Map<String, List<double[]>> memory = new LinkedHashMap<>();
+    }
+
+    /** What the processes used per period: CPU (used and wanted), pauses (GC, the clients' stalls), the server's memory. */
+    private static void usageCharts(ResultDocument doc, PeriodAxis axis, StringBuilder out) {
+        Lines cpu = new Lines();
+        Lines memory = new Lines();
+        Lines pauses = new Lines();
         for (PeriodPoint p : doc.periods()) {
-            double x = (p.startEpochMs() - start) / 1000.0 + periodSeconds;
+            double x = axis.x(p);
+            Map<String, PeriodPoint.Usage> roles = new LinkedHashMap<>();
             if (p.serverUsage() != null) {
                 PeriodPoint.Usage u = p.serverUsage();
                 if (u.cpuUtilization() != null) {
-                    cpu.computeIfAbsent("server used", k -> new ArrayList<>()).add(new double[] {x, u.cpuUtilization() * 100});
+                    cpu.add("server used", x, u.cpuUtilization() * 100);
                 }
                 if (u.cpuDemand() != null) {
-                    cpu.computeIfAbsent("server wanted", k -> new ArrayList<>()).add(new double[] {x, u.cpuDemand() * 100});
+                    cpu.add("server wanted", x, u.cpuDemand() * 100);
                 }
-                memory.computeIfAbsent("server RSS", k -> new ArrayList<>()).add(new double[] {x, u.rssBytes() / 1048576.0});
-                memory.computeIfAbsent("server peak RSS", k -> new ArrayList<>()).add(new double[] {x, u.peakRssBytes() / 1048576.0});
+                memory.add("server RSS", x, u.rssBytes() / 1048576.0);
+                memory.add("server peak RSS", x, u.peakRssBytes() / 1048576.0);
+                roles.put("server", u);
             }
             if (p.clientUsage() != null) {
                 p.clientUsage().forEach((name, u) -> {
                     Double wanted = u.cpuDemand() != null ? u.cpuDemand() : u.cpuUtilization();
                     if (wanted != null) {
-                        cpu.computeIfAbsent(name + " wanted", k -> new ArrayList<>()).add(new double[] {x, wanted * 100});
+                        cpu.add(name + " wanted", x, wanted * 100);
                     }
                 });
-            }
-        }
-        if (!cpu.isEmpty()) {
-            PlotChart cpuChart = new PlotChart("cpu", "CPU per period, % of each process's CPUs: used, and wanted (used plus waiting; 95 % or more is saturated)", "%");
-            cpu.forEach(cpuChart::series);
-            out.append(cpuChart.render());
-        }
-        Map<String, List<double[]>> pauses = new LinkedHashMap<>();
-        for (PeriodPoint p : doc.periods()) {
-            double x = (p.startEpochMs() - start) / 1000.0 + periodSeconds;
-            Map<String, PeriodPoint.Usage> roles = new LinkedHashMap<>();
-            if (p.serverUsage() != null) {
-                roles.put("server", p.serverUsage());
-            }
-            if (p.clientUsage() != null) {
                 roles.putAll(p.clientUsage());
             }
             roles.forEach((role, u) -> {
                 if (u.gcPauseMillis() != null) {
-                    pauses.computeIfAbsent(role + " GC", k -> new ArrayList<>()).add(new double[] {x, u.gcPauseMillis()});
+                    pauses.add(role + " GC", x, u.gcPauseMillis());
                 }
                 if (u.maxHiccupMillis() != null) {
-                    pauses.computeIfAbsent(role + " longest stall", k -> new ArrayList<>()).add(new double[] {x, u.maxHiccupMillis()});
+                    pauses.add(role + " longest stall", x, u.maxHiccupMillis());
                 }
             });
         }
+        if (!cpu.isEmpty()) {
+            out.append(cpu.render("cpu", "CPU per period, % of each process's CPUs: used, and wanted (used plus waiting; 95 % or more is saturated)", "%"));
+        }
         if (!pauses.isEmpty()) {
-            PlotChart pauseChart = new PlotChart("pauses", "Pauses per period: GC time of each JVM, and each client's longest stall "
-                    + "(its clock watched at least every 1 ms)", "ms");
-            pauses.forEach(pauseChart::series);
-            out.append(pauseChart.render());
+            out.append(pauses.render("pauses", "Pauses per period: GC time of each JVM, and each client's longest stall "
+                    + "(its clock watched at least every 1 ms)", "ms"));
         }
         if (!memory.isEmpty()) {
-            PlotChart memoryChart = new PlotChart("server-memory", "Server resident memory per period", "MiB");
-            memory.forEach(memoryChart::series);
-            out.append(memoryChart.render());
+            out.append(memory.render("server-memory", "Server resident memory per period", "MiB"));
+        }
+    }
+
+    /** Each client per period: its response times from the intended send time, its achieved rate, its send lag. */
+    private static void clientCharts(ResultDocument doc, PeriodAxis axis, StringBuilder out) {
+        Set<String> clientNames = new LinkedHashSet<>();
+        Lines latency = new Lines();
+        Lines rates = new Lines();
+        Lines lags = new Lines();
+        for (PeriodPoint p : doc.periods()) {
+            double x = axis.x(p);
+            p.clients().forEach((name, c) -> {
+                clientNames.add(name);
+                latency.add(name + " p50", x, c.p50Micros() / 1000.0);
+                latency.add(name + " p99", x, c.p99Micros() / 1000.0);
+                latency.add(name + " max", x, c.maxMicros() / 1000.0);
+                rates.add(name, x, c.count() / axis.periodSeconds());
+                lags.add(name, x, c.sendLagP99Micros() / 1000.0);
+            });
         }
         PlotChart clientChart = new PlotChart("client-latency", "Client response time per period (from intended send time)", "ms").logY();
         for (String name : clientNames) {
-            clientChart.series(name + " p50", clientP50.get(name)).series(name + " p99", clientP99.get(name)).series(name + " max", clientMax.get(name));
+            clientChart.series(name + " p50", latency.get(name + " p50")).series(name + " p99", latency.get(name + " p99"))
+                    .series(name + " max", latency.get(name + " max"));
         }
         out.append(clientChart.render());
-        PlotChart rateChart = new PlotChart("achieved-rate", "Achieved rate per client", "responses/s");
-        rates.forEach(rateChart::series);
-        out.append(rateChart.render());
-        PlotChart lagChart = new PlotChart("send-lag", "Send lag P99 per client (late sends mean the client could not keep up)", "ms");
-        lags.forEach(lagChart::series);
-        out.append(lagChart.render());
-        return out.toString();
+        out.append(rates.render("achieved-rate", "Achieved rate per client", "responses/s"));
+        out.append(lags.render("send-lag", "Send lag P99 per client (late sends mean the client could not keep up)", "ms"));
     }
 
     /** What the kernel probe could not time, in total and in each period that had any. */

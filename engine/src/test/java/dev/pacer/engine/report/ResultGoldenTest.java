@@ -160,6 +160,17 @@ class ResultGoldenTest {
         Golden.assertMatches(DocumentJson.MAPPER.writeValueAsString(document) + "\n", "result.json");
     }
 
+    /** The report's page of the same run: its tables and its charts' data (the plot library, a pinned release, left out). */
+    @Test
+    void reportHtmlOfAKnownRun() throws IOException {
+        RunPlan plan = plan();
+        RunCollector.Collected collected = collected(plan);
+        ResultDocument document = ResultDocument.of(plan, collected, Analysis.analyze(collected.input()), List.of("a note"));
+        String html = HtmlReport.render(document);
+        assertThat(html).contains(PlotChart.library());
+        Golden.assertMatches(html.replace(PlotChart.library(), "<!-- PlotChart.library() -->\n"), "report.html");
+    }
+
     @Test
     void percentileDistributionsOfAKnownRun() throws IOException {
         RunCollector.Collected collected = collected(plan());
