@@ -212,12 +212,12 @@ final class LocalEffects implements RunDriver.Effects {
 
     /** Locally a kept role is its log file, already in the results directory: the processes stop, freeing their CPUs. */
     @Override
-    public void stopPods(Action.StopPods stop) {
+    public void stopRoles(Action.StopRoles stop) {
         table.stopAll();
     }
 
     @Override
-    public void deleteRun(Action.DeleteRun delete) {
+    public void expireRun(Action.ExpireRun expire) {
         // a local run is its results directory, kept
     }
 

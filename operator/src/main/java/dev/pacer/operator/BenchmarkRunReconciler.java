@@ -175,7 +175,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             if (status.phase != null && status.phase.isFinal()) {
                 Long ttl = run.getSpec() == null || run.getSpec().cleanup == null ? null : run.getSpec().cleanup.ttlSecondsAfterFinished;
                 decision = RunProtocol.finishedWithoutPlan(status, ttl == null || ttl < 0 ? null : Duration.ofSeconds(ttl), clock.instant());
-                if (decision.actions().stream().anyMatch(a -> a instanceof Action.DeleteRun)) {
+                if (decision.actions().stream().anyMatch(a -> a instanceof Action.ExpireRun)) {
                     LOG.info("deleting {}/{}: its time to live passed", run.getMetadata().getNamespace(), run.getMetadata().getName());
                     context.getClient().resource(run).delete();
                     return UpdateControl.noUpdate();

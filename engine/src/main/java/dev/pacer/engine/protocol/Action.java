@@ -57,13 +57,14 @@ public sealed interface Action {
     }
 
     /**
-     * Stop the run's kept pods without deleting them: their processes end, their logs stay readable, and their CPUs
-     * go back to the node for the next run (locally: stop the processes, whose logs are files already).
+     * Stop the run's roles and keep what they leave: their processes end, their logs stay readable, and their CPUs go
+     * back for the next run (Kubernetes: the kept pods are stopped, not deleted; locally: the processes are stopped,
+     * their logs being files already).
      */
-    record StopPods(String why) implements Action {
+    record StopRoles(String why) implements Action {
     }
 
-    /** Delete the run itself: its time to live after finishing has passed. */
-    record DeleteRun(String why) implements Action {
+    /** The run's time to live after finishing has passed: the run goes (Kubernetes: the resource is deleted; locally, nothing is kept to delete). */
+    record ExpireRun(String why) implements Action {
     }
 }

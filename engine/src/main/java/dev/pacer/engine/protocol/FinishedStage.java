@@ -34,7 +34,7 @@ final class FinishedStage extends ProtocolStep {
         } else if (!delete && policy == RunPlan.PodCleanup.OnSuccess && !Boolean.TRUE.equals(status.podsStopped)) {
             boolean anyLeft = !seen.server().is(ABSENT) || plan.clients().stream().anyMatch(c -> !seen.client(c.name()).is(ABSENT));
             if (anyLeft) {
-                actions.add(new Action.StopPods("spec.cleanup.pods: OnSuccess keeps a failed run's pods"));
+                actions.add(new Action.StopRoles("spec.cleanup.pods: OnSuccess keeps a failed run's pods"));
                 notices.add(Notice.roles("PodsStopped", "pods kept for their logs and stopped, their CPUs free for the next run "
                         + "(spec.cleanup.pods: OnSuccess; Always deletes them, Never keeps them running)"));
             }
@@ -50,7 +50,7 @@ final class FinishedStage extends ProtocolStep {
         }
         Duration left = Duration.between(now, Instant.parse(status.completionTime).plus(ttl));
         if (left.isNegative() || left.isZero()) {
-            actions.add(new Action.DeleteRun("ttlSecondsAfterFinished " + ttl.toSeconds() + " passed"));
+            actions.add(new Action.ExpireRun("ttlSecondsAfterFinished " + ttl.toSeconds() + " passed"));
             return decide(null);
         }
         return decide(left.plusMillis(100));

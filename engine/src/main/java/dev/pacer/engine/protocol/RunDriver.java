@@ -44,9 +44,9 @@ public final class RunDriver {
 
         void cleanUp(Action.CleanUp cleanUp);
 
-        void stopPods(Action.StopPods stopPods);
+        void stopRoles(Action.StopRoles stop);
 
-        void deleteRun(Action.DeleteRun deleteRun);
+        void expireRun(Action.ExpireRun expire);
 
         /** A notice for users (an event, a printed line). */
         void notify(Notice notice);
@@ -99,8 +99,8 @@ public final class RunDriver {
                         effects.publish(publish).ifPresent(kept -> finalStatus.artifacts = kept);
                     }
                     case Action.CleanUp cleanUp -> effects.cleanUp(cleanUp);
-                    case Action.StopPods stop -> effects.stopPods(stop);
-                    case Action.DeleteRun delete -> effects.deleteRun(delete);
+                    case Action.StopRoles stop -> effects.stopRoles(stop);
+                    case Action.ExpireRun expire -> effects.expireRun(expire);
                 }
             }
             // a step that ended the run ends the drive too: the platform keeps the final status before anything is

@@ -1106,7 +1106,7 @@ class RunProtocolTest {
         failed.server = FakeRun.ready("fake-server", "10.0.0.1");
         Decision kept = failed.step();
         assertThat(kept.actions()).as("OnSuccess keeps a failed run's pods for a look, stopped so that they free their CPUs")
-                .containsExactly(new Action.StopPods("spec.cleanup.pods: OnSuccess keeps a failed run's pods"));
+                .containsExactly(new Action.StopRoles("spec.cleanup.pods: OnSuccess keeps a failed run's pods"));
         assertThat(kept.status().podsStopped).isTrue();
         assertThat(kept.status().podsDeleted).isNull();
         assertThat(kept.notices()).anyMatch(n -> n.reason().equals("PodsStopped"));
@@ -1119,7 +1119,7 @@ class RunProtocolTest {
         Decision first = run.step();
         assertThat(first.recheckAfter()).isEqualTo(Duration.ofSeconds(60).plusMillis(100));
         run.advance(Duration.ofSeconds(60));
-        assertThat(run.step().actions()).singleElement().isInstanceOf(Action.DeleteRun.class);
+        assertThat(run.step().actions()).singleElement().isInstanceOf(Action.ExpireRun.class);
     }
 
     @Test
@@ -1130,7 +1130,7 @@ class RunProtocolTest {
         assertThat(waiting.actions()).isEmpty();
         assertThat(waiting.recheckAfter()).isEqualTo(Duration.ofMillis(1100));
         assertThat(RunProtocol.finishedWithoutPlan(status, Duration.ofSeconds(2), FakeRun.T0.plusSeconds(2)).actions())
-                .singleElement().isInstanceOf(Action.DeleteRun.class);
+                .singleElement().isInstanceOf(Action.ExpireRun.class);
         assertThat(RunProtocol.finishedWithoutPlan(status, null, FakeRun.T0.plusSeconds(9)).recheckAfter()).isNull();
     }
 
@@ -1307,13 +1307,13 @@ class RunProtocolTest {
         }
 
         @Override
-        public void stopPods(Action.StopPods stopPods) {
-            done.add("stopPods");
+        public void stopRoles(Action.StopRoles stop) {
+            done.add("stopRoles");
         }
 
         @Override
-        public void deleteRun(Action.DeleteRun deleteRun) {
-            done.add("deleteRun");
+        public void expireRun(Action.ExpireRun expire) {
+            done.add("expireRun");
         }
 
         @Override

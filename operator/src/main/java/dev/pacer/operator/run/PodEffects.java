@@ -159,7 +159,7 @@ public final class PodEffects implements RunDriver.Effects {
      * the static CPU manager counts its CPUs any more.
      */
     @Override
-    public void stopPods(Action.StopPods stop) {
+    public void stopRoles(Action.StopRoles stop) {
         String namespace = run.getMetadata().getNamespace();
         String deadline = "{\"spec\":{\"activeDeadlineSeconds\":1}}";
         var pods = new ArrayList<>(client.pods().inNamespace(namespace).withLabel(PodFactory.LABEL_RUN, run.getMetadata().getName())
@@ -185,8 +185,8 @@ public final class PodEffects implements RunDriver.Effects {
     }
 
     @Override
-    public void deleteRun(Action.DeleteRun delete) {
-        LOG.info("deleting {}/{}: {}", run.getMetadata().getNamespace(), run.getMetadata().getName(), delete.why());
+    public void expireRun(Action.ExpireRun expire) {
+        LOG.info("deleting {}/{}: {}", run.getMetadata().getNamespace(), run.getMetadata().getName(), expire.why());
         client.resource(run).delete();
         runDeleted = true;
     }
