@@ -2,13 +2,11 @@ package dev.pacer.cli;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -16,7 +14,6 @@ import dev.pacer.api.BenchmarkRunStatus;
 import dev.pacer.api.Phase;
 import dev.pacer.contract.AgentContract;
 import dev.pacer.contract.LoadRunStatus;
-import dev.pacer.engine.agents.RunCollector;
 import dev.pacer.engine.plan.RunPlan;
 import dev.pacer.engine.protocol.Action;
 import dev.pacer.engine.protocol.AgentAnswer;
@@ -164,33 +161,11 @@ final class LocalEffects implements RunDriver.Effects {
     public Outcomes.Collection collect(Action.Collect collect) {
         println(Phase.Collecting + ": collecting histograms from " + table.size() + " agents");
         try {
-            return Outcomes.Collection.of(new LocalObservations(plan, table).collect(collect.windowStartEpochMs(), collect.windowEndEpochMs())
-                    .placedAt(placed()));
+            LocalObservations seen = new LocalObservations(plan, table, serverApp);
+            return Outcomes.Collection.of(seen.collect(collect.windowStartEpochMs(), collect.windowEndEpochMs()).placedAt(seen.placed()));
         } catch (IOException e) {
             return Outcomes.Collection.failed(e);
         }
-    }
-
-    /** Where each role ran on this machine: its program (an application's jars, or a server's command) and the host. */
-    private Map<String, RunCollector.Placed> placed() {
-        String host = Objects.requireNonNullElse(System.getenv("HOSTNAME"), "localhost");
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (IOException e) {
-            // the environment's name will do
-        }
-        Map<String, RunCollector.Placed> placed = new LinkedHashMap<>();
-        RunPlan.ServerRole server = plan.server();
-        placed.put(AgentContract.ROLE_SERVER, server.command() != null
-                ? new RunCollector.Placed(String.join(" ", server.command()), server.command().getFirst(), host)
-                : new RunCollector.Placed(serverApp.name(), LocalApps.libDirectory(serverApp).toString(), host));
-        if (table.probe().isPresent()) {
-            placed.put(AgentContract.ROLE_PROBE, new RunCollector.Placed("pacer-probe", LocalApps.probeBinary().toString(), host));
-        }
-        for (RunPlan.ClientRole client : plan.clients()) {
-            placed.put(client.name(), new RunCollector.Placed(LocalApps.LOADGEN.name(), LocalApps.libDirectory(LocalApps.LOADGEN).toString(), host));
-        }
-        return placed;
     }
 
     @Override

@@ -1,11 +1,16 @@
 package dev.pacer.cli;
 
+import java.io.IOException;
+import java.net.InetAddress;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 import dev.pacer.contract.AgentContract;
 import dev.pacer.engine.agents.AgentClient;
+import dev.pacer.engine.agents.RunCollector;
 import dev.pacer.engine.plan.RunPlan;
 import dev.pacer.engine.protocol.AgentObservations;
 import dev.pacer.engine.protocol.RoleObservation;
@@ -20,13 +25,38 @@ final class LocalObservations extends AgentObservations {
     private static final String LOOPBACK = "127.0.0.1";
 
     private final LocalProcessTable table;
+    private final LocalApps.App serverApp;
     private final Map<String, RoleObservation> roles = new HashMap<>();
     /** The probe's /healthz, asked once per step (both the probe's and the server's observation need it). */
     private Boolean probeHealthy;
 
-    LocalObservations(RunPlan plan, LocalProcessTable table) {
+    /** @param serverApp the pacer server started, {@code null} for a server command */
+    LocalObservations(RunPlan plan, LocalProcessTable table, LocalApps.App serverApp) {
         super(plan);
         this.table = table;
+        this.serverApp = serverApp;
+    }
+
+    /** Where each role ran on this machine: its program (an application's jars, or a server's command) and the host. */
+    Map<String, RunCollector.Placed> placed() {
+        String host = Objects.requireNonNullElse(System.getenv("HOSTNAME"), "localhost");
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            // the environment's name will do
+        }
+        Map<String, RunCollector.Placed> placed = new LinkedHashMap<>();
+        RunPlan.ServerRole server = plan.server();
+        placed.put(AgentContract.ROLE_SERVER, server.command() != null
+                ? new RunCollector.Placed(String.join(" ", server.command()), server.command().getFirst(), host)
+                : new RunCollector.Placed(serverApp.name(), LocalApps.libDirectory(serverApp).toString(), host));
+        if (table.probe().isPresent()) {
+            placed.put(AgentContract.ROLE_PROBE, new RunCollector.Placed("pacer-probe", LocalApps.probeBinary().toString(), host));
+        }
+        for (RunPlan.ClientRole client : plan.clients()) {
+            placed.put(client.name(), new RunCollector.Placed(LocalApps.LOADGEN.name(), LocalApps.libDirectory(LocalApps.LOADGEN).toString(), host));
+        }
+        return placed;
     }
 
     @Override

@@ -82,7 +82,7 @@ public final class LocalOrchestrator {
             while (true) {
                 Decision decision;
                 try {
-                    decision = RunDriver.drive(plan, status, new LocalObservations(plan, processes), effects, clock);
+                    decision = RunDriver.drive(plan, status, new LocalObservations(plan, processes, serverApp), effects, clock);
                 } catch (UncheckedIOException e) {
                     throw e.getCause();
                 }
