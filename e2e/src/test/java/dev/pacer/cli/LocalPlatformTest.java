@@ -16,6 +16,7 @@ import java.util.Optional;
 import dev.pacer.api.BenchmarkRunYaml;
 import dev.pacer.contract.AgentContract;
 import dev.pacer.contract.AgentInfo;
+import dev.pacer.engine.agents.RunCollector;
 import dev.pacer.engine.plan.RunPlan;
 import dev.pacer.engine.plan.RunPlanner;
 import dev.pacer.engine.protocol.Action;
@@ -36,6 +37,7 @@ class LocalPlatformTest {
     @TempDir
     Path work;
     private LocalProcessTable table;
+    private LocalApps.App serverApp;
 
     @AfterEach
     void stop() {
@@ -59,7 +61,7 @@ class LocalPlatformTest {
 
     private LocalEffects effects(RunPlan plan, List<String> lines) {
         table = new LocalProcessTable(new CpuLayout(Map.of(), List.of(), List.of()));   // unpinned: any CPU
-        LocalApps.App serverApp = plan.server().command() == null ? LocalApps.serverFor(plan.server().image()).orElseThrow() : null;
+        serverApp = plan.server().command() == null ? LocalApps.serverFor(plan.server().image()).orElseThrow() : null;
         return new LocalEffects(plan, table, serverApp, null, work, work, null, new ArrayList<>(), lines::add);
     }
 
@@ -70,7 +72,7 @@ class LocalPlatformTest {
     }
 
     private RoleObservation observe(RunPlan plan, String role) {
-        LocalObservations seen = new LocalObservations(plan, table);
+        LocalObservations seen = new LocalObservations(plan, table, serverApp);
         return AgentContract.ROLE_SERVER.equals(role) ? seen.server() : seen.client(role);
     }
 
@@ -87,7 +89,7 @@ class LocalPlatformTest {
         assertThat(server.address()).isEqualTo("127.0.0.1");
         assertThat(server.port()).as("the port the server's agent reports").isPositive();
         assertThat(server.cpusRequested()).isEqualTo("(not pinned)");
-        AgentAnswer<AgentInfo> info = new LocalObservations(plan, table).info(AgentContract.ROLE_SERVER);
+        AgentAnswer<AgentInfo> info = new LocalObservations(plan, table, serverApp).info(AgentContract.ROLE_SERVER);
         assertThat(info.answered()).as(info.error()).isTrue();
         assertThat(info.value().role()).isEqualTo(AgentContract.ROLE_SERVER);
         assertThat(info.value().measuredBy()).isEqualTo(AgentInfo.MEASURED_BY_AGENT);
@@ -95,7 +97,11 @@ class LocalPlatformTest {
         assertThat(observe(plan, "client-0").presence()).isEqualTo(RoleObservation.Presence.ABSENT);
         assertThat(effects.createClients(List.of("client-0"))).isEmpty();
         awaitRole(plan, "client-0", RoleObservation.Presence.READY);
-        assertThat(new LocalObservations(plan, table).info("client-0").value().role()).isEqualTo(AgentContract.ROLE_CLIENT);
+        assertThat(new LocalObservations(plan, table, serverApp).info("client-0").value().role()).isEqualTo(AgentContract.ROLE_CLIENT);
+        Map<String, RunCollector.Placed> placed = new LocalObservations(plan, table, serverApp).placed();
+        assertThat(placed.keySet()).as("where each role ran, for the result's manifest").containsExactly(AgentContract.ROLE_SERVER, "client-0");
+        assertThat(placed.get(AgentContract.ROLE_SERVER).image()).isEqualTo("jetty12");
+        assertThat(placed.get("client-0").image()).isEqualTo(LocalApps.LOADGEN.name());
         assertThat(lines).anySatisfy(l -> assertThat(l).contains("starting jetty12"))
                 .anySatisfy(l -> assertThat(l).contains("starting client-0"));
 
@@ -116,7 +122,7 @@ class LocalPlatformTest {
         assertThat(effects.createServer()).isEmpty();
         RoleObservation server = awaitRole(plan, AgentContract.ROLE_SERVER, RoleObservation.Presence.READY);
         assertThat(server.port()).isEqualTo(table.fixedServerPort()).isPositive();
-        AgentAnswer<AgentInfo> info = new LocalObservations(plan, table).info(AgentContract.ROLE_SERVER);
+        AgentAnswer<AgentInfo> info = new LocalObservations(plan, table, serverApp).info(AgentContract.ROLE_SERVER);
         assertThat(info.unreachable()).as("measure none: nobody answers for the server").isTrue();
         assertThat(info.error()).contains("not measured");
     }
