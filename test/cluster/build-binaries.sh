@@ -30,7 +30,7 @@ if (( ${#missing[@]} > 0 )); then
     done
   fi
   PKGS=(); for b in "${missing[@]}"; do PKGS+=("k8s.io/kubernetes/cmd/$b"); done
-  log "building ${missing[*]} (cold: about 10 minutes on 2 cores)"
+  log "building ${missing[*]} (cold, on 2 cores: kube-apiserver about 4 minutes, the other four 2 more)"
   go list -deps "${PKGS[@]}" >/dev/null
   go build -p 2 -trimpath -ldflags="-s -w -X k8s.io/component-base/version.gitVersion=$K8S_VERSION -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=32" \
     -o "$PACER_K8S/bin/" "${PKGS[@]}"
