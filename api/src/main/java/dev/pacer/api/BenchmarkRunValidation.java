@@ -120,9 +120,10 @@ public final class BenchmarkRunValidation {
      * @param httpVersion          the clients' HTTP version
      * @param connectionOrder      HTTP/1.1's choice of idle connection; {@code null} over HTTP/2, where pacer does not choose
      * @param maxConcurrentStreams HTTP/2's streams per connection; {@code null} over HTTP/1.1, a request per connection at a time
+     * @param minWakeupIntervalMicros the clients' wake-up interval: the spec's, or by default one that fits {@code maxSendLagP99}
      */
     public record Parsed(Long serverCpuMillis, Measure measure, Long clientCpuMillis, Long ratePerClient, String httpVersion,
-                         String connectionOrder, Integer maxConcurrentStreams, Duration requestTimeout, Duration warmup,
+                         String connectionOrder, Integer maxConcurrentStreams, Integer minWakeupIntervalMicros, Duration requestTimeout, Duration warmup,
                          Duration duration, Duration samplePeriod, Duration timeout, Duration rampUp, Double rateTolerance,
                          Duration maxP99, Duration maxSendLagP99, Duration maxClientStall, ExpectedP99Integral expectP99Integral) {
     }
@@ -155,9 +156,18 @@ public final class BenchmarkRunValidation {
         placement(problems, spec);
         cleanup(problems, spec);
         return new Checked(problems, new Parsed(server.cpuMillis(), server.measure(), clients.cpuMillis(), clients.ratePerClient(),
-                clients.httpVersion(), clients.connectionOrder(), clients.maxConcurrentStreams(), times.requestTimeout(), times.warmup(),
+                clients.httpVersion(), clients.connectionOrder(), clients.maxConcurrentStreams(),
+                minWakeupIntervalMicros(spec, criteria.maxSendLagP99()), times.requestTimeout(), times.warmup(),
                 times.duration(), times.samplePeriod(), times.timeout(), times.rampUp(), criteria.rateTolerance(), criteria.maxP99(),
                 criteria.maxSendLagP99(), criteria.maxClientStall(), criteria.expectP99Integral()));
+    }
+
+    /** The spec's interval, or the default that fits the send lag allowed; {@code null} when that limit is wrong. */
+    private static Integer minWakeupIntervalMicros(BenchmarkRunSpec spec, Duration maxSendLagP99) {
+        if (spec.clients != null && spec.clients.minWakeupIntervalMicros != null) {
+            return spec.clients.minWakeupIntervalMicros;
+        }
+        return maxSendLagP99 == null ? null : SpecDefaults.minWakeupIntervalMicros(maxSendLagP99);
     }
 
     private record ServerParsed(Long cpuMillis, Measure measure) {

@@ -49,6 +49,8 @@ class BenchmarkRunValidationTest {
         assertThat(http1.httpVersion()).isEqualTo(SpecDefaults.HTTP_VERSION);
         assertThat(http1.connectionOrder()).isEqualTo(SpecDefaults.CONNECTION_ORDER);
         assertThat(http1.maxConcurrentStreams()).as("HTTP/1.1 has no streams").isNull();
+        assertThat(http1.minWakeupIntervalMicros()).as("unset: wrk2's 1 ms, within half of the default maxSendLagP99")
+                .isEqualTo(SpecDefaults.minWakeupIntervalMicros(http1.maxSendLagP99()));
         assertThat(http1.warmup()).hasSeconds(60);
         assertThat(http1.samplePeriod()).hasSeconds(1);
 

@@ -72,7 +72,7 @@ public final class RunPlanner {
         for (int i = 0; i < c.count; i++) {
             clients.add(new RunPlan.ClientRole("client-" + i, rate, Objects.requireNonNullElse(c.connections, SpecDefaults.CONNECTIONS),
                     Objects.requireNonNullElse(c.senderThreads, SpecDefaults.SENDER_THREADS),
-                    c.minWakeupIntervalMicros != null ? c.minWakeupIntervalMicros : SpecDefaults.minWakeupIntervalMicros(parsed.maxSendLagP99()),
+                    parsed.minWakeupIntervalMicros(),
                     parsed.connectionOrder(), parsed.maxConcurrentStreams(), parsed.httpVersion(),
                     c.image == null || c.image.isBlank() ? defaultClientImage : ownImages.resolve(c.image), parsed.clientCpuMillis(),
                     Objects.requireNonNullElse(c.memory, SpecDefaults.MEMORY), List.copyOf(c.jvmOptions == null ? List.of() : c.jvmOptions)));
