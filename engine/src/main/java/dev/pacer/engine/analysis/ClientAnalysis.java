@@ -67,10 +67,10 @@ final class ClientAnalysis {
             List<PeriodHistogram> uncorrectedPeriods = inWindow(client.uncorrectedPeriods(), input);
             Map<Long, Histogram> lagByStart = new LinkedHashMap<>();
             lagPeriods.forEach(p -> lagByStart.put(p.startEpochMs(), p.histogram()));
-            return new ClientWindow(periods, merged(periods), uncorrectedPeriods, merged(uncorrectedPeriods), lagByStart, merged(lagPeriods));
+            return new ClientWindow(periods, allOf(periods), uncorrectedPeriods, allOf(uncorrectedPeriods), lagByStart, allOf(lagPeriods));
         }
 
-        private static Histogram merged(List<PeriodHistogram> periods) {
+        private static Histogram allOf(List<PeriodHistogram> periods) {
             Histogram all = newHistogram(periods);
             periods.forEach(p -> all.add(p.histogram()));
             return all;
