@@ -102,7 +102,10 @@ public class BenchmarkSuiteStatus {
         public String boundBy;
         @JsonPropertyDescription("Sweep: where the clients' p99 went at that rate, each part's p99 over the clients' p99: their own send lag, the "
                 + "server's part (the probe's residence, else the server's own series) and what neither carries (between: the network, the "
-                + "clients reading), e.g. 'send lag 20 % · server residence 15 % · between 65 %'. A latency bound is the server's only when its part carries half.")
+                + "clients reading), e.g. 'send lag 20 % · server residence 15 % · between 65 %'; then, per measured period, which part carried "
+                + "each period over the sweep's limit (half its p99 or more), e.g. '; 4 of 15 periods over 10.000 ms: send lag 1 · server residence 3 · between 0'. "
+                + "A latency bound is the server's only when its part carried the most of those periods and at least half (over the window, half "
+                + "its p99, for a run without per-period figures).")
         public String p99PartsAtBound;
         @JsonPropertyDescription("Footprint: the server's image on its node, bytes; absent locally.")
         public Long imageBytes;

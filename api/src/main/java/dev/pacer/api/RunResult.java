@@ -225,6 +225,10 @@ public class RunResult {
         public Long maxMicros;
         @JsonPropertyDescription("Worst client's send lag P99: how late requests left.")
         public Long sendLagP99Micros;
+        @JsonPropertyDescription("Each measured period's P99 from the intended send time (all clients' responses of the period together), in order: the terms of p99IntegralMicros.")
+        public List<Long> periodP99Micros;
+        @JsonPropertyDescription("Each measured period's worst client send lag P99, in order, the same periods as periodP99Micros: how much of each period's P99 was the clients' own lateness.")
+        public List<Long> periodSendLagP99Micros;
         @JsonPropertyDescription("The same figures for each client.")
         public List<ClientFigure> perClient = new ArrayList<>();
     }

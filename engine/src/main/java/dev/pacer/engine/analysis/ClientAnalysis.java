@@ -178,7 +178,15 @@ final class ClientAnalysis {
         if (merged.uncorrected != null && merged.uncorrected.getTotalCount() > 0) {
             clients.p99UncorrectedMicros = micros(merged.uncorrected.getValueAtPercentile(99));
         }
-        clients.p99IntegralMicros = Integrals.integralMicros(merged.responsesByPeriod.values().stream().map(h -> percentile(h, 99)).toList());
+        List<Long> periodP99s = merged.responsesByPeriod.values().stream().map(h -> percentile(h, 99)).toList();
+        clients.p99IntegralMicros = Integrals.integralMicros(periodP99s);
+        if (!periodP99s.isEmpty()) {
+            clients.periodP99Micros = periodP99s.stream().map(Integrals::toMicros).toList();
+            clients.periodSendLagP99Micros = merged.responsesByPeriod.keySet().stream()
+                    .map(start -> merged.statsByPeriod.getOrDefault(start, Map.of()).values().stream()
+                            .mapToLong(PeriodPoint.ClientStats::sendLagP99Micros).max().orElse(0))
+                    .toList();
+        }
         if (!merged.uncorrectedByPeriod.isEmpty()) {
             clients.p99UncorrectedIntegralMicros = Integrals.integralMicros(
                     merged.uncorrectedByPeriod.values().stream().map(h -> percentile(h, 99)).toList());

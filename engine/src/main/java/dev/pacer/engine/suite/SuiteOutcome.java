@@ -1,6 +1,8 @@
 package dev.pacer.engine.suite;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -69,21 +71,27 @@ public record SuiteOutcome(boolean succeeded, RunResult result, String failure) 
      * Where the clients' p99 (from intended send time) went, window p99s each: the clients' own send lag, and the
      * server's part, the probe's residence (bytes arrived to last byte written: the socket's wait and the service) when
      * the probe measured, else the server's own series (the agent's processing or the probe's service). Percentiles do
-     * not add: each share is that part's p99 over the clients', and the rest is what neither carries.
+     * not add: each share is that part's p99 over the clients', and the rest is what neither carries. The same three
+     * per measured period, when the run has them for the same periods, say which part carried each period over a limit.
      *
      * @param serverPart what {@code serverP99Micros} is: residence, processing or service; null when the server is not measured
+     * @param periods    each measured period's three p99s, in order; empty when the run does not have all three per period
      */
-    public record P99Parts(long clientP99Micros, Long sendLagP99Micros, Long serverP99Micros, String serverPart) {
+    public record P99Parts(long clientP99Micros, Long sendLagP99Micros, Long serverP99Micros, String serverPart, List<PeriodP99s> periods) {
+        public P99Parts(long clientP99Micros, Long sendLagP99Micros, Long serverP99Micros, String serverPart) {
+            this(clientP99Micros, sendLagP99Micros, serverP99Micros, serverPart, List.of());
+        }
+
         public double sendLagShare() {
-            return share(sendLagP99Micros);
+            return share(sendLagP99Micros, clientP99Micros);
         }
 
         public double serverShare() {
-            return share(serverP99Micros);
+            return share(serverP99Micros, clientP99Micros);
         }
 
-        private double share(Long micros) {
-            return micros == null || clientP99Micros <= 0 ? 0 : Math.min(1, micros / (double) clientP99Micros);
+        private static double share(Long micros, long ofMicros) {
+            return micros == null || ofMicros <= 0 ? 0 : Math.min(1, micros / (double) ofMicros);
         }
 
         /** E.g. "send lag 20 % · server residence 15 % · between 65 %" (no comma: a CSV field as it is). */
@@ -98,6 +106,32 @@ public record SuiteOutcome(boolean succeeded, RunResult result, String failure) 
                     Math.max(0, 1 - lag - server) * 100);
         }
 
+        /** The window's shares, then, when known, which part carried each period over the limit: "…; 4 of 15 periods over 10.000 ms: send lag 1 · server residence 3 · between 0". */
+        public String shares(Duration limit) {
+            return shares() + carriers(limit).map(c -> "; " + c.describe(serverPart)).orElse("");
+        }
+
+        /** Which part carried each period whose clients' p99 is over the limit; empty without the three p99s per period. */
+        public Optional<PeriodCarriers> carriers(Duration limit) {
+            if (periods.isEmpty() || serverPart == null) {
+                return Optional.empty();
+            }
+            long limitMicros = limit.toNanos() / 1000;
+            int over = 0, lag = 0, server = 0;
+            for (PeriodP99s period : periods) {
+                if (period.clientMicros() <= limitMicros) {
+                    continue;
+                }
+                over++;
+                if (share(period.sendLagMicros(), period.clientMicros()) >= CARRIES_P99) {
+                    lag++;
+                } else if (share(period.serverMicros(), period.clientMicros()) >= CARRIES_P99) {
+                    server++;
+                }
+            }
+            return Optional.of(new PeriodCarriers(periods.size(), over, lag, server, over - lag - server, limit));
+        }
+
         String describe() {
             return String.format(Locale.ROOT, "of the clients' p99 %.3f ms: their send lag p99 %s, the server's %s p99 %s (%s)",
                     clientP99Micros / 1000.0, ms(sendLagP99Micros), serverPart == null ? "time" : serverPart, ms(serverP99Micros), shares());
@@ -108,27 +142,70 @@ public record SuiteOutcome(boolean succeeded, RunResult result, String failure) 
         }
     }
 
-    /** The parts of the clients' p99, when the run measured it. */
+    /** One measured period's p99s: the clients' (all responses of the period), their worst send lag, the server's part. */
+    public record PeriodP99s(long clientMicros, long sendLagMicros, long serverMicros) {
+    }
+
+    /**
+     * Of the measured periods, those whose clients' p99 was over the limit, and which part carried each: the clients'
+     * send lag, the server's part, or neither (the time went between them).
+     */
+    public record PeriodCarriers(int periods, int over, int sendLag, int server, int between, Duration limit) {
+        /**
+         * Whose the periods over the limit are: the server's only when its part carried more of them than either other
+         * part and at least half; else the clients' when their lag carried at least as many as went between; else neither's.
+         */
+        Bound bound() {
+            if (server > sendLag && server > between && 2 * server >= over) {
+                return Bound.LATENCY_LIMIT;
+            }
+            return sendLag > 0 && sendLag >= between ? Bound.CLIENT : Bound.OUTSIDE_SERVER;
+        }
+
+        String describe(String serverPart) {
+            return String.format(Locale.ROOT, "%d of %d periods over %.3f ms: send lag %d · server %s %d · between %d",
+                    over, periods, limit.toNanos() / 1e6, sendLag, serverPart, server, between);
+        }
+    }
+
+    /** The parts of the clients' p99, when the run measured it; per period too when the run has the three for the same periods. */
     public Optional<P99Parts> p99Parts() {
         if (!succeeded || result.clients == null || result.clients.p99Micros == null) {
             return Optional.empty();
         }
         RunResult.ServerFigures server = result.server;
         Long serverP99 = null;
+        List<Long> serverPeriods = null;
         String part = null;
         if (server != null && server.otherSeries != null) {
             Optional<RunResult.SeriesFigures> residence = server.otherSeries.stream()
                     .filter(x -> x.name != null && x.name.endsWith(AgentContract.SERIES_RESIDENCE) && x.p99Micros != null).findFirst();
             if (residence.isPresent()) {
                 serverP99 = residence.get().p99Micros;
+                serverPeriods = residence.get().periodP99Micros;
                 part = AgentContract.SERIES_RESIDENCE;
             }
         }
         if (part == null && server != null && server.p99Micros != null) {
             serverP99 = server.p99Micros;
+            serverPeriods = server.periodP99Micros;
             part = server.series;
         }
-        return Optional.of(new P99Parts(result.clients.p99Micros, result.clients.sendLagP99Micros, serverP99, part));
+        return Optional.of(new P99Parts(result.clients.p99Micros, result.clients.sendLagP99Micros, serverP99, part,
+                periods(result.clients.periodP99Micros, result.clients.periodSendLagP99Micros, serverPeriods)));
+    }
+
+    /** The three p99s per period, when each list has one for every period; else none (they would not be of the same periods). */
+    private static List<PeriodP99s> periods(List<Long> client, List<Long> sendLag, List<Long> server) {
+        if (client == null || sendLag == null || server == null || client.isEmpty()
+                || sendLag.size() != client.size() || server.size() != client.size()) {
+            return List.of();
+        }
+        List<PeriodP99s> periods = new ArrayList<>();
+        for (int i = 0; i < client.size(); i++) {
+            periods.add(new PeriodP99s(client.get(i), sendLag.get(i), server.get(i)));
+        }
+        return periods;
     }
 
     public static SuiteOutcome of(RunResult result) {
@@ -175,16 +252,27 @@ public record SuiteOutcome(boolean succeeded, RunResult result, String failure) 
             if (slow != null) {
                 return new Judgement(slow, over);
             }
-            return latencyBound(over, p99Parts().orElseThrow());
+            return latencyBound(over, p99Parts().orElseThrow(), maxClientP99);
         }
         return new Judgement(Bound.NONE, null);
     }
 
     /**
-     * Whose a p99 over the limit is, from its parts: the clients' when their own send lag carries it, the server's when
-     * its part does (or when it is not measured, as before), else neither's.
+     * Whose a p99 over the limit is, from its parts: per period when the run has them (which part carried each period
+     * over the limit, {@link PeriodCarriers#bound}), else over the window: the clients' when their own send lag carries
+     * it, the server's when its part does (or when it is not measured), else neither's.
      */
-    private static Judgement latencyBound(String over, P99Parts parts) {
+    private static Judgement latencyBound(String over, P99Parts parts, Duration limit) {
+        Optional<PeriodCarriers> carriers = parts.carriers(limit).filter(c -> c.over() > 0);
+        if (carriers.isPresent()) {
+            PeriodCarriers c = carriers.get();
+            String perPeriod = c.describe(parts.serverPart()) + "; over the window, " + parts.describe();
+            return switch (c.bound()) {
+                case CLIENT -> new Judgement(Bound.CLIENT, "client-bound: " + over + ", carried by the clients' own send lag in most periods: " + perPeriod);
+                case LATENCY_LIMIT -> new Judgement(Bound.LATENCY_LIMIT, over + ", carried by the server in most periods: " + perPeriod);
+                default -> new Judgement(Bound.OUTSIDE_SERVER, over + ", carried neither by the clients' send lag nor by the server in most periods: " + perPeriod);
+            };
+        }
         if (parts.sendLagShare() >= CARRIES_P99) {
             return new Judgement(Bound.CLIENT, "client-bound: " + over + ", carried by the clients' own send lag " + parts.describe());
         }

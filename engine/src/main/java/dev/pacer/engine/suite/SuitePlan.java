@@ -160,6 +160,11 @@ public record SuitePlan(String suiteName, List<BenchmarkSuiteSpec.SuiteServer> s
         }).toList();
     }
 
+    /** Where a sweep's run's clients' p99 went, over the window and in each period over the sweep's limit. */
+    public Optional<String> p99Parts(SuiteOutcome outcome) {
+        return outcome.p99Parts().map(parts -> parts.shares(sweep.orElseThrow().maxClientP99()));
+    }
+
     /** A sweep's judgement of a run: by its client p99 limit and the template's rate tolerance. */
     public SuiteOutcome.Judgement judge(SuiteOutcome outcome) {
         return outcome.judge(sweep.orElseThrow().maxClientP99(), plannedRateTolerance());

@@ -166,7 +166,7 @@ public record SuiteSummary(List<BenchmarkSuiteStatus.SuiteRun> runs, List<Benchm
                     .filter(d -> !plan.judge(d.outcome()).passed()).findFirst()
                     .ifPresent(d -> {
                         summary.boundBy = plan.judge(d.outcome()).bound().label;
-                        summary.p99PartsAtBound = d.outcome().p99Parts().map(SuiteOutcome.P99Parts::shares).orElse(null);
+                        summary.p99PartsAtBound = plan.p99Parts(d.outcome()).orElse(null);
                     });
             summary.confirmation = confirmation(plan, done, server.name, sustained, trials);
             servers.add(summary);

@@ -3,6 +3,8 @@ package dev.pacer.engine.suite;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import dev.pacer.api.RunResult;
 import dev.pacer.api.Verdict;
@@ -88,6 +90,58 @@ class SuiteOutcomeTest {
         SuiteOutcome.Judgement late = SuiteOutcome.of(overTheLimit(16_000, 4_400)).judge(LIMIT, 0.05);
         assertThat(late.bound()).as("the clients' own lag carries 55 %").isEqualTo(SuiteOutcome.Bound.CLIENT);
         assertThat(late.why()).startsWith("client-bound: client p99 29.000 ms above 10.000 ms, carried by the clients' own send lag");
+    }
+
+    /**
+     * 15 periods of 1 ms client p99 (quiet), then the periods over the limit, each {client p99, send lag p99, residence p99}
+     * in µs; the window's figures stay those of {@link #overTheLimit}: neither part carries half of the window's p99.
+     */
+    static RunResult overTheLimitIn(long[]... overPeriods) {
+        RunResult r = overTheLimit(5_700, 4_400);
+        List<Long> client = new ArrayList<>(), lag = new ArrayList<>(), residence = new ArrayList<>();
+        for (int i = 0; i < 15 - overPeriods.length; i++) {
+            client.add(1_000L);
+            lag.add(100L);
+            residence.add(200L);
+        }
+        for (long[] period : overPeriods) {
+            client.add(period[0]);
+            lag.add(period[1]);
+            residence.add(period[2]);
+        }
+        r.clients.periodP99Micros = client;
+        r.clients.periodSendLagP99Micros = lag;
+        r.server.otherSeries.getFirst().periodP99Micros = residence;
+        return r;
+    }
+
+    @Test
+    void perPeriodTheBoundIsThePartThatCarriedTheMostPeriodsOverTheLimit() {
+        // the window alone would say "between": here the clients' lag carried two of the three periods over 10 ms
+        RunResult late = overTheLimitIn(new long[] {30_000, 20_000, 900}, new long[] {25_000, 14_000, 700}, new long[] {40_000, 2_000, 30_000});
+        SuiteOutcome.Judgement client = SuiteOutcome.of(late).judge(LIMIT, 0.05);
+        assertThat(client.bound()).isEqualTo(SuiteOutcome.Bound.CLIENT);
+        assertThat(client.why()).startsWith("client-bound: client p99 29.000 ms above 10.000 ms, carried by the clients' own send lag in most periods: "
+                + "3 of 15 periods over 10.000 ms: send lag 2 · server residence 1 · between 0; over the window,");
+        assertThat(SuiteOutcome.of(late).p99Parts().orElseThrow().shares(LIMIT))
+                .isEqualTo("send lag 20 % · server residence 15 % · between 65 %; 3 of 15 periods over 10.000 ms: send lag 2 · server residence 1 · between 0");
+
+        RunResult server = overTheLimitIn(new long[] {30_000, 900, 20_000}, new long[] {25_000, 700, 14_000}, new long[] {40_000, 20_000, 3_000});
+        assertThat(bound(server)).as("the server's part carried two of three").isEqualTo(SuiteOutcome.Bound.LATENCY_LIMIT);
+
+        RunResult between = overTheLimitIn(new long[] {30_000, 900, 2_000}, new long[] {25_000, 700, 14_000}, new long[] {40_000, 20_000, 3_000});
+        assertThat(bound(between)).as("one period each: not the server's").isEqualTo(SuiteOutcome.Bound.CLIENT);
+        RunResult outside = overTheLimitIn(new long[] {30_000, 900, 2_000}, new long[] {25_000, 700, 14_000}, new long[] {40_000, 1_000, 3_000});
+        assertThat(bound(outside)).as("two of three went between").isEqualTo(SuiteOutcome.Bound.OUTSIDE_SERVER);
+    }
+
+    @Test
+    void periodListsOfOtherLengthsAreNotSetSideBySideAndTheWindowDecides() {
+        RunResult r = overTheLimitIn(new long[] {30_000, 900, 20_000}, new long[] {25_000, 700, 14_000});
+        r.clients.periodSendLagP99Micros = r.clients.periodSendLagP99Micros.subList(1, 15);
+        assertThat(SuiteOutcome.of(r).p99Parts().orElseThrow().periods()).isEmpty();
+        assertThat(bound(r)).as("over the window neither carries half").isEqualTo(SuiteOutcome.Bound.OUTSIDE_SERVER);
+        assertThat(SuiteOutcome.of(r).p99Parts().orElseThrow().shares(LIMIT)).isEqualTo("send lag 20 % · server residence 15 % · between 65 %");
     }
 
     @Test
