@@ -9,7 +9,9 @@
 # within this run only; with several connection counts, each client's cost is also set against its own at the first
 # (a dash where either did not hold the rate in every round). Below the table, each client's sleeps per response in the
 # window: how often its threads waited and were woken, what pacing costs beyond the requests, at this machine's price of
-# a wake-up. Then a JFR profile of pacer's client at the highest rate says where its CPU goes.
+# a wake-up; for pacer, also its CPU per response by thread: its shard threads (the requests) apart from the JIT's
+# compilers, GC and the rest (per-second samplers, the run's thread, the admin server), which a C client does not
+# pay. Then a JFR profile of pacer's client at the highest rate says where its CPU goes.
 # Usage: [WRK2=/path/to/wrk2] scripts/bench-client.sh [RATE...]   (default 5000 10000 20000 40000)
 #   CONNECTIONS="16 100 1000" (default): the connection counts; CLIENTS="wrk2 vegeta pacer" (default; "plain" adds the
 #   jetty-load-generator): only those clients; PROFILE_ONLY=1: only the profile at the highest rate; RAMP_SECONDS=5:
@@ -114,8 +116,8 @@ pacer_client() {
     curl -sf -XPOST "localhost:$admin/pacer/v1/run/window" -d "{\"startEpochMs\":$(( window_start + 1000 ))}" >/dev/null || break
     window_start=$(( window_start + 1000 )); window_end=$(( window_end + 1000 )); extended_s=$(( extended_s + 1 ))
   done
-  wait_until_ms "$window_start"; local cpu0 sleeps0; cpu0=$(cpu_seconds "$pid"); sleeps0=$(sleeps "$pid")
-  wait_until_ms "$window_end"; local cpu1 sleeps1; cpu1=$(cpu_seconds "$pid"); sleeps1=$(sleeps "$pid")
+  wait_until_ms "$window_start"; local cpu0 sleeps0 threads0; cpu0=$(cpu_seconds "$pid"); sleeps0=$(sleeps "$pid"); threads0=$(thread_cpu "$pid")
+  wait_until_ms "$window_end"; local cpu1 sleeps1 threads1; cpu1=$(cpu_seconds "$pid"); sleeps1=$(sleeps "$pid"); threads1=$(thread_cpu "$pid")
   until curl -sf "localhost:$admin/pacer/v1/run" | grep -q '"state" : "done"'; do sleep 0.2; done
   local report; report=$(curl -sf "localhost:$admin/pacer/v1/run")
   curl -sf "localhost:$admin/pacer/v1/histograms?series=responseTime" >"$work/rt.hlog"
@@ -128,7 +130,7 @@ pacer_client() {
   read -r _ p50 p99 _ < <("$JAVA" -cp "$PACER_HOME/loadgen-image/target/app/lib/*" dev.pacer.loadgen.bench.WindowPercentiles "$work/rt.hlog" "$window_start" "$window_end")
   read -r _ lag50 lag99 lagmax < <("$JAVA" -cp "$PACER_HOME/loadgen-image/target/app/lib/*" dev.pacer.loadgen.bench.WindowPercentiles "$work/lag.hlog" "$window_start" "$window_end")
   # what the table has no column for: the median, and how late the requests went out (all of it is in the response times)
-  echo "  pacer${PACER_WAKEUP_MICROS:+ (wake-ups ≥ $PACER_WAKEUP_MICROS µs apart${PACER_CONNECTION_ORDER:+, $PACER_CONNECTION_ORDER})} at $rate req/s, $CONNECTIONS connections$(round_label): response time p50 $p50 µs; send lag p50 $lag50 µs, p99 $lag99 µs, max $lagmax µs; $(sleeps_per_response "$(sleeps_between "$sleeps0" "$sleeps1")" "$done")$( (( extended_s )) && echo "; behind schedule as the warm-up ended: warm-up extended by $extended_s s$( (( ${late:-0} * 1000 / rate > 10 )) && echo ", still behind as the window began")")" >>"$work/details"
+  echo "  pacer${PACER_WAKEUP_MICROS:+ (wake-ups ≥ $PACER_WAKEUP_MICROS µs apart${PACER_CONNECTION_ORDER:+, $PACER_CONNECTION_ORDER})} at $rate req/s, $CONNECTIONS connections$(round_label): response time p50 $p50 µs; send lag p50 $lag50 µs, p99 $lag99 µs, max $lagmax µs; $(sleeps_per_response "$(sleeps_between "$sleeps0" "$sleeps1")" "$done"); $(thread_cpu_split "$threads0" "$threads1" "$done")$( (( extended_s )) && echo "; behind schedule as the warm-up ended: warm-up extended by $extended_s s$( (( ${late:-0} * 1000 / rate > 10 )) && echo ", still behind as the window began")")" >>"$work/details"
   echo "$done $achieved $(echo "$cpu1 - $cpu0" | bc -l) $(echo "scale=3; $p99 / 1000" | bc -l) $extended_s"
 }
 

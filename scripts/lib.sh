@@ -79,6 +79,34 @@ sleeps() {
   done
 }
 
+# thread_cpu PID: each of the process's threads, its name (spaces as _) and the CPU it has used so far in clock ticks
+# (utime + stime), as "tid:name:ticks tid:name:ticks ..."
+thread_cpu() {
+  local task
+  for task in /proc/"$1"/task/*; do
+    awk -v tid="${task##*/}" '{ name = substr($0, index($0, "(") + 1); rest = substr(name, index(name, ") ") + 2); sub(/\) .*/, "", name)
+      gsub(/[ :]/, "_", name); split(rest, f, " "); printf "%s:%s:%d ", tid, name, f[12] + f[13] }' "$task/stat" 2>/dev/null || :
+  done
+}
+
+# thread_cpu_split BEFORE AFTER RESPONSES: a JVM client's CPU between two `thread_cpu`, in µs per response, by what its
+# threads do: its shard threads (the requests: pacing, sending, reading), the JIT's compilers, the collector and the VM
+# thread, and the rest (the per-second histogram samplers, the run's own thread, its admin server); threads gone by the
+# second snapshot are left out
+thread_cpu_split() {
+  awk -v before="$1" -v after="$2" -v n="$3" -v hz="$(getconf CLK_TCK)" 'BEGIN {
+    k = split(before, b, " "); for (i = 1; i <= k; i++) { split(b[i], f, ":"); then[f[1]] = f[3] }
+    k = split(after, a, " ")
+    for (i = 1; i <= k; i++) {
+      split(a[i], f, ":"); d = f[3] - ((f[1] in then) ? then[f[1]] : 0)
+      part = f[2] ~ /^pacer-shard/ ? "requests" : f[2] ~ /^C[12]_CompilerThre/ ? "jit" : f[2] ~ /^(VM_Thread|GC|Serial|G1)/ ? "vm" : "rest"
+      used[part] += d
+    }
+    us = n > 0 ? 1e6 / hz / n : 0
+    printf "of its CPU per response, %.1f µs in its shard threads (the requests), %.1f µs compiling (JIT), %.1f µs in GC and the VM thread, %.1f µs in the rest (samplers, run, admin)",
+      used["requests"] * us, used["jit"] * us, used["vm"] * us, used["rest"] * us }'
+}
+
 # sleeps_between BEFORE AFTER: the sleeps between two `sleeps` of one process, by the threads alive at the second. A
 # thread that ended in between took its count with it: the figure is then a lower bound, printed after a "≥"
 sleeps_between() {
