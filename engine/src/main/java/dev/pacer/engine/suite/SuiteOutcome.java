@@ -78,10 +78,6 @@ public record SuiteOutcome(boolean succeeded, RunResult result, String failure) 
      * @param periods    each measured period's three p99s, in order; empty when the run does not have all three per period
      */
     public record P99Parts(long clientP99Micros, Long sendLagP99Micros, Long serverP99Micros, String serverPart, List<PeriodP99s> periods) {
-        public P99Parts(long clientP99Micros, Long sendLagP99Micros, Long serverP99Micros, String serverPart) {
-            this(clientP99Micros, sendLagP99Micros, serverP99Micros, serverPart, List.of());
-        }
-
         public double sendLagShare() {
             return share(sendLagP99Micros, clientP99Micros);
         }
