@@ -24,6 +24,22 @@ class QuantitiesTest {
         assertThatThrownBy(() -> Quantities.parseRatePerSecond("fast")).hasMessageContaining("60k");
     }
 
+    /** What a suite writes into its runs' specs is read back as the same rate, and in the schema's form. */
+    @Test
+    void everyRateFormattedIsParsedBackToItself() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(54);
+        java.util.stream.LongStream.concat(java.util.stream.LongStream.rangeClosed(1, 20_000),
+                        java.util.stream.LongStream.concat(random.longs(200_000, 1, 1_000_000_000L),
+                                java.util.stream.LongStream.of(100_000, 1_500_000, 12_300_000, 999_900_000, 999_999_999)))
+                .forEach(rate -> {
+                    String text = Quantities.formatRate(rate);
+                    assertThat(text).as("%d", rate).matches(BenchmarkRunSpec.RATE_PATTERN);
+                    assertThat(Quantities.parseRatePerSecond(text)).as(text).isEqualTo(rate);
+                });
+        assertThat(Quantities.formatRate(16_250)).isEqualTo("16250");
+        assertThat(Quantities.formatRate(18_200)).isEqualTo("18.2k");
+    }
+
     @Test
     void durations() {
         assertThat(Quantities.parseDuration("500ms")).isEqualTo(Duration.ofMillis(500));

@@ -16,7 +16,8 @@ import com.fasterxml.jackson.annotation.JsonValue;
  * @param state                 where the run is
  * @param targetUrl             the server
  * @param requestedRate         the rate asked for, requests per second
- * @param offeredRate           the rate being offered now (0 before the start and after the end)
+ * @param offeredRate           the rate the schedule offers now: growing during a ramp, else the rate asked for
+ *                              (progress only: the analysis takes the rate from the run's plan)
  * @param achievedRate          responses per second inside the measured window so far
  * @param senderThreads         threads pacing the requests
  * @param connections           connections to the server

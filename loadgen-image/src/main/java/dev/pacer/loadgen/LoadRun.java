@@ -471,7 +471,8 @@ final class LoadRun {
         for (int i = 1; i < statusClasses.length; i++) {
             classes.put(i + "xx", statusClasses[i].sum());
         }
-        return new LoadRunStatus(state, spec.targetUrl(), spec.ratePerSecond(), (double) spec.ratePerSecond(),
+        double offered = state == State.WARMUP || state == State.MEASURING ? offeredRatePerSecond() : spec.ratePerSecond();
+        return new LoadRunStatus(state, spec.targetUrl(), spec.ratePerSecond(), offered,
                 measuredMs == 0 ? 0.0 : measuredResponses.sum() * 1000.0 / measuredMs, shards, spec.connections(),
                 scheduledRequests, begun.sum(), state == State.DONE ? unsent : 0L,
                 stoppedBehindSchedule, responses.sum(), measuredResponses.sum(), errors(), errorsByKind, classes,

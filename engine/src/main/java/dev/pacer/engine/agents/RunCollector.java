@@ -126,7 +126,8 @@ public final class RunCollector {
             }
             keepHandshakes(client, name, info, plan, rawLogs);
             ResourceUse clientUse = fetchResources(client, name, rawLogs).orElse(null);
-            inputs.add(new AnalysisInput.ClientInput(name, runStatus.offeredRateOrZero(),
+            // what the client offered is what the plan asked of it: the rate has one home, the plan, not the client's echo
+            inputs.add(new AnalysisInput.ClientInput(name, plan.client(name).ratePerSecond(),
                     HistogramLogs.parse(responseLog, periodMs), HistogramLogs.parse(lagLog, periodMs),
                     runStatus.errorsOrZero(), runStatus.failure(), runStatus.unsentOrZero(), uncorrected, clientUse));
         }

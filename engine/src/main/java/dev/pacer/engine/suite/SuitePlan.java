@@ -190,7 +190,9 @@ public record SuitePlan(String suiteName, List<BenchmarkSuiteSpec.SuiteServer> s
     /** The BenchmarkRun of a step: the template, the server, the rate; labelled with the suite and the server. */
     public BenchmarkRun run(Step step) {
         BenchmarkRunSpec spec = BenchmarkSuiteValidation.runSpec(suite.getSpec().template, servers.get(step.serverIndex()));
-        spec.clients.rate = Long.toString(step.ratePerClient());
+        // the run is a resource of its own (on a cluster, reconciled alone): its spec carries the rate in the schema's
+        // form, and its planner parses it once, as for any run; Quantities' round trip is tested over every form
+        spec.clients.rate = Quantities.formatRate(step.ratePerClient());
         if (step.duration() != null) {
             spec.duration = step.duration();
         }

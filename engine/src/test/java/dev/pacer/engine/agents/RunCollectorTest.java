@@ -52,16 +52,20 @@ class RunCollectorTest {
     }
 
     static RunPlan plan(String measure) throws Exception {
+        return plan(measure, "60k");
+    }
+
+    static RunPlan plan(String measure, String rate) throws Exception {
         String yaml = """
                 apiVersion: pacer.dev/v1alpha1
                 kind: BenchmarkRun
                 metadata: {name: collected}
                 spec:
                   server: {image: pacer/server-jetty12:0.1.0, cpus: 1, measure: %s}
-                  clients: {count: 1, rate: 60k, cpus: 1}
+                  clients: {count: 1, rate: %s, cpus: 1}
                   warmup: 10s
                   duration: 10s
-                """.formatted(measure);
+                """.formatted(measure, rate);
         return RunPlanner.plan(BenchmarkRunYaml.read(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)), "test"),
                 RunPlanner.DEFAULT_CLIENT_IMAGE);
     }
@@ -109,6 +113,15 @@ class RunCollectorTest {
             assertThat(c.errors()).isEqualTo(3);
         });
         assertThat(collected.input().serverResources().unavailable()).isNull();
+    }
+
+    @Test
+    void theRateAClientOfferedIsThePlansNotWhatTheClientEchoes() throws Exception {
+        // the recorded client reports 60000 req/s; the plan asked 45k of it
+        RunCollector.Collected collected = RunCollector.collect(plan("agent", "45k"), server(), null, clients(), WINDOW_START, WINDOW_START + 10_000);
+        assertThat(collected.runStatuses().get("client-0").offeredRate()).as("the recorded answer").isEqualTo(60_000.0);
+        assertThat(collected.input().clients()).singleElement()
+                .satisfies(c -> assertThat(c.offeredRatePerSecond()).isEqualTo(45_000.0));
     }
 
     @Test

@@ -90,7 +90,7 @@ class SuitePlanTest {
         assertThat(run.getMetadata().getLabels()).containsEntry(SuitePlan.LABEL_SUITE, "shoot-out").containsEntry(SuitePlan.LABEL_SUITE_SERVER, "loom");
         assertThat(run.getSpec().server.image).isEqualTo("pacer/server-loom:0.1.0");
         assertThat(run.getSpec().server.measure).isEqualTo("probe");
-        assertThat(run.getSpec().clients.rate).isEqualTo("1000");
+        assertThat(run.getSpec().clients.rate).as("the schema's form, as a user writes it").isEqualTo("1k");
         assertThat(run.getSpec().clients.count).isEqualTo(2);
         assertThat(run.getSpec().duration).isEqualTo("10s");
         assertThat(RunPlanner.plan(run).load()).isEqualTo("2x1k");
@@ -138,6 +138,8 @@ class SuitePlanTest {
         while ((next = plan.next(done)).isPresent()) {
             SuitePlan.Step s = next.get();
             long capacity = s.server().equals("jetty12") ? 20_000 : 6_000;
+            assertThat(RunPlanner.plan(plan.run(s)).clients()).as("each client of the run of %s", s.runName())
+                    .allSatisfy(c -> assertThat((long) c.ratePerSecond()).isEqualTo(s.ratePerClient()));
             done.add(new SuitePlan.Done(s, SuiteOutcome.of(passed(s.ratePerClient() <= capacity ? 2_000 : 50_000))));
         }
         assertThat(done.stream().map(d -> d.step().server()).distinct()).containsExactly("jetty12", "loom");
