@@ -80,8 +80,8 @@ public class BenchmarkRunSpec extends RunTemplate {
     /** A Kubernetes label value: empty, or at most 63 characters. */
     public static final String LABEL_VALUE_PATTERN = "^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$";
     /** The admin port of every pod's agent (the contract's default): the server's HTTP port must differ. */
-    public static final int ADMIN_PORT = 9090;
-    static final String ADMIN_PORT_MESSAGE = "must not be 9090, the agents' admin port: use another, e.g. 8080";
+    public static final int ADMIN_PORT = dev.pacer.contract.AgentContract.DEFAULT_ADMIN_PORT;
+    static final String ADMIN_PORT_MESSAGE = "must not be " + ADMIN_PORT + ", the agents' admin port: use another, e.g. 8080";
     /** The kernel probe times one read of a request then the writes of its response on a connection: not h2c's streams. */
     static final String EXPECTED_INTEGRAL_UNMEASURED_MESSAGE = "needs the server measured: with spec.server.measure none there is no "
             + "P99 integral to check; measure it (agent, probe or both) or leave the criterion out";
@@ -208,7 +208,7 @@ public class BenchmarkRunSpec extends RunTemplate {
 
         @Pattern(Measure.PATTERN)
         @Default(SpecDefaults.MEASURE)
-        @JsonPropertyDescription("What measures the server: agent (pacer's agent in the server, its /healthz on port 9090), probe "
+        @JsonPropertyDescription("What measures the server: agent (pacer's agent in the server, its /healthz on port " + ADMIN_PORT + "), probe "
                 + "(the kernel probe times every request at the socket: service and residence, for any server; needs Linux >= 6.3), "
                 + "both (the agent's figures, the probe's beside them), none (no server histograms: the verdict rests on the clients).")
         public String measure = SpecDefaults.MEASURE;

@@ -185,7 +185,7 @@ public final class BenchmarkRunValidation {
         if (server.port != null && (server.port < 1 || server.port > 65535)) {
             problems.add(new FieldProblem("spec.server.port", "must be a port in [1, 65535], was " + server.port));
         } else if (server.port != null && server.port == ADMIN_PORT) {
-            problems.add(new FieldProblem("spec.server.port", "must not be " + ADMIN_PORT + ", the agents' admin port: use another, e.g. 8080"));
+            problems.add(new FieldProblem("spec.server.port", BenchmarkRunSpec.ADMIN_PORT_MESSAGE));
         }
         memory(problems, "spec.server.memory", server.memory);
         podSettings(problems, "spec.server.pod", server.pod);
