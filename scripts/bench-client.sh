@@ -24,7 +24,8 @@
 #   PROFILE=0: no profile after the table; HTTP_VERSION=h2 (with SCHEME=https; ALPN) or h2c (cleartext, prior
 #   knowledge): every client over HTTP/2, nginx serving it, h2load (nghttp2's load generator) the reference and its cost
 #   set against pacer's; STREAMS=N: N requests at once per connection (h2load -m, pacer's maxConcurrentStreams; 1 by
-#   default). wrk2 is built
+#   default); PACER_BEFORE=<commit>: pacer also as built at that commit (its load generator built once, offline, into
+#   the cache), beside this checkout's in every round, to show a change's cost in one run. wrk2 is built
 #   from its public source outside the repository (git clone https://github.com/giltene/wrk2 && make), never committed.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -56,12 +57,19 @@ else
   DEFAULT_CLIENTS="vegeta pacer"
 fi
 clients_planned=(${CLIENTS:-$DEFAULT_CLIENTS}); variants_planned=(${PACER_VARIANTS:-})
-extra_variants=0; [[ " ${clients_planned[*]} " == *" pacer "* ]] && extra_variants=${#variants_planned[@]}
+extra_variants=0; [[ " ${clients_planned[*]} " == *" pacer "* ]] && extra_variants=$(( ${#variants_planned[@]} + (${#PACER_BEFORE} > 0) ))
 points=$(( (${#clients_planned[@]} + extra_variants) * ${#RATES[@]} * ${#CONNECTION_COUNTS[@]} * REPEAT ))
 bench_estimate bench-client $(( points * (WARMUP_SECONDS + MEASURED_SECONDS + 5) + (PROFILE == 1 ? WARMUP_SECONDS + MEASURED_SECONDS + 20 : 0) )) \
-  "$points loads of ${WARMUP_SECONDS}+${MEASURED_SECONDS} s and 5 s to start each: ${#clients_planned[@]} clients$( (( ${#variants_planned[@]} )) && echo " and ${#variants_planned[@]} pacer variants"), ${#RATES[@]} rates, ${#CONNECTION_COUNTS[@]} connection counts, $REPEAT rounds$( (( PROFILE == 1 )) && echo ", then a profile")"
+  "$points loads of ${WARMUP_SECONDS}+${MEASURED_SECONDS} s and 5 s to start each: ${#clients_planned[@]} clients$( (( ${#variants_planned[@]} )) && echo " and ${#variants_planned[@]} pacer variants")$( [[ -n ${PACER_BEFORE:-} ]] && echo " and pacer as at $PACER_BEFORE"), ${#RATES[@]} rates, ${#CONNECTION_COUNTS[@]} connection counts, $REPEAT rounds$( (( PROFILE == 1 )) && echo ", then a profile")"
 "$PACER_HOME/scripts/install-bench-tools.sh"
 LOADGEN_JVM=(-XX:+UseSerialGC -Xms512m -Xmx512m -XX:+AlwaysPreTouch)   # the client image's defaults, for 1 CPU
+LOADGEN_LIB="$PACER_HOME/loadgen-image/target/app/lib"
+PACER_LIB="$LOADGEN_LIB"; PACER_LABEL=pacer   # which build pacer_client starts, and its name in the details
+if [[ -n ${PACER_BEFORE:-} ]]; then
+  [[ " ${CLIENTS:-$DEFAULT_CLIENTS} " == *" pacer "* ]] || { echo "PACER_BEFORE sets a build beside pacer's: keep pacer in CLIENTS" >&2; exit 2; }
+  BEFORE_LIB=$(loadgen_at_commit "$PACER_BEFORE") || exit 2
+  BEFORE_SHA=$(git -C "$PACER_HOME" rev-parse --short "$PACER_BEFORE^{commit}")
+fi
 work="$(mktemp -d)"
 trap 'stop_started; rm -rf "$work"' EXIT
 now_ms() { date +%s%3N; }
@@ -93,7 +101,7 @@ pacer_client() {
   local rate="$1" extra_jvm=("${@:2}")
   local ready="$work/loadgen.ready"; rm -f "$ready"
   PACER_ADMIN_PORT=0 PACER_READY_FILE="$ready" taskset -c 1 "$JAVA" "${LOADGEN_JVM[@]}" "${extra_jvm[@]}" \
-    -cp "$PACER_HOME/loadgen-image/target/app/lib/*" dev.pacer.loadgen.LoadGeneratorAgent >"$work/loadgen.log" 2>&1 &
+    -cp "$PACER_LIB/*" dev.pacer.loadgen.LoadGeneratorAgent >"$work/loadgen.log" 2>&1 &
   local pid=$!; STARTED_PIDS+=("$pid")
   while [[ ! -s $ready ]]; do sleep 0.05; done
   local admin; admin=$(sed -n 's/.*"adminPort":\([0-9]*\).*/\1/p' "$ready")
@@ -130,7 +138,7 @@ pacer_client() {
   read -r _ p50 p99 _ < <("$JAVA" -cp "$PACER_HOME/loadgen-image/target/app/lib/*" dev.pacer.loadgen.bench.WindowPercentiles "$work/rt.hlog" "$window_start" "$window_end")
   read -r _ lag50 lag99 lagmax < <("$JAVA" -cp "$PACER_HOME/loadgen-image/target/app/lib/*" dev.pacer.loadgen.bench.WindowPercentiles "$work/lag.hlog" "$window_start" "$window_end")
   # what the table has no column for: the median, and how late the requests went out (all of it is in the response times)
-  echo "  pacer${PACER_WAKEUP_MICROS:+ (wake-ups ≥ $PACER_WAKEUP_MICROS µs apart${PACER_CONNECTION_ORDER:+, $PACER_CONNECTION_ORDER})} at $rate req/s, $CONNECTIONS connections$(round_label): response time p50 $p50 µs; send lag p50 $lag50 µs, p99 $lag99 µs, max $lagmax µs; $(sleeps_per_response "$(sleeps_between "$sleeps0" "$sleeps1")" "$done"); $(thread_cpu_split "$threads0" "$threads1" "$done")$( (( extended_s )) && echo "; behind schedule as the warm-up ended: warm-up extended by $extended_s s$( (( ${late:-0} * 1000 / rate > 10 )) && echo ", still behind as the window began")")" >>"$work/details"
+  echo "  $PACER_LABEL${PACER_WAKEUP_MICROS:+ (wake-ups ≥ $PACER_WAKEUP_MICROS µs apart${PACER_CONNECTION_ORDER:+, $PACER_CONNECTION_ORDER})} at $rate req/s, $CONNECTIONS connections$(round_label): response time p50 $p50 µs; send lag p50 $lag50 µs, p99 $lag99 µs, max $lagmax µs; $(sleeps_per_response "$(sleeps_between "$sleeps0" "$sleeps1")" "$done"); $(thread_cpu_split "$threads0" "$threads1" "$done")$( (( extended_s )) && echo "; behind schedule as the warm-up ended: warm-up extended by $extended_s s$( (( ${late:-0} * 1000 / rate > 10 )) && echo ", still behind as the window began")")" >>"$work/details"
   echo "$done $achieved $(echo "$cpu1 - $cpu0" | bc -l) $(echo "scale=3; $p99 / 1000" | bc -l) $extended_s"
 }
 
@@ -228,6 +236,7 @@ for client in ${CLIENTS:-$DEFAULT_CLIENTS}; do   # pacer once per variant asked:
   else
     clients+=("$client")
   fi
+  [[ $client == pacer && -n ${PACER_BEFORE:-} ]] && clients+=(pacer-before)
 done
 reference=vegeta; [[ " ${clients[*]} " == *" wrk2 "* ]] && reference=wrk2; [[ " ${clients[*]} " == *" h2load "* ]] && reference=h2load
 # the machine, for telling tables apart: a reader compares a table with another only through the reference's figures
@@ -268,6 +277,8 @@ for rate in "${RATES[@]}"; do
       if [[ $client == pacer@* ]]; then
         split_variant "$client"
         read -r n achieved cpu p99 extended_s < <(PACER_WAKEUP_MICROS=$wakeup PACER_CONNECTION_ORDER=$order pacer_client "$rate")
+      elif [[ $client == pacer-before ]]; then
+        read -r n achieved cpu p99 extended_s < <(PACER_LIB=$BEFORE_LIB PACER_LABEL="pacer at $BEFORE_SHA" pacer_client "$rate")
       else
         read -r n achieved cpu p99 extended_s < <("${client}_client" "$rate")
       fi
@@ -304,13 +315,14 @@ for rate in "${RATES[@]}"; do
     vs_base_cell=""; (( ${#CONNECTION_COUNTS[@]} > 1 )) && vs_base_cell=$(vs_base "$per" "$held_rounds" "$rate" "$client")
     if [[ $FORMAT == markdown ]]; then
       name=$client; [[ $client == pacer ]] && name="**pacer**"; [[ $client == pacer@* ]] && name="**pacer**, $wakeup${order:+, $order}"
-      [[ $client == plain ]] && name="jetty-load-generator"
+      [[ $client == plain ]] && name="jetty-load-generator"; [[ $client == pacer-before ]] && name="**pacer** at \`$BEFORE_SHA\`"
       cpu_cell=$(with_commas "$per" 1); (( held_rounds == REPEAT )) || cpu_cell="($cpu_cell)"
       ratio_cell=${cpu_ratio/-/–}; (( REPEAT > 1 )) && [[ -n ${ratios_of[$client]:-} ]] && { rounds=${ratios_of[$client]% }; ratio_cell+=" (${rounds// /, })"; }
       echo "| $(with_commas "$rate" 0) | $(with_commas "$CONNECTIONS" 0) | $name | $cpu_cell | $held | $(with_commas "$achieved" 1) | $(with_commas "$p99" 3) | $ratio_cell |${vs_base_cell:+ $vs_base_cell |}"
     else
       name=$client; [[ $client == pacer ]] && name="pacer loadgen"; [[ $client == pacer@* ]] && name="pacer $wakeup µs${order:+ $order}"
       [[ $client == plain ]] && name="jetty-load-generator"; [[ $client == vegeta ]] && name="vegeta (Go)"
+      [[ $client == pacer-before ]] && name="pacer at $BEFORE_SHA"
       printf "%8d %6d  %-28s %12.1f %10s %12.1f %10.3f %12s %12s%s%s\n" "$rate" "$CONNECTIONS" "$name" "$per" "$held" "$achieved" "$p99" \
         "$cpu_ratio" "$p99_ratio" "${vs_base_cell:+$(printf " %12s" "$vs_base_cell")}" "$( (( REPEAT > 1 )) && echo "   ${ratios_of[$client]:-}")"
     fi

@@ -171,3 +171,20 @@ bench_estimate() { # NAME SECONDS HOW
   if [[ ${BENCH_ESTIMATE_ONLY:-} == 1 ]]; then echo "$2"; exit 0; fi
   echo "$1: about $(( ($2 + 59) / 60 )) min ($3)" >&2
 }
+
+# loadgen_at_commit COMMIT: prints the library folder of pacer's load generator as built at COMMIT (a commit of this
+# checkout), built once, offline, from that commit's files into the cache, and kept for the next call
+loadgen_at_commit() {
+  local sha; sha=$(git -C "$PACER_HOME" rev-parse --verify --quiet "$1^{commit}") \
+    || { echo "PACER_BEFORE=$1 is not a commit of this checkout (git rev-parse)" >&2; return 2; }
+  local dir="${PACER_CACHE:-$HOME/.cache/pacer}/bench/loadgen-at-$sha"
+  if [[ ! -f $dir/built ]]; then
+    echo "building pacer's load generator as at ${sha:0:7}, once, into $dir (a minute or two)" >&2
+    rm -rf "$dir"; mkdir -p "$dir/src"
+    git -C "$PACER_HOME" archive "$sha" | tar -x -C "$dir/src"
+    (cd "$dir/src" && JAVA_HOME="$JAVA_HOME" ./mvnw -B -ntp -q -o -pl loadgen-image -am package -DskipTests -Dpacer.e2e.skip=true) >"$dir/build.log" 2>&1 \
+      || { echo "the build at ${sha:0:7} failed; its log: $dir/build.log" >&2; return 2; }
+    mv "$dir/src/loadgen-image/target/app/lib" "$dir/lib" && rm -rf "$dir/src" && touch "$dir/built"
+  fi
+  echo "$dir/lib"
+}
