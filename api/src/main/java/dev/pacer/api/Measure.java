@@ -4,6 +4,8 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
 
+import dev.pacer.contract.AgentContract;
+
 /**
  * {@code spec.server.measure}: who serves the server's histograms, the one rule both platforms, the protocol and the
  * analysis follow (docs/design.md, "Measuring the server"). The spec, the status and the result write it as
@@ -71,6 +73,14 @@ public enum Measure {
             case PROBE -> ServerAnswerer.PROBE;
             case NONE -> ServerAnswerer.NOBODY;
         };
+    }
+
+    /**
+     * The series the server's figures are read from: the probe's service time when it answers in the server's place,
+     * else the agent's processing time (also the name a series has where nobody measures).
+     */
+    public String mainSeries() {
+        return serverAnswerer() == ServerAnswerer.PROBE ? AgentContract.SERIES_SERVICE : AgentContract.SERIES_PROCESSING;
     }
 
     /** The probe answers beside the server's own agent, its series kept next to the agent's. */

@@ -34,4 +34,11 @@ class MeasureTest {
         assertThat(Arrays.stream(Measure.values()).filter(Measure::probe)).containsExactly(Measure.PROBE, Measure.BOTH);
         assertThat(Arrays.stream(Measure.values()).filter(Measure::agent)).containsExactly(Measure.AGENT, Measure.BOTH);
     }
+
+    @Test
+    void theServersFiguresAreTheProbesServiceTimeOnlyWhereItAnswersInTheServersPlace() {
+        assertThat(Measure.PROBE.mainSeries()).isEqualTo(dev.pacer.contract.AgentContract.SERIES_SERVICE);
+        assertThat(Arrays.stream(Measure.values()).filter(m -> m != Measure.PROBE).map(Measure::mainSeries))
+                .containsOnly(dev.pacer.contract.AgentContract.SERIES_PROCESSING);
+    }
 }

@@ -135,9 +135,8 @@ public final class RunCollector {
         long loadStartEpochMs = runStatuses.values().stream().map(LoadRunStatus::startAtEpochMs).filter(Objects::nonNull)
                 .mapToLong(Long::longValue).min().orElse(windowStartEpochMs - plan.warmup().toMillis());
         AnalysisInput.ServerResources resources = resources(server, loadStartEpochMs, rawLogs);
-        String mainSeries = measure.serverAnswerer() == Measure.ServerAnswerer.PROBE ? AgentContract.SERIES_SERVICE : AgentContract.SERIES_PROCESSING;
         AnalysisInput input = new AnalysisInput(windowStartEpochMs, windowEndEpochMs, periodMs, serverPeriods, unavailable,
-                inputs, plan.criteria(), new AnalysisInput.ServerMeasure(measure, mainSeries, otherSeries,
+                inputs, plan.criteria(), new AnalysisInput.ServerMeasure(measure, measure.mainSeries(), otherSeries,
                 probeLosses(infos.get(measure.probeBeside() ? AgentContract.ROLE_PROBE : AgentContract.ROLE_SERVER))), resources);
         return new Collected(input, rawLogs, infos, runStatuses);
     }
