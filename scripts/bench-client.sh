@@ -135,8 +135,8 @@ pacer_client() {
   done=$(echo "$report" | sed -n 's/.*"completedInWindow" : \([0-9]*\).*/\1/p')
   achieved=$(echo "$report" | sed -n 's/.*"achievedRate" : \([0-9.E]*\).*/\1/p')
   local p50 lag50 lag99 lagmax
-  read -r _ p50 p99 _ < <("$JAVA" -cp "$PACER_HOME/loadgen-image/target/app/lib/*" dev.pacer.loadgen.bench.WindowPercentiles "$work/rt.hlog" "$window_start" "$window_end")
-  read -r _ lag50 lag99 lagmax < <("$JAVA" -cp "$PACER_HOME/loadgen-image/target/app/lib/*" dev.pacer.loadgen.bench.WindowPercentiles "$work/lag.hlog" "$window_start" "$window_end")
+  read -r _ p50 p99 _ < <("$JAVA" -cp "$LOADGEN_LIB/*" dev.pacer.loadgen.bench.WindowPercentiles "$work/rt.hlog" "$window_start" "$window_end")
+  read -r _ lag50 lag99 lagmax < <("$JAVA" -cp "$LOADGEN_LIB/*" dev.pacer.loadgen.bench.WindowPercentiles "$work/lag.hlog" "$window_start" "$window_end")
   # what the table has no column for: the median, and how late the requests went out (all of it is in the response times)
   echo "  $PACER_LABEL${PACER_WAKEUP_MICROS:+ (wake-ups ≥ $PACER_WAKEUP_MICROS µs apart${PACER_CONNECTION_ORDER:+, $PACER_CONNECTION_ORDER})} at $rate req/s, $CONNECTIONS connections$(round_label): response time p50 $p50 µs; send lag p50 $lag50 µs, p99 $lag99 µs, max $lagmax µs; $(sleeps_per_response "$(sleeps_between "$sleeps0" "$sleeps1")" "$done"); $(thread_cpu_split "$threads0" "$threads1" "$done")$( (( extended_s )) && echo "; behind schedule as the warm-up ended: warm-up extended by $extended_s s$( (( ${late:-0} * 1000 / rate > 10 )) && echo ", still behind as the window began")")" >>"$work/details"
   echo "$done $achieved $(echo "$cpu1 - $cpu0" | bc -l) $(echo "scale=3; $p99 / 1000" | bc -l) $extended_s"
@@ -216,7 +216,7 @@ h2load_client() {
 plain_client() {
   local rate="$1"
   # the library cannot stop a schedule it is behind: its run is bounded from outside
-  local line; line=$(timeout $(( 3 * (WARMUP_SECONDS + MEASURED_SECONDS) + 30 )) taskset -c 1 "$JAVA" "${LOADGEN_JVM[@]}" -cp "$PACER_HOME/loadgen-image/target/app/lib/*" \
+  local line; line=$(timeout $(( 3 * (WARMUP_SECONDS + MEASURED_SECONDS) + 30 )) taskset -c 1 "$JAVA" "${LOADGEN_JVM[@]}" -cp "$LOADGEN_LIB/*" \
     dev.pacer.loadgen.bench.PlainLoadGeneratorBench 127.0.0.1 "$PORT" / "$rate" "$MEASURED_SECONDS" "$CONNECTIONS" "$WARMUP_SECONDS" 2>/dev/null \
     | grep plain-jetty-load-generator || true)
   [[ -n $line ]] || { echo "0 0 0 0"; return; }   # it did not finish its schedule in time: nothing held
