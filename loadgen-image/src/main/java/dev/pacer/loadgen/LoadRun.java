@@ -471,7 +471,7 @@ final class LoadRun {
         for (int i = 1; i < statusClasses.length; i++) {
             classes.put(i + "xx", statusClasses[i].sum());
         }
-        double offered = state == State.WARMUP || state == State.MEASURING ? offeredRatePerSecond() : spec.ratePerSecond();
+        double offered = sending(state) ? offeredRatePerSecond() : spec.ratePerSecond();
         return new LoadRunStatus(state, spec.targetUrl(), spec.ratePerSecond(), offered,
                 measuredMs == 0 ? 0.0 : measuredResponses.sum() * 1000.0 / measuredMs, shards, spec.connections(),
                 scheduledRequests, begun.sum(), state == State.DONE ? unsent : 0L,
@@ -500,11 +500,16 @@ final class LoadRun {
         };
     }
 
+    /** The schedule is sending: warming up or measuring. */
+    private static boolean sending(State state) {
+        return state == State.WARMUP || state == State.MEASURING;
+    }
+
     /** The rate the schedule offers now: growing during a ramp, then the rate asked for. */
     double offeredRatePerSecond() {
         State state = state();
         Schedule offered = schedule;
-        if (offered == null || !(state == State.WARMUP || state == State.MEASURING)) {
+        if (offered == null || !sending(state)) {
             return 0;
         }
         return offered.rateAt(System.nanoTime() - offered.startNanos());
