@@ -57,7 +57,7 @@ else
   DEFAULT_CLIENTS="vegeta pacer"
 fi
 clients_planned=(${CLIENTS:-$DEFAULT_CLIENTS}); variants_planned=(${PACER_VARIANTS:-})
-extra_variants=0; [[ " ${clients_planned[*]} " == *" pacer "* ]] && extra_variants=$(( ${#variants_planned[@]} + (${#PACER_BEFORE} > 0) ))
+extra_variants=0; [[ " ${clients_planned[*]} " == *" pacer "* ]] && extra_variants=$(( ${#variants_planned[@]} + ( ${PACER_BEFORE:+1} + 0 ) ))
 points=$(( (${#clients_planned[@]} + extra_variants) * ${#RATES[@]} * ${#CONNECTION_COUNTS[@]} * REPEAT ))
 bench_estimate bench-client $(( points * (WARMUP_SECONDS + MEASURED_SECONDS + 5) + (PROFILE == 1 ? WARMUP_SECONDS + MEASURED_SECONDS + 20 : 0) )) \
   "$points loads of ${WARMUP_SECONDS}+${MEASURED_SECONDS} s and 5 s to start each: ${#clients_planned[@]} clients$( (( ${#variants_planned[@]} )) && echo " and ${#variants_planned[@]} pacer variants")$( [[ -n ${PACER_BEFORE:-} ]] && echo " and pacer as at $PACER_BEFORE"), ${#RATES[@]} rates, ${#CONNECTION_COUNTS[@]} connection counts, $REPEAT rounds$( (( PROFILE == 1 )) && echo ", then a profile")"

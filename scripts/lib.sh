@@ -101,10 +101,17 @@ thread_cpu_split() {
       split(a[i], f, ":"); d = f[3] - ((f[1] in then) ? then[f[1]] : 0)
       part = f[2] ~ /^pacer-shard/ ? "requests" : f[2] ~ /^C[12]_CompilerThre/ ? "jit" : f[2] ~ /^(VM_Thread|GC|Serial|G1)/ ? "vm" : "rest"
       used[part] += d
+      if (part == "rest") { name = f[2]; sub(/-[0-9]+$/, "", name); rest[name] += d }
     }
     us = n > 0 ? 1e6 / hz / n : 0
-    printf "of its CPU per response, %.1f µs in its shard threads (the requests), %.1f µs compiling (JIT), %.1f µs in GC and the VM thread, %.1f µs in the rest (samplers, run, admin)",
-      used["requests"] * us, used["jit"] * us, used["vm"] * us, used["rest"] * us }'
+    printf "of its CPU per response, %.1f µs in its shard threads (the requests), %.1f µs compiling (JIT), %.1f µs in GC and the VM thread, %.1f µs in the rest (samplers, run, admin",
+      used["requests"] * us, used["jit"] * us, used["vm"] * us, used["rest"] * us
+    for (shown = 0; shown < 3; shown++) {   # the rest`s three busiest threads, by name
+      top = ""; for (name in rest) if (top == "" || rest[name] > rest[top]) top = name
+      if (top == "" || rest[top] <= 0) break
+      printf "%s %s %.1f", shown == 0 ? ";" : ",", top, rest[top] * us; delete rest[top]
+    }
+    printf ")" }'
 }
 
 # sleeps_between BEFORE AFTER: the sleeps between two `sleeps` of one process, by the threads alive at the second. A

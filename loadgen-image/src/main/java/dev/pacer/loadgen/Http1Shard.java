@@ -58,15 +58,11 @@ import org.mortbay.jetty.load.generator.Resource;
  */
 final class Http1Shard extends RingShard<Http1Shard.Http1Connection, Http1Shard.Pending> {
     static final int READ_BUFFER_BYTES = 16 * 1024;
-    private static final String OPENED_CONTEXT_KEY = "pacer.opened";
 
     private final InetSocketAddress address;
     private final ByteBuffer request;
     private final boolean headRequest;
-    /** TLS: every connection's, or null in cleartext. */
-    private final ClientTls.Factory sslContext;
-    private SslClientConnectionFactory tls;   // made once the connector started (it needs its buffers)
-    private SslHandshakeListener handshakeTimer;
+    private final WireOpener<Http1Connection> opener;
     /** A connection is retired after this many responses (0: never), and replaced at once. */
     private final int requestsPerConnection;
     private final boolean lastUsedFirst;
@@ -83,41 +79,8 @@ final class Http1Shard extends RingShard<Http1Shard.Http1Connection, Http1Shard.
         this.request = encode(resource, base.resolve(resource.getPath()), authority, body).asReadOnlyBuffer();
         this.headRequest = "HEAD".equalsIgnoreCase(resource.getMethod());
         connector.setIdleTimeout(Duration.ZERO);   // a connection idle at a low rate is not closed by the client
-        sslContext = spec.https() ? ClientTls.contextFactory(spec.tls()) : null;
-        if (sslContext != null) {
-            connector.setSslContextFactory(sslContext);
-        }
-    }
-
-    /** Opens each connection's TLS and times its handshake, from the TCP connection to the handshake's end. */
-    private final class TimedTls extends SslClientConnectionFactory {
-        TimedTls(SslContextFactory.Client ssl, ByteBufferPool buffers, Executor executor, ClientConnectionFactory http1) {
-            super(ssl, buffers, executor, http1);
-        }
-
-        @Override
-        public Connection newConnection(EndPoint endPoint, Map<String, Object> context) throws IOException {
-            Connection connection = super.newConnection(endPoint, context);
-            @SuppressWarnings("unchecked")
-            CompletableFuture<Http1Connection> opened = (CompletableFuture<Http1Connection>) context.get(OPENED_CONTEXT_KEY);
-            SslConnection ssl = (SslConnection) connection;
-            ssl.addHandshakeListener(handshakeTimer);   // times it from the engine's making, and forgets the engine
-            ssl.addHandshakeListener(new SslHandshakeListener() {
-                @Override
-                public void handshakeSucceeded(Event event) {
-                    Http1Connection http1 = (Http1Connection) ssl.getSslEndPoint().getConnection();
-                    if (!opened.complete(http1)) {   // given up on (its open took too long): nobody would use it
-                        http1.getEndPoint().close();
-                    }
-                }
-
-                @Override
-                public void handshakeFailed(Event event, Throwable failure) {
-                    opened.completeExceptionally(failure);
-                }
-            });
-            return connection;
-        }
+        opener = new WireOpener<>(connector, address, spec.https() ? ClientTls.contextFactory(spec.tls()) : null, null,
+                Http1Connection.class, Http1Connection::new);
     }
 
     /** The request as it goes on the wire, every time: request line, Host, the spec's headers, the body's length and type. */
@@ -148,44 +111,14 @@ final class Http1Shard extends RingShard<Http1Shard.Http1Connection, Http1Shard.
     @Override
     public void connect(long timeoutMs) throws Exception {
         connector.start();
-        if (sslContext != null) {
-            handshakeTimer = sslContext.handshakeTimer(completions::handshake);
-            tls = new TimedTls(sslContext, connector.getByteBufferPool(), threads, (endPoint, context) -> new Http1Connection(endPoint));
-        }
+        opener.start(threads, completions::handshake);
         openAll(timeoutMs, lastUsedFirst);
     }
 
     /** A connection, once open (over TLS: once its handshake succeeded), or why it could not be. */
     @Override
     protected CompletableFuture<Http1Connection> open() {
-        CompletableFuture<Http1Connection> opened = new CompletableFuture<>();
-        Map<String, Object> context = new HashMap<>();
-        context.put(ClientConnector.CONTEXT_KEY, connector);
-        context.put(Transport.CONTEXT_KEY, Transport.TCP_IP);
-        context.put(OPENED_CONTEXT_KEY, opened);
-        if (tls == null) {
-            context.put(ClientConnectionFactory.CONTEXT_KEY, (ClientConnectionFactory) (endPoint, ignored) -> new Http1Connection(endPoint));
-        } else {
-            context.put(ClientConnectionFactory.CONTEXT_KEY, tls);
-            context.put(ClientConnector.REMOTE_SOCKET_ADDRESS_CONTEXT_KEY, address);   // the name the certificate must hold
-        }
-        context.put(ClientConnector.CONNECTION_PROMISE_CONTEXT_KEY, new Promise<Connection>() {
-            @Override
-            public void succeeded(Connection connection) {
-                // over TLS, the handshake's end completes it
-                if (connection instanceof Http1Connection cleartext && !opened.complete(cleartext)) {
-                    cleartext.getEndPoint().close();   // given up on: nobody would use it
-                }
-            }
-
-            @Override
-            public void failed(Throwable failure) {
-                opened.completeExceptionally(failure);
-            }
-        });
-        connector.connect(address, context);
-        // the connect timeout covers TCP's connect; a handshake that never ends must not keep the shard one connection short
-        return opened.orTimeout(2 * LoadRun.CONNECT_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        return opener.open();
     }
 
     @Override
@@ -315,7 +248,7 @@ final class Http1Shard extends RingShard<Http1Shard.Http1Connection, Http1Shard.
         @Override
         public void onOpen() {
             super.onOpen();
-            if (tls != null) {
+            if (opener.overTls()) {
                 try {   // a client speaks first: this starts the handshake, as Jetty's negotiating connections do
                     getEndPoint().flush(BufferUtil.EMPTY_BUFFER);
                 } catch (IOException e) {

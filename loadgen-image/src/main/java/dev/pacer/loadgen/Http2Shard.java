@@ -7,42 +7,28 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.Set;
+import java.util.ArrayDeque;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.pacer.contract.RunRequest;
-import org.eclipse.jetty.http.HttpField;
-import org.eclipse.jetty.http.HttpFields;
-import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.http.HttpURI;
-import org.eclipse.jetty.http.HttpVersion;
-import org.eclipse.jetty.http.MetaData;
 import org.eclipse.jetty.http2.ErrorCode;
-import org.eclipse.jetty.http2.api.Session;
-import org.eclipse.jetty.http2.api.Stream;
-import org.eclipse.jetty.http2.client.HTTP2Client;
-import org.eclipse.jetty.http2.frames.DataFrame;
-import org.eclipse.jetty.http2.frames.GoAwayFrame;
-import org.eclipse.jetty.http2.frames.HeadersFrame;
-import org.eclipse.jetty.http2.frames.ResetFrame;
-import org.eclipse.jetty.http2.frames.SettingsFrame;
-import org.eclipse.jetty.io.Transport;
-import org.eclipse.jetty.util.Callback;
-import org.eclipse.jetty.util.Promise;
-import org.eclipse.jetty.util.thread.Invocable;
+import org.eclipse.jetty.io.AbstractConnection;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.io.RetainableByteBuffer;
+import org.eclipse.jetty.util.BufferUtil;
+import org.eclipse.jetty.util.IteratingCallback;
 import org.mortbay.jetty.load.generator.Resource;
 
 /**
- * A {@link Shard} for h2c and h2 on Jetty's low-level HTTP/2 client: sessions and streams, no request or response
- * object, no listener chain. A request is one HEADERS frame built from the same request head every time (its header
- * fields made once; HPACK's dynamic table makes their encoding an index after the first); its response is read on the
- * selector thread, its status from the response's HEADERS, its DATA released as it arrives.
+ * A {@link Shard} for h2c and h2 on Jetty's I/O layer, as {@link Http1Shard} is for HTTP/1.1: HTTP/2's framing is the
+ * shard's own ({@link Http2Frames}), a request one HEADERS frame whose header block is made once per connection (the
+ * first adds its fields to the server's HPACK table, every later one is their indexes), a response's frames read on the
+ * selector thread that received them, its {@code :status} the only field decoded ({@link HpackStatusDecoder}). No
+ * session, stream, request or response object, no listener: a request costs a write, and its response a read and a scan.
  * <ul>
  *   <li>each connection carries up to {@code maxConcurrentStreams} requests at once (the lower of the run's and the
  *       server's own limit, from its SETTINGS). A free stream is a slot in a {@link ConnectionRing}, so a request
@@ -50,23 +36,30 @@ import org.mortbay.jetty.load.generator.Resource;
  *       connection;</li>
  *   <li>a connection joins once the server's SETTINGS came (it speaks HTTP/2; over TLS, ALPN chose h2 and the handshake
  *       succeeded, each handshake timed);</li>
- *   <li>a connection that closes (GOAWAY, a reset, a failure) is replaced once, through the shard's one
+ *   <li>a connection that closes (a GOAWAY, a reset, a failure) is replaced once, through the shard's one
  *       {@link Reconnector}: a server gone costs one connect per {@value Reconnector#REOPEN_DELAY_MS} ms, not one per
- *       connection. A request that waited for a reconnect counts the wait as send lag;</li>
+ *       connection. A request that waited for a reconnect counts the wait as send lag. After a GOAWAY, the streams the
+ *       server said it would not process fail, those it would are answered;</li>
  *   <li>a request unanswered {@code requestTimeout} after it went to the wire fails as a timeout and its stream is
  *       reset (its answer, should it come, would belong to nobody); its connection stays;</li>
  *   <li>with {@code requestsPerConnection}, a connection that began that many streams takes no more, is closed once they
  *       ended, and another is opened at once;</li>
- *   <li>the pacing loop may run on the selector's thread ({@link PacingClientConnector}).</li>
+ *   <li>the windows: the client gives each stream and the connection 2^30 - 1 bytes, as h2load does, and gives back what
+ *       it read once half is used; a request's body goes out as the server's windows allow.</li>
  * </ul>
  */
 final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.Pending> {
-    private final HTTP2Client http2;
-    private final ClientTls.Factory sslContext;
-    private final InetSocketAddress address;
-    private final MetaData.Request head;
-    /** The request's body, or null: sent as one DATA frame after the HEADERS. */
-    private final ByteBuffer body;
+    static final int READ_BUFFER_BYTES = 32 * 1024;   // holds a whole frame of the largest size the client allows, and more
+    /** Each stream's receive window and the connection's, as h2load's defaults ({@code -w 30 -W 30}). */
+    static final int WINDOW_BYTES = (1 << 30) - 1;
+    /** A connection whose stream ids near their end takes no more, and is replaced. */
+    private static final int LAST_STREAM_ID = Integer.MAX_VALUE - 2 * RunRequest.MAX_CONCURRENT_STREAMS;
+
+    private final WireOpener<Http2Connection> opener;
+    private final List<String[]> fields;
+    private final int fieldsTableBytes;
+    /** The request's body, or null: sent in DATA frames after the HEADERS. */
+    private final byte[] body;
     private final int streamsAsked;
     private final int requestsPerConnection;
     private final long timeoutMs;
@@ -75,74 +68,39 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
         super(index, spec, connections, maxQueued, completions);
         URI base = URI.create(spec.targetUrl());
         int port = base.getPort() < 0 ? (spec.https() ? 443 : 80) : base.getPort();
-        this.address = ClientTls.address(base.getHost(), port, spec.tls());
-        String authority = spec.tls() != null && spec.tls().serverName() != null ? spec.tls().serverName() : base.getHost();
+        InetSocketAddress address = ClientTls.address(base.getHost(), port, spec.tls());
+        String authority = (spec.tls() != null && spec.tls().serverName() != null ? spec.tls().serverName() : base.getHost()) + ":" + port;
         String bodyText = spec.request() == null || spec.request().body() == null || spec.request().body().isEmpty() ? null : spec.request().body();
-        this.body = bodyText == null ? null : ByteBuffer.wrap(bodyText.getBytes(StandardCharsets.UTF_8)).asReadOnlyBuffer();
-        this.head = head(resource, base.resolve(resource.getPath()), spec.https() ? "https" : "http", authority, port, body);
+        this.body = bodyText == null ? null : bodyText.getBytes(StandardCharsets.UTF_8);
+        URI target = base.resolve(resource.getPath());
+        String path = target.getRawPath() == null || target.getRawPath().isEmpty() ? "/" : target.getRawPath();
+        this.fields = Http2Frames.requestFields(resource, spec.https() ? "https" : "http", authority,
+                target.getRawQuery() == null ? path : path + "?" + target.getRawQuery(), body);
+        this.fieldsTableBytes = Http2Frames.tableBytes(fields);
         this.streamsAsked = spec.streamsPerConnection();
         this.requestsPerConnection = spec.tls() == null ? 0 : spec.tls().requestsPerConnection();
         this.timeoutMs = spec.effectiveRequestTimeoutMs();
-        sslContext = spec.https() ? ClientTls.contextFactory(spec.tls()) : null;
-        if (sslContext != null) {
-            connector.setSslContextFactory(sslContext);
-        }
-        http2 = new HTTP2Client(connector);
-        http2.setIdleTimeout(0);   // a connection idle at a low rate is not closed by the client
-        http2.setStreamIdleTimeout(0);   // the shard's own sweep times requests out: no timer per stream
-        http2.setMaxConcurrentPushedStreams(0);
-        http2.setInputBufferSize(16 * 1024);
-        if (sslContext != null) {
-            http2.addBean(sslContext.handshakeTimer(completions::handshake));
-        }
-    }
-
-    /** The request's head as every stream sends it: method, scheme, authority, path, the spec's headers, the body's length and type. */
-    static MetaData.Request head(Resource resource, URI target, String scheme, String host, int port, ByteBuffer body) {
-        HttpFields.Mutable fields = HttpFields.build();
-        boolean typed = false;
-        for (HttpField field : resource.getRequestHeaders()) {
-            fields.add(field.getName(), field.getValue());
-            typed |= field.getHeader() == HttpHeader.CONTENT_TYPE;
-        }
-        if (body != null && !typed) {
-            fields.add(HttpHeader.CONTENT_TYPE, "text/plain;charset=UTF-8");
-        }
-        String path = target.getRawPath() == null || target.getRawPath().isEmpty() ? "/" : target.getRawPath();
-        HttpURI uri = HttpURI.build().scheme(scheme).host(host).port(port).path(path).query(target.getRawQuery()).asImmutable();
-        return new MetaData.Request(resource.getMethod(), uri, HttpVersion.HTTP_2, fields.asImmutable(), body == null ? -1 : body.remaining());
+        opener = new WireOpener<>(connector, address, spec.https() ? ClientTls.contextFactory(spec.tls()) : null, "h2",
+                Http2Connection.class, Http2Connection::new);
     }
 
     @Override
     public void connect(long timeoutMs) throws Exception {
-        http2.start();
+        connector.start();
+        opener.start(threads, completions::handshake);
         openAll(timeoutMs, false);   // a request takes the stream idle longest: the first go one per connection, as h2load's do
     }
 
     /** A connection, once the server's SETTINGS came (over TLS: after the handshake and ALPN), or why it could not be. */
     @Override
     protected CompletableFuture<Http2Connection> open() {
-        Http2Connection connection = new Http2Connection();
-        // Jetty's TLS connections take the handshake listeners among the beans of the holder the context names
-        Map<String, Object> context = new HashMap<>();
-        context.put(org.eclipse.jetty.client.HttpClient.class.getName(), http2);
-        http2.connect(Transport.TCP_IP, sslContext, address, connection, new Promise<>() {
-            @Override
-            public void succeeded(Session session) {
-                connection.session = session;
-            }
-
-            @Override
-            public void failed(Throwable failure) {
-                connection.opened.completeExceptionally(failure);
-            }
-        }, context);
-        // the connect timeout covers TCP's connect; a handshake or SETTINGS that never comes must not keep the shard one connection short
-        return connection.opened.orTimeout(2 * LoadRun.CONNECT_TIMEOUT_MS, TimeUnit.MILLISECONDS).whenComplete((ok, failure) -> {
-            if (failure != null) {
-                connection.abandon();
-            }
-        });
+        return opener.open().thenCompose(connection -> connection.settled
+                .orTimeout(2 * LoadRun.CONNECT_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                .whenComplete((ok, failure) -> {
+                    if (failure != null) {   // given up on: nobody would use it
+                        connection.getEndPoint().close(failure);
+                    }
+                }));
     }
 
     @Override
@@ -172,17 +130,22 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
 
     @Override
     protected void stopClients() throws Exception {
-        http2.stop();
+        connector.stop();
     }
 
     /**
-     * One request: its intended time, its hand-off, when it went to the wire, and its stream's events. It ends once,
-     * answered or failed; then it is recorded and its stream's slot goes back to the ring.
+     * One request: its intended time, its hand-off, when it went to the wire, and its stream. It ends once, answered or
+     * failed; then it is recorded and its stream's slot goes back to the ring.
      */
-    final class Pending extends RingShard.Request implements Stream.Listener, Promise<Stream>, Invocable {
+    final class Pending extends RingShard.Request {
         Http2Connection connection;
-        private volatile Stream stream;
-        private int status;
+        int streamId;
+        int status;
+        /** Bytes of the response's DATA not yet given back to the stream's window. */
+        int unacknowledgedBytes;
+        /** The body's bytes not yet sent, and the stream's send window: the connection's lock guards them. */
+        int bodySent;
+        long sendWindowBytes;
         private final AtomicBoolean ended = new AtomicBoolean();
 
         Pending(long intendedNanos, long handedNanos) {
@@ -197,113 +160,68 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
             }
         }
 
-        /** The stream was made and its HEADERS queued: the body, if any, follows. */
-        @Override
-        public void succeeded(Stream stream) {
-            this.stream = stream;
-            if (body != null) {
-                stream.data(new DataFrame(stream.getId(), body.duplicate(), true), Callback.NOOP);
-            }
-        }
-
-        /** The stream could not be made (the connection closed meanwhile, or the server's stream limit). */
-        @Override
-        public void failed(Throwable failure) {
-            end(0, failure);
-        }
-
-        @Override
-        public void onHeaders(Stream stream, HeadersFrame frame) {
-            if (frame.getMetaData() instanceof MetaData.Response response) {
-                if (response.getStatus() < 200 && !frame.isEndStream()) {
-                    return;   // an interim response: the final one follows
-                }
-                status = response.getStatus();
-            }
-            if (frame.isEndStream()) {
-                end(status, null);
-            } else {
-                stream.demand();
-            }
-        }
-
-        @Override
-        public void onDataAvailable(Stream stream) {
-            while (true) {
-                Stream.Data data = stream.readData();
-                if (data == null) {
-                    stream.demand();
-                    return;
-                }
-                boolean last = data.frame().isEndStream();
-                data.release();   // gives the flow-control window back
-                if (last) {
-                    end(status, null);
-                    return;
-                }
-            }
-        }
-
-        @Override
-        public void onReset(Stream stream, ResetFrame frame, Callback callback) {
-            end(0, new IOException("the server reset the stream: " + ErrorCode.toString(frame.getError(), "error " + frame.getError())));
-            callback.succeeded();
-        }
-
-        /** On the wire longer than the timeout: it fails so, and its stream is reset. */
-        void timeOutIfLate(long nowNanos) {
-            if (nowNanos - begunNanos > timeoutNanos && !ended.get()) {
-                end(0, new TimeoutException("no response within " + timeoutMs + " ms"));
-                Stream made = stream;
-                if (made != null) {
-                    made.reset(new ResetFrame(made.getId(), ErrorCode.CANCEL_STREAM_ERROR.code), Callback.NOOP);
-                }
-            }
-        }
-
-        @Override
-        public void onFailure(Stream stream, int error, String reason, Throwable failure, Callback callback) {
-            end(0, failure != null ? failure : new IOException(reason));
-            callback.succeeded();
-        }
-
         /** Recorded at once, then the stream's slot goes back (a request waiting goes out on it). */
         void end(int status, Throwable failure) {
             if (!ended.compareAndSet(false, true)) {
                 return;
             }
             finish(this, status, failure);
-            connection.streamEnded(this);
-        }
-
-        @Override
-        public InvocationType getInvocationType() {
-            return InvocationType.NON_BLOCKING;
+            connection.streamEnded();
         }
     }
 
-    /** One HTTP/2 connection (a session), carrying up to {@link #streams} requests at once. */
-    final class Http2Connection implements Session.Listener, RingShard.Carrier {
-        final CompletableFuture<Http2Connection> opened = new CompletableFuture<>();
-        volatile Session session;
+    /** One HTTP/2 connection, carrying up to {@link #streams} requests at once, its frames read on the selector thread. */
+    final class Http2Connection extends AbstractConnection.NonBlocking implements RingShard.Carrier {
+        /** The server's first SETTINGS came: the connection speaks HTTP/2 and knows how many streams it may open. */
+        final CompletableFuture<Http2Connection> settled = new CompletableFuture<>();
         /** Streams it may carry at once: the run's, or the server's limit when lower. Set once, before it joins. */
-        int streams;
-        /** Requests on it now, to close it once a retiring one carries none. */
-        private final AtomicInteger onWire = new AtomicInteger();
-        private final AtomicInteger begun = new AtomicInteger();
+        volatile int streams;
+
+        // guarded by this: the streams open, in the order of their ids on the wire
+        private final OpenStreams<Pending> open = new OpenStreams<>(streamsAsked);
+        private final ArrayDeque<ByteBuffer> toWrite = new ArrayDeque<>();
+        private final ArrayDeque<Pending> bodiesWaiting = new ArrayDeque<>();
+        private int nextStreamId = 1;
+        private int begun;
+        private byte[] firstBlock;
+        private byte[] laterBlock;
+        private boolean blockIndexed;
+        private long connectionSendWindowBytes = Http2Frames.DEFAULT_WINDOW_BYTES;
+        private int peerInitialWindowBytes = Http2Frames.DEFAULT_WINDOW_BYTES;
+        private int peerMaxFrameBytes = Http2Frames.DEFAULT_MAX_FRAME_BYTES;
+        private boolean closeOnceWritten;
+
+        // the selector thread's alone
+        private final HpackStatusDecoder statuses = new HpackStatusDecoder(Http2Frames.DEFAULT_HEADER_TABLE_BYTES);
+        private RetainableByteBuffer in;
+        private ByteBuffer continued;   // a header block split over CONTINUATION frames, until its end
+        private int continuedStreamId;
+        private boolean continuedEndsStream;
+        private int connectionUnacknowledgedBytes;
+
+        private final Flusher flusher = new Flusher();
         private volatile boolean closed;
-        private volatile boolean retiring;
+        /** Takes no new stream (a GOAWAY, or retired): closed once those on the wire ended. */
+        private volatile boolean draining;
         private final AtomicBoolean replacementClaimed = new AtomicBoolean();
         private volatile boolean carried;
         private volatile boolean joined;
 
-        Http2Connection() {
+        Http2Connection(EndPoint endPoint) {
+            super(endPoint, threads);
             live.add(this);
         }
 
         @Override
+        public void onOpen() {
+            super.onOpen();
+            write(Http2Frames.opening(WINDOW_BYTES));   // over TLS, this starts the handshake: a client speaks first
+            fillInterested();
+        }
+
+        @Override
         public boolean usable() {
-            return !closed && !retiring;
+            return !closed && !draining;
         }
 
         @Override
@@ -325,101 +243,439 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
             }
         }
 
+        /** Opens a stream for the request: its HEADERS (and body) queued in the order of its id, then written. */
         void send(Pending pending) {
             if (!carried) {   // written once: not a volatile write per request
                 carried = true;
             }
             pending.connection = this;
-            onWire.incrementAndGet();
-            if (closed) {   // closed after the ring found it open: the request never went out
+            boolean retire = false;
+            synchronized (this) {
+                if (closed || draining) {   // closed after the ring found it open: the request never went out
+                    pending.streamId = 0;
+                } else {
+                    int id = nextStreamId;
+                    nextStreamId += 2;
+                    pending.streamId = id;
+                    open.put(id, pending);
+                    byte[] block = blockIndexed ? laterBlock : firstBlock;
+                    blockIndexed = laterBlock != null;
+                    int flags = Http2Frames.FLAG_END_HEADERS | (body == null ? Http2Frames.FLAG_END_STREAM : 0);
+                    toWrite.add(Http2Frames.header(block.length, Http2Frames.HEADERS, flags, id));
+                    toWrite.add(ByteBuffer.wrap(block));
+                    if (body != null) {
+                        pending.sendWindowBytes = peerInitialWindowBytes;
+                        bodiesWaiting.add(pending);
+                        queueBodies();
+                    }
+                    if ((requestsPerConnection > 0 && ++begun >= requestsPerConnection) || nextStreamId > LAST_STREAM_ID) {
+                        draining = true;   // takes no more streams; closed once those on the wire ended
+                        retire = true;
+                    }
+                }
+            }
+            if (pending.streamId == 0) {
                 pending.end(0, new ClosedChannelException());
                 return;
             }
-            if (requestsPerConnection > 0 && begun.incrementAndGet() >= requestsPerConnection) {
-                retiring = true;   // takes no more streams; closed once those on the wire ended
+            if (retire) {
                 replaceOnce();
             }
-            session.newStream(new HeadersFrame(head, null, body == null), pending, pending);
+            flusher.iterate();
         }
 
-        void streamEnded(Pending pending) {
-            if (onWire.decrementAndGet() == 0 && retiring && !closed && session != null) {
-                session.close(ErrorCode.NO_ERROR.code, "retired after " + requestsPerConnection + " requests", Callback.NOOP);
+        /** The bodies waiting, in order, as far as the windows allow. Holds the lock. */
+        private void queueBodies() {
+            while (!bodiesWaiting.isEmpty()) {
+                Pending pending = bodiesWaiting.peek();
+                while (pending.bodySent < body.length) {
+                    long window = Math.min(connectionSendWindowBytes, pending.sendWindowBytes);
+                    int bytes = (int) Math.min(Math.min(window, peerMaxFrameBytes), body.length - pending.bodySent);
+                    if (bytes <= 0) {
+                        return;   // a WINDOW_UPDATE will go on
+                    }
+                    boolean last = pending.bodySent + bytes == body.length;
+                    toWrite.add(Http2Frames.header(bytes, Http2Frames.DATA, last ? Http2Frames.FLAG_END_STREAM : 0, pending.streamId));
+                    toWrite.add(ByteBuffer.wrap(body, pending.bodySent, bytes));
+                    pending.bodySent += bytes;
+                    connectionSendWindowBytes -= bytes;
+                    pending.sendWindowBytes -= bytes;
+                }
+                bodiesWaiting.poll();
+            }
+        }
+
+        void streamEnded() {
+            boolean closeNow;
+            synchronized (this) {
+                closeNow = draining && open.isEmpty();
+                if (closeNow) {
+                    toWrite.add(Http2Frames.goAway(0, Http2Frames.NO_ERROR));
+                    closeOnceWritten = true;
+                }
+            }
+            if (closeNow) {
+                flusher.iterate();
             }
             ring.release(this);
         }
 
-        /** The server's first SETTINGS: it speaks HTTP/2, and says how many streams it takes at once. */
-        @Override
-        public void onSettings(Session session, SettingsFrame frame) {
-            if (opened.isDone()) {
-                return;
+        private void write(ByteBuffer frame) {
+            synchronized (this) {
+                toWrite.add(frame);
             }
-            Integer serverLimit = frame.getSettings().get(SettingsFrame.MAX_CONCURRENT_STREAMS);
-            streams = serverLimit == null ? streamsAsked : Math.max(1, Math.min(streamsAsked, serverLimit));
-            this.session = session;
-            if (!opened.complete(this)) {
-                abandon();
+            flusher.iterate();
+        }
+
+        /** Writes what is queued, one gathering write at a time, in the order queued. */
+        private final class Flusher extends IteratingCallback {
+            @Override
+            protected Action process() {
+                ByteBuffer[] frames;
+                synchronized (Http2Connection.this) {
+                    if (toWrite.isEmpty()) {
+                        if (closeOnceWritten) {
+                            getEndPoint().close();
+                        }
+                        return Action.IDLE;
+                    }
+                    frames = toWrite.toArray(ByteBuffer[]::new);
+                    toWrite.clear();
+                }
+                getEndPoint().write(this, frames);
+                return Action.SCHEDULED;
+            }
+
+            @Override
+            protected void onCompleteFailure(Throwable cause) {
+                getEndPoint().close(cause);
+            }
+
+            @Override
+            public InvocationType getInvocationType() {
+                return InvocationType.NON_BLOCKING;
             }
         }
 
         @Override
-        public void onGoAway(Session session, GoAwayFrame frame) {
-            closed(new EOFException("the server closed the connection (GOAWAY " + ErrorCode.toString(frame.getError(), "") + ")"));
-        }
-
-        @Override
-        public void onClose(Session session, GoAwayFrame frame, Callback callback) {
-            closed(new EOFException("the connection closed"));
-            callback.succeeded();
-        }
-
-        @Override
-        public void onFailure(Session session, Throwable failure, Callback callback) {
-            closed(failure);
-            callback.succeeded();
-        }
-
-        @Override
-        public boolean onIdleTimeout(Session session) {
-            return false;   // the client never closes an idle connection
-        }
-
-        @Override
-        public void timeOutIfLate(long nowNanos) {
-            forEachOnWire(pending -> pending.timeOutIfLate(nowNanos));
-        }
-
-        /** The requests whose streams are open on it (Jetty fails those it has not opened yet through their promise). */
-        private void forEachOnWire(java.util.function.Consumer<Pending> action) {
-            Session made = session;
-            if (made != null) {
-                for (Stream stream : made.getStreams()) {
-                    if (stream.getListener() instanceof Pending pending) {
-                        action.accept(pending);
+        public void onFillable() {
+            try {
+                while (true) {
+                    if (in == null) {
+                        // on the heap: header blocks are read from the buffer's array
+                        in = connector.getByteBufferPool().acquire(READ_BUFFER_BYTES, false);
+                        BufferUtil.clear(in.getByteBuffer());
+                    }
+                    ByteBuffer buffer = in.getByteBuffer();
+                    int read = getEndPoint().fill(buffer);
+                    if (read < 0) {
+                        releaseInput();
+                        getEndPoint().close(new EOFException("the server closed the connection"));
+                        return;
+                    }
+                    if (read == 0) {
+                        if (!buffer.hasRemaining()) {   // no frame begun: 10,000 idle connections hold no buffer
+                            releaseInput();
+                        }
+                        fillInterested();
+                        return;
+                    }
+                    if (!readFrames(buffer)) {
+                        releaseInput();
+                        return;
+                    }
+                    if (buffer.hasRemaining()) {
+                        BufferUtil.compact(buffer);   // a frame begun: its rest lands after it
+                    } else {
+                        BufferUtil.clear(buffer);
                     }
                 }
+            } catch (Throwable failure) {
+                releaseInput();
+                getEndPoint().close(failure);
             }
         }
 
-        /** Given up on before it joined (its open failed or took too long): nobody will use it. */
-        void abandon() {
-            closed = true;
-            live.remove(this);
-            Session made = session;
-            if (made != null) {
-                made.close(ErrorCode.NO_ERROR.code, "not needed", Callback.NOOP);
+        private void releaseInput() {
+            if (in != null) {
+                in.release();
+                in = null;
             }
         }
 
-        /** The streams still on it fail with the reason, and it is replaced once when it carried the shard's load. */
-        private void closed(Throwable cause) {
+        /**
+         * Reads the whole frames in the buffer, and leaves a frame begun in it.
+         *
+         * @return whether the connection goes on (false: it broke the protocol, and is closing)
+         */
+        private boolean readFrames(ByteBuffer buffer) throws IOException {
+            while (buffer.remaining() >= Http2Frames.FRAME_HEADER_BYTES) {
+                int at = buffer.position();
+                int length = ((buffer.get(at) & 0xFF) << 16) | ((buffer.get(at + 1) & 0xFF) << 8) | (buffer.get(at + 2) & 0xFF);
+                if (length > Http2Frames.DEFAULT_MAX_FRAME_BYTES) {
+                    return broken(Http2Frames.FRAME_SIZE_ERROR, "a frame of " + length + " bytes, above the " + Http2Frames.DEFAULT_MAX_FRAME_BYTES + " allowed");
+                }
+                if (buffer.remaining() < Http2Frames.FRAME_HEADER_BYTES + length) {
+                    return true;
+                }
+                int type = buffer.get(at + 3) & 0xFF;
+                int flags = buffer.get(at + 4) & 0xFF;
+                int streamId = buffer.getInt(at + 5) & 0x7FFF_FFFF;
+                int end = at + Http2Frames.FRAME_HEADER_BYTES + length;
+                int limit = buffer.limit();
+                buffer.position(at + Http2Frames.FRAME_HEADER_BYTES).limit(end);
+                boolean goOn = frame(type, flags, streamId, buffer);
+                buffer.limit(limit).position(end);
+                if (!goOn) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** One frame, its payload between the buffer's position and limit. */
+        private boolean frame(int type, int flags, int streamId, ByteBuffer payload) throws IOException {
+            if (continued != null && type != Http2Frames.CONTINUATION) {
+                return broken(Http2Frames.PROTOCOL_ERROR, "a header block's CONTINUATION expected, got a frame of type " + type);
+            }
+            switch (type) {
+                case Http2Frames.DATA -> data(flags, streamId, payload);
+                case Http2Frames.HEADERS -> {
+                    int padding = (flags & Http2Frames.FLAG_PADDED) != 0 ? payload.get() & 0xFF : 0;
+                    if ((flags & Http2Frames.FLAG_PRIORITY) != 0) {
+                        payload.position(payload.position() + 5);
+                    }
+                    if (padding > payload.remaining()) {
+                        return broken(Http2Frames.PROTOCOL_ERROR, "padding longer than its frame");
+                    }
+                    payload.limit(payload.limit() - padding);
+                    boolean endStream = (flags & Http2Frames.FLAG_END_STREAM) != 0;
+                    if ((flags & Http2Frames.FLAG_END_HEADERS) != 0) {
+                        return headers(streamId, endStream, payload);
+                    }
+                    continued = ByteBuffer.allocate(Math.max(2 * payload.remaining(), 1024)).put(payload);
+                    continuedStreamId = streamId;
+                    continuedEndsStream = endStream;
+                }
+                case Http2Frames.CONTINUATION -> {
+                    if (continued == null || streamId != continuedStreamId) {
+                        return broken(Http2Frames.PROTOCOL_ERROR, "a CONTINUATION out of place");
+                    }
+                    if (continued.remaining() < payload.remaining()) {
+                        continued = ByteBuffer.allocate(2 * (continued.position() + payload.remaining())).put(continued.flip());
+                    }
+                    continued.put(payload);
+                    if ((flags & Http2Frames.FLAG_END_HEADERS) != 0) {
+                        ByteBuffer block = continued.flip();
+                        continued = null;
+                        return headers(continuedStreamId, continuedEndsStream, block);
+                    }
+                }
+                case Http2Frames.RST_STREAM -> {
+                    int error = payload.getInt();
+                    Pending pending = remove(streamId);
+                    if (pending != null) {
+                        pending.end(0, new IOException("the server reset the stream: " + ErrorCode.toString(error, "error " + error)));
+                    }
+                }
+                case Http2Frames.SETTINGS -> {
+                    if ((flags & Http2Frames.FLAG_ACK) == 0) {
+                        return settings(payload);
+                    }
+                }
+                case Http2Frames.PING -> {
+                    if ((flags & Http2Frames.FLAG_ACK) == 0) {
+                        write(Http2Frames.pingAck(payload.getLong()));
+                    }
+                }
+                case Http2Frames.GOAWAY -> goAway(payload.getInt() & 0x7FFF_FFFF, payload.getInt());
+                case Http2Frames.WINDOW_UPDATE -> {
+                    int bytes = payload.getInt() & 0x7FFF_FFFF;
+                    synchronized (this) {
+                        if (streamId == 0) {
+                            connectionSendWindowBytes += bytes;
+                        } else {
+                            Pending pending = open.get(streamId);
+                            if (pending != null) {
+                                pending.sendWindowBytes += bytes;
+                            }
+                        }
+                        queueBodies();
+                    }
+                    flusher.iterate();
+                }
+                case Http2Frames.PUSH_PROMISE -> {
+                    return broken(Http2Frames.PROTOCOL_ERROR, "a PUSH_PROMISE, though the client disabled push");
+                }
+                default -> { }   // PRIORITY, and frame types this client does not know: ignored, as RFC 9113 asks
+            }
+            return true;
+        }
+
+        private void data(int flags, int streamId, ByteBuffer payload) {
+            int bytes = payload.remaining();   // padding included: it counts against the windows
+            connectionUnacknowledgedBytes += bytes;
+            if (connectionUnacknowledgedBytes >= WINDOW_BYTES / 2) {
+                write(Http2Frames.windowUpdate(0, connectionUnacknowledgedBytes));
+                connectionUnacknowledgedBytes = 0;
+            }
+            Pending pending;
+            boolean endStream = (flags & Http2Frames.FLAG_END_STREAM) != 0;
+            synchronized (this) {
+                pending = endStream ? open.remove(streamId) : open.get(streamId);
+            }
+            if (pending == null) {
+                return;   // a stream reset, or timed out: its bytes only count against the connection's window
+            }
+            if (endStream) {
+                pending.end(pending.status, null);
+                return;
+            }
+            pending.unacknowledgedBytes += bytes;
+            if (pending.unacknowledgedBytes >= WINDOW_BYTES / 2) {
+                write(Http2Frames.windowUpdate(streamId, pending.unacknowledgedBytes));
+                pending.unacknowledgedBytes = 0;
+            }
+        }
+
+        /** A whole header block: decoded (every one is, to keep the table in step), its stream told its status. */
+        private boolean headers(int streamId, boolean endStream, ByteBuffer block) {
+            int status;
+            try {
+                status = statuses.status(block);
+            } catch (HpackStatusDecoder.HpackException e) {
+                return broken(Http2Frames.COMPRESSION_ERROR, "a response's header block: " + e.getMessage());
+            }
+            if (status > 0 && status < 200 && !endStream) {
+                return true;   // an interim response: the final one follows
+            }
+            Pending pending;
+            synchronized (this) {
+                pending = endStream ? open.remove(streamId) : open.get(streamId);
+            }
+            if (pending != null) {
+                if (status > 0) {
+                    pending.status = status;
+                }
+                if (endStream) {
+                    pending.end(pending.status, null);
+                }
+            }
+            return true;
+        }
+
+        /** The server's SETTINGS: acknowledged; the first makes the connection ready. */
+        private boolean settings(ByteBuffer payload) {
+            if (payload.remaining() % 6 != 0) {
+                return broken(Http2Frames.FRAME_SIZE_ERROR, "a SETTINGS frame of " + payload.remaining() + " bytes");
+            }
+            Integer serverStreams = null;
+            Integer tableBytes = null;
+            synchronized (this) {
+                while (payload.hasRemaining()) {
+                    int setting = payload.getShort() & 0xFFFF;
+                    int value = payload.getInt();
+                    switch (setting) {
+                        case Http2Frames.SETTINGS_MAX_CONCURRENT_STREAMS -> serverStreams = value;
+                        case Http2Frames.SETTINGS_HEADER_TABLE_SIZE -> tableBytes = value;
+                        case Http2Frames.SETTINGS_MAX_FRAME_SIZE -> peerMaxFrameBytes = value;
+                        case Http2Frames.SETTINGS_INITIAL_WINDOW_SIZE -> {
+                            int change = value - peerInitialWindowBytes;
+                            open.forEach(pending -> pending.sendWindowBytes += change);
+                            peerInitialWindowBytes = value;
+                        }
+                        default -> { }
+                    }
+                }
+                toWrite.add(Http2Frames.settingsAck());
+                queueBodies();
+                if (firstBlock == null) {
+                    // the server's table holds the request's fields: the first request adds them, later ones index them
+                    int serverTableBytes = tableBytes == null ? Http2Frames.DEFAULT_HEADER_TABLE_BYTES : tableBytes;
+                    boolean indexed = fieldsTableBytes <= serverTableBytes;
+                    firstBlock = Http2Frames.firstBlock(fields, indexed);
+                    laterBlock = indexed ? Http2Frames.laterBlock(fields) : null;
+                } else if (tableBytes != null && laterBlock != null && tableBytes < fieldsTableBytes) {
+                    draining = true;   // the server's table shrank below the fields indexed: a new connection starts over
+                }
+            }
+            flusher.iterate();
+            if (!settled.isDone()) {
+                streams = serverStreams == null ? streamsAsked : Math.max(1, Math.min(streamsAsked, serverStreams));
+                settled.complete(this);
+            } else if (draining) {
+                replaceOnce();
+            }
+            return true;
+        }
+
+        /** The server takes no new stream: those above its last fail, the others end as they come, and it is replaced. */
+        private void goAway(int lastStreamId, int error) {
+            List<Pending> unprocessed;
+            boolean closeNow;
+            synchronized (this) {
+                draining = true;
+                unprocessed = open.removeIf(pending -> pending.streamId > lastStreamId);
+                closeNow = open.isEmpty();
+            }
+            IOException cause = new EOFException("the server closed the connection (GOAWAY " + ErrorCode.toString(error, "error " + error) + ")");
+            unprocessed.forEach(pending -> pending.end(0, cause));
+            if (joined) {
+                replaceOnce();
+            }
+            if (closeNow) {
+                getEndPoint().close(cause);
+            }
+        }
+
+        /** The server broke the protocol: told so, and the connection closes. */
+        private boolean broken(int error, String reason) {
+            synchronized (this) {
+                toWrite.add(Http2Frames.goAway(0, error));
+                closeOnceWritten = true;
+            }
+            flusher.iterate();
+            getEndPoint().close(new IOException("HTTP/2 protocol error from the server: " + reason));
+            return false;
+        }
+
+        private Pending remove(int streamId) {
+            synchronized (this) {
+                return open.remove(streamId);
+            }
+        }
+
+        /** Requests on the wire longer than the timeout fail so, and their streams are reset. */
+        @Override
+        public void timeOutIfLate(long nowNanos) {
+            List<Pending> late;
+            synchronized (this) {
+                late = open.removeIf(pending -> nowNanos - pending.begunNanos > timeoutNanos);
+                late.forEach(pending -> toWrite.add(Http2Frames.reset(pending.streamId, Http2Frames.CANCEL)));
+                bodiesWaiting.removeAll(late);
+            }
+            if (!late.isEmpty()) {
+                flusher.iterate();
+                TimeoutException timeout = new TimeoutException("no response within " + timeoutMs + " ms");
+                late.forEach(pending -> pending.end(0, timeout));
+            }
+        }
+
+        @Override
+        public void onClose(Throwable cause) {
             closed = true;
+            super.onClose(cause);
             live.remove(this);
             reopenedAtNanos.remove(this);
-            opened.completeExceptionally(cause);
-            forEachOnWire(pending -> pending.end(0, cause));
-            if (joined) {
+            Throwable reason = cause != null ? cause : new EOFException("the connection closed");
+            settled.completeExceptionally(reason);
+            List<Pending> unanswered;
+            synchronized (this) {
+                unanswered = open.clear();
+                bodiesWaiting.clear();
+            }
+            unanswered.forEach(pending -> pending.end(0, reason));
+            if (joined) {   // idle in the ring too: replaced now, not when a burst next reaches it
                 replaceOnce();
             }
         }
