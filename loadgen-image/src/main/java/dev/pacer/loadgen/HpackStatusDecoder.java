@@ -101,6 +101,11 @@ final class HpackStatusDecoder {
         return status;
     }
 
+    /** The dynamic table's size as HPACK counts it: the encoder's, when both agree. */
+    int tableBytes() {
+        return tableBytes;
+    }
+
     private static int parseStatus(String value) throws HpackException {
         if (value.length() != 3) {
             throw new HpackException("bad :status " + value);
