@@ -70,6 +70,7 @@ public final class PeriodSampler implements Closeable {
     private final long firstPeriodStartEpochMillis;
     private final ByteArrayOutputStream lineBuffer = new ByteArrayOutputStream(4096);
     private final HistogramLogWriter lineWriter;
+    private final DeflaterKeptEncoding lineEncoding;
     private final Thread closer;
     private volatile boolean closed;
 
@@ -88,6 +89,7 @@ public final class PeriodSampler implements Closeable {
         this.lastBoundaryEpochMillis = firstPeriodStartEpochMillis;
         this.lineWriter = new HistogramLogWriter(new PrintStream(lineBuffer, false, StandardCharsets.US_ASCII));
         this.lineWriter.setBaseTime(firstPeriodStartEpochMillis);
+        this.lineEncoding = new DeflaterKeptEncoding(cumulative);
         this.closer = Thread.ofPlatform().daemon().name("pacer-sampler-" + name).unstarted(this::closePeriods);
         this.closer.start();
     }
@@ -217,7 +219,7 @@ public final class PeriodSampler implements Closeable {
             closedInterval.setStartTimeStamp(lastBoundaryEpochMillis);
             closedInterval.setEndTimeStamp(endEpochMillis);
             lineBuffer.reset();
-            lineWriter.outputIntervalHistogram(closedInterval);
+            lineWriter.outputIntervalHistogram(lineEncoding.of(closedInterval));
             String line = lineBuffer.toString(StandardCharsets.US_ASCII);
             PeriodSummary summary = PeriodSummary.of(closedInterval);
             synchronized (lock) {
@@ -226,7 +228,9 @@ public final class PeriodSampler implements Closeable {
                     retainedLogLines.removeFirst();
                     droppedPeriods++;
                 }
-                cumulative.add(closedInterval);
+                if (closedInterval.getTotalCount() > 0) {   // adding walks every count: nothing to add, no walk
+                    cumulative.add(closedInterval);
+                }
                 lastPeriod = summary;
                 interval = closedInterval;
                 lastBoundaryEpochMillis = endEpochMillis;

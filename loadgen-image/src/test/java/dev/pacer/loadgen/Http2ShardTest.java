@@ -38,6 +38,8 @@ class Http2ShardTest {
     final AtomicInteger begun = completions.begun;
     final AtomicInteger served = new AtomicInteger();
     final AtomicInteger connectionsSeen = new AtomicInteger();
+    /** The length of each request body the server read. */
+    final ConcurrentLinkedQueue<Integer> bodiesRead = new ConcurrentLinkedQueue<>();
     /** Requests in the handler now, and the most seen at once, by the server's id of the connection. */
     final Map<String, AtomicInteger> inHandlerOn = new ConcurrentHashMap<>();
     final Map<String, AtomicInteger> mostAtOnceOn = new ConcurrentHashMap<>();
@@ -80,6 +82,7 @@ class Http2ShardTest {
                 }
                 if ("POST".equals(request.getMethod())) {
                     String body = Content.Source.asString(request, StandardCharsets.UTF_8);
+                    bodiesRead.add(body.length());
                     response.setStatus(201);
                     response.write(true, ByteBuffer.wrap(Integer.toString(body.length()).getBytes(StandardCharsets.UTF_8)), callback);
                     return true;
@@ -156,6 +159,39 @@ class Http2ShardTest {
         Shard shard = shard(start(128), "POST", "/echo", "héllo", 1, 1, 5_000);
         sendAtOnce(shard, 3);
         assertThat(done).allSatisfy(d -> assertThat(d.status()).as("%s", d.failure()).isEqualTo(201));
+    }
+
+    /** Bodies larger than the server's windows (64 KiB at first) go out as its WINDOW_UPDATEs allow, two at once. */
+    @Test
+    void bodiesLargerThanTheServersWindowsGoOutWholeAsItsWindowsAllow() throws Exception {
+        String body = "b".repeat(200_000);
+        Shard shard = shard(start(128), "POST", "/echo", body, 1, 2, 5_000);
+        sendAtOnce(shard, 6);
+        assertThat(done).allSatisfy(d -> assertThat(d.status()).as("%s", d.failure()).isEqualTo(201));
+        assertThat(bodiesRead).hasSize(6).containsOnly(200_000);
+    }
+
+    /**
+     * A server shutting down gracefully sends a GOAWAY: the streams it took are answered, the connection is replaced,
+     * and the next requests go out on the new one.
+     */
+    @Test
+    void aGoAwayLetsTheStreamsTheServerTookEndAndTheConnectionIsReplaced() throws Exception {
+        Shard shard = shard(start(128), "GET", "/hold", null, 1, 4, 5_000);
+        for (int i = 0; i < 4; i++) {
+            shard.trySend(i, System.nanoTime());
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> served.get() == 4);   // all four in the handler, held
+        connector.getConnectedEndPoints().forEach(endPoint ->
+                ((org.eclipse.jetty.http2.HTTP2Connection) endPoint.getConnection()).getSession().shutdown());
+        await().atMost(Duration.ofSeconds(10)).until(() -> done.size() == 4);
+        assertThat(done).as("the streams the server took, answered").allSatisfy(d -> assertThat(d.status()).as("%s", d.failure()).isEqualTo(200));
+        await("replaced").atMost(Duration.ofSeconds(10)).until(() -> connectionsSeen.get() == 2);
+        for (int i = 0; i < 4; i++) {
+            shard.trySend(10 + i, System.nanoTime());
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> done.size() == 8);
+        assertThat(done).allSatisfy(d -> assertThat(d.status()).as("%s", d.failure()).isEqualTo(200));
     }
 
     @Test

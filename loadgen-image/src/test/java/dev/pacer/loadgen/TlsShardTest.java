@@ -63,6 +63,8 @@ class TlsShardTest {
     final ConcurrentLinkedQueue<String> hosts = new ConcurrentLinkedQueue<>();
     Server server;
     Shard shard;
+    /** The protocols the server offers over ALPN, its preference first (none: it does no ALPN, and speaks HTTP/1.1). */
+    String[] serverProtocols = {"h2", "http/1.1"};
 
     final Shard.Completions completions = new Shard.Completions() {
         @Override
@@ -93,9 +95,10 @@ class TlsShardTest {
         ssl.setKeyStore(Pem.keyStore(certificate.certificatePem(), certificate.keyPem(), "tls.crt", "tls.key"));
         ssl.setKeyStorePassword(Pem.password());
         HttpConnectionFactory http1 = new HttpConnectionFactory(configuration);
-        ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory("h2", "http/1.1");
+        ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory(serverProtocols);
         alpn.setDefaultProtocol(http1.getProtocol());
-        SslConnectionFactory counted = new SslConnectionFactory(ssl, alpn.getProtocol()) {
+        boolean noAlpn = serverProtocols.length == 0;
+        SslConnectionFactory counted = new SslConnectionFactory(ssl, noAlpn ? http1.getProtocol() : alpn.getProtocol()) {
             @Override
             protected SslConnection newSslConnection(Connector connector, EndPoint endPoint, SSLEngine engine) {
                 long acceptedMillis = System.currentTimeMillis();
@@ -112,7 +115,8 @@ class TlsShardTest {
                 return connection;
             }
         };
-        ServerConnector connector = new ServerConnector(server, 1, 1, counted, alpn, new HTTP2ServerConnectionFactory(configuration), http1);
+        ServerConnector connector = noAlpn ? new ServerConnector(server, 1, 1, counted, http1)
+                : new ServerConnector(server, 1, 1, counted, alpn, new HTTP2ServerConnectionFactory(configuration), http1);
         server.addConnector(connector);
         server.setHandler(new Handler.Abstract() {
             @Override
@@ -226,6 +230,16 @@ class TlsShardTest {
         assertThat(protocolsH2).hasValue(300);
         assertThat(serverHandshakes).hasValue(2);
         assertThat(clientHandshakes).hasValue(2);
+    }
+
+    @Test
+    void h2ToAServerWithoutAlpnFailsTheConnectNamingWhy() throws Exception {
+        serverProtocols = new String[0];
+        RunCertificate certificate = localCertificate();
+        int port = start(certificate);
+        assertThatThrownBy(() -> shard(port, RunRequest.H2, 1, tls(certificate.certificatePem(), true, 0)))
+                .hasStackTraceContaining("the server did not choose h2 over ALPN (it chose none): it does not speak h2 over TLS");
+        assertThat(serverHandshakes).as("the handshake succeeded; ALPN did not choose h2").hasValue(1);
     }
 
     @Test
