@@ -201,8 +201,10 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
 
         private final Flusher flusher = new Flusher();
         private volatile boolean closed;
-        /** Takes no new stream (a GOAWAY, or retired): closed once those on the wire ended. */
+        /** Takes no new stream: closed once those on the wire ended. Retired by the client, or told so by a GOAWAY. */
         private volatile boolean draining;
+        /** The server's GOAWAY came: a stream opened now would not be processed. */
+        private volatile boolean goneAway;
         private final AtomicBoolean replacementClaimed = new AtomicBoolean();
         private volatile boolean carried;
         private volatile boolean joined;
@@ -251,7 +253,7 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
             pending.connection = this;
             boolean retire = false;
             synchronized (this) {
-                if (closed || draining) {   // closed after the ring found it open: the request never went out
+                if (closed || goneAway) {   // closed after the ring found it open: the request never went out
                     pending.streamId = 0;
                 } else {
                     int id = nextStreamId;
@@ -261,8 +263,7 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
                     byte[] block = blockIndexed ? laterBlock : firstBlock;
                     blockIndexed = laterBlock != null;
                     int flags = Http2Frames.FLAG_END_HEADERS | (body == null ? Http2Frames.FLAG_END_STREAM : 0);
-                    toWrite.add(Http2Frames.header(block.length, Http2Frames.HEADERS, flags, id));
-                    toWrite.add(ByteBuffer.wrap(block));
+                    queueHeaders(block, flags, id);
                     if (body != null) {
                         pending.sendWindowBytes = peerInitialWindowBytes;
                         bodiesWaiting.add(pending);
@@ -282,6 +283,23 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
                 replaceOnce();
             }
             flusher.iterate();
+        }
+
+        /** A header block: one HEADERS frame, or HEADERS and CONTINUATIONs when it is larger than a frame. Holds the lock. */
+        private void queueHeaders(byte[] block, int flags, int streamId) {
+            if (block.length <= peerMaxFrameBytes) {
+                toWrite.add(Http2Frames.header(block.length, Http2Frames.HEADERS, flags, streamId));
+                toWrite.add(ByteBuffer.wrap(block));
+                return;
+            }
+            for (int from = 0; from < block.length; from += peerMaxFrameBytes) {
+                int bytes = Math.min(peerMaxFrameBytes, block.length - from);
+                boolean last = from + bytes == block.length;
+                int type = from == 0 ? Http2Frames.HEADERS : Http2Frames.CONTINUATION;
+                int frameFlags = (from == 0 ? flags & ~Http2Frames.FLAG_END_HEADERS : 0) | (last ? Http2Frames.FLAG_END_HEADERS : 0);
+                toWrite.add(Http2Frames.header(bytes, type, frameFlags, streamId));
+                toWrite.add(ByteBuffer.wrap(block, from, bytes));
+            }
         }
 
         /** The bodies waiting, in order, as far as the windows allow. Holds the lock. */
@@ -597,6 +615,10 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
                     laterBlock = indexed ? Http2Frames.laterBlock(fields) : null;
                 } else if (tableBytes != null && laterBlock != null && tableBytes < fieldsTableBytes) {
                     draining = true;   // the server's table shrank below the fields indexed: a new connection starts over
+                    if (open.isEmpty()) {
+                        toWrite.add(Http2Frames.goAway(0, Http2Frames.NO_ERROR));
+                        closeOnceWritten = true;
+                    }
                 }
             }
             flusher.iterate();
@@ -615,6 +637,7 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
             boolean closeNow;
             synchronized (this) {
                 draining = true;
+                goneAway = true;
                 unprocessed = open.removeIf(pending -> pending.streamId > lastStreamId);
                 closeNow = open.isEmpty();
             }

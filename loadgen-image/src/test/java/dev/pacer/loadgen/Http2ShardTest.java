@@ -38,6 +38,10 @@ class Http2ShardTest {
     final AtomicInteger begun = completions.begun;
     final AtomicInteger served = new AtomicInteger();
     final AtomicInteger connectionsSeen = new AtomicInteger();
+    /** The request's headers. */
+    Map<String, String> headers = Map.of("X-Bench", "pacer");
+    /** The length of each request's x-big header, as the server read it. */
+    final ConcurrentLinkedQueue<Integer> bigHeadersRead = new ConcurrentLinkedQueue<>();
     /** The length of each request body the server read. */
     final ConcurrentLinkedQueue<Integer> bodiesRead = new ConcurrentLinkedQueue<>();
     /** Requests in the handler now, and the most seen at once, by the server's id of the connection. */
@@ -54,7 +58,9 @@ class Http2ShardTest {
     int start(int serverStreams) throws Exception {
         QueuedThreadPool threads = new QueuedThreadPool(64);
         server = new Server(threads);
-        HTTP2CServerConnectionFactory h2c = new HTTP2CServerConnectionFactory(new HttpConfiguration());
+        HttpConfiguration configuration = new HttpConfiguration();
+        configuration.setRequestHeaderSize(64 * 1024);   // room for a header block longer than a frame
+        HTTP2CServerConnectionFactory h2c = new HTTP2CServerConnectionFactory(configuration);
         h2c.setMaxConcurrentStreams(serverStreams);
         connector = new ServerConnector(server, 1, 1, h2c);
         connector.addEventListener(new org.eclipse.jetty.io.Connection.Listener() {
@@ -68,6 +74,10 @@ class Http2ShardTest {
             @Override
             public boolean handle(Request request, Response response, Callback callback) throws Exception {
                 served.incrementAndGet();
+                String big = request.getHeaders().get("x-big");
+                if (big != null) {
+                    bigHeadersRead.add(big.length());
+                }
                 String id = request.getConnectionMetaData().getId();
                 int now = inHandlerOn.computeIfAbsent(id, k -> new AtomicInteger()).incrementAndGet();
                 mostAtOnceOn.computeIfAbsent(id, k -> new AtomicInteger()).accumulateAndGet(now, Math::max);
@@ -97,7 +107,7 @@ class Http2ShardTest {
 
     Shard shard(int port, String method, String path, String body, int connections, int streams, long timeoutMs) throws Exception {
         RunRequest spec = new RunRequest("http://127.0.0.1:" + port, 1000, connections, 1, RunRequest.H2C,
-                new RunRequest.HttpRequestSpec(method, path, Map.of("X-Bench", "pacer"), body), 0, 1000, 1000, 0, timeoutMs, 0,
+                new RunRequest.HttpRequestSpec(method, path, headers, body), 0, 1000, 1000, 0, timeoutMs, 0,
                 null, null, null, streams);
         shard = Shard.of(0, spec, Shard.resource(spec), connections, 10_000, completions);
         shard.connect(5_000);
@@ -169,6 +179,16 @@ class Http2ShardTest {
         sendAtOnce(shard, 6);
         assertThat(done).allSatisfy(d -> assertThat(d.status()).as("%s", d.failure()).isEqualTo(201));
         assertThat(bodiesRead).hasSize(6).containsOnly(200_000);
+    }
+
+    /** A header block longer than a frame (16 KiB) goes in a HEADERS frame and its CONTINUATIONs, every request. */
+    @Test
+    void aHeaderBlockLongerThanAFrameGoesOnInContinuations() throws Exception {
+        headers = Map.of("X-Big", "h".repeat(40_000));
+        Shard shard = shard(start(128), "GET", "/", null, 1, 2, 5_000);
+        sendAtOnce(shard, 4);
+        assertThat(done).allSatisfy(d -> assertThat(d.status()).as("%s", d.failure()).isEqualTo(200));
+        assertThat(bigHeadersRead).hasSize(4).containsOnly(40_000);
     }
 
     /**
