@@ -22,6 +22,7 @@ final class Http2Frames {
     static final int FRAME_HEADER_BYTES = 9;
     /** The largest frame a side may send unless the other allowed more; the client allows no more. */
     static final int DEFAULT_MAX_FRAME_BYTES = 16_384;
+    static final int LARGEST_MAX_FRAME_BYTES = (1 << 24) - 1;
     static final int DEFAULT_WINDOW_BYTES = 65_535;
     static final int DEFAULT_HEADER_TABLE_BYTES = 4_096;
 
@@ -128,7 +129,9 @@ final class Http2Frames {
             if (name.equals("host")) {
                 authority = field.getValue();
             }
-            if (!CONNECTION_FIELDS.contains(name)) {
+            boolean replaced = body != null && name.equals("content-length");   // the body's own length goes instead
+            boolean forbidden = name.equals("te") && !field.getValue().equalsIgnoreCase("trailers");   // RFC 9113, 8.2.2
+            if (!CONNECTION_FIELDS.contains(name) && !replaced && !forbidden) {
                 headers.add(new String[] {name, field.getValue()});
                 typed |= name.equals("content-type");
             }
@@ -161,10 +164,14 @@ final class Http2Frames {
 
     /**
      * A connection's first header block: a field in the static table by its index, every other as a literal added to the
-     * server's table ({@code indexed}) or not added (when the server's table cannot hold them all).
+     * server's table ({@code indexed}) or not added (when the server's table cannot hold them all). It starts with a
+     * table size update when the server announced a table smaller than HPACK's initial one ({@code shrunkTo}; -1: none).
      */
-    static byte[] firstBlock(List<String[]> fields, boolean indexed) {
+    static byte[] firstBlock(List<String[]> fields, boolean indexed, int shrunkTo) {
         ByteArrayOutputStream block = new ByteArrayOutputStream();
+        if (shrunkTo >= 0) {
+            integer(block, 0x20, 5, shrunkTo);
+        }
         for (String[] field : fields) {
             int index = staticIndex(field[0], field[1]);
             if (index > 0) {

@@ -306,6 +306,10 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
         private void queueBodies() {
             while (!bodiesWaiting.isEmpty()) {
                 Pending pending = bodiesWaiting.peek();
+                if (pending.ended.get()) {   // answered, reset or failed meanwhile: the rest of its body goes nowhere
+                    bodiesWaiting.poll();
+                    continue;
+                }
                 while (pending.bodySent < body.length) {
                     long window = Math.min(connectionSendWindowBytes, pending.sendWindowBytes);
                     int bytes = (int) Math.min(Math.min(window, peerMaxFrameBytes), body.length - pending.bodySent);
@@ -546,7 +550,7 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
                 return;   // a stream reset, or timed out: its bytes only count against the connection's window
             }
             if (endStream) {
-                pending.end(pending.status, null);
+                answered(pending);
                 return;
             }
             pending.unacknowledgedBytes += bytes;
@@ -576,10 +580,31 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
                     pending.status = status;
                 }
                 if (endStream) {
-                    pending.end(pending.status, null);
+                    answered(pending);
                 }
             }
             return true;
+        }
+
+        /**
+         * The response ended. A server may answer before it read the whole body (RFC 9113, 8.1): the client then stops
+         * sending it, and closes its side of the stream with a reset.
+         */
+        private void answered(Pending pending) {
+            if (body != null) {
+                boolean cut;
+                synchronized (this) {
+                    cut = pending.bodySent < body.length;
+                    if (cut) {
+                        bodiesWaiting.remove(pending);
+                        toWrite.add(Http2Frames.reset(pending.streamId, Http2Frames.CANCEL));
+                    }
+                }
+                if (cut) {
+                    flusher.iterate();
+                }
+            }
+            pending.end(pending.status, null);
         }
 
         /** The server's SETTINGS: acknowledged; the first makes the connection ready. */
@@ -596,8 +621,16 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
                     switch (setting) {
                         case Http2Frames.SETTINGS_MAX_CONCURRENT_STREAMS -> serverStreams = value;
                         case Http2Frames.SETTINGS_HEADER_TABLE_SIZE -> tableBytes = value;
-                        case Http2Frames.SETTINGS_MAX_FRAME_SIZE -> peerMaxFrameBytes = value;
+                        case Http2Frames.SETTINGS_MAX_FRAME_SIZE -> {
+                            if (value < Http2Frames.DEFAULT_MAX_FRAME_BYTES || value > Http2Frames.LARGEST_MAX_FRAME_BYTES) {
+                                return broken(Http2Frames.PROTOCOL_ERROR, "SETTINGS_MAX_FRAME_SIZE " + value + " outside [16384, 2^24 - 1]");
+                            }
+                            peerMaxFrameBytes = value;
+                        }
                         case Http2Frames.SETTINGS_INITIAL_WINDOW_SIZE -> {
+                            if (value < 0) {   // above 2^31 - 1
+                                return broken(Http2Frames.FLOW_CONTROL_ERROR, "SETTINGS_INITIAL_WINDOW_SIZE above 2^31 - 1");
+                            }
                             int change = value - peerInitialWindowBytes;
                             open.forEach(pending -> pending.sendWindowBytes += change);
                             peerInitialWindowBytes = value;
@@ -609,9 +642,12 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
                 queueBodies();
                 if (firstBlock == null) {
                     // the server's table holds the request's fields: the first request adds them, later ones index them
-                    int serverTableBytes = tableBytes == null ? Http2Frames.DEFAULT_HEADER_TABLE_BYTES : tableBytes;
-                    boolean indexed = fieldsTableBytes <= serverTableBytes;
-                    firstBlock = Http2Frames.firstBlock(fields, indexed);
+                    // (a table smaller than HPACK's initial one is announced at the first block's start, RFC 7541 4.2;
+                    // a larger one is not used: the encoder's stays at the initial size)
+                    int announced = tableBytes == null ? Http2Frames.DEFAULT_HEADER_TABLE_BYTES : tableBytes;
+                    int shrunkTo = announced < Http2Frames.DEFAULT_HEADER_TABLE_BYTES ? announced : -1;
+                    boolean indexed = fieldsTableBytes <= Math.min(announced, Http2Frames.DEFAULT_HEADER_TABLE_BYTES);
+                    firstBlock = Http2Frames.firstBlock(fields, indexed, shrunkTo);
                     laterBlock = indexed ? Http2Frames.laterBlock(fields) : null;
                 } else if (tableBytes != null && laterBlock != null && tableBytes < fieldsTableBytes) {
                     draining = true;   // the server's table shrank below the fields indexed: a new connection starts over

@@ -18,7 +18,8 @@ class Http2FramesTest {
     private static List<String[]> fields(byte[] body) {
         Resource resource = new Resource("/items?x=1");
         resource.method("POST");
-        resource.requestHeaders(HttpFields.build().add("Accept", "*/*").add("X-Trace", "on").add("Connection", "keep-alive"));
+        resource.requestHeaders(HttpFields.build().add("Accept", "*/*").add("X-Trace", "on").add("Connection", "keep-alive")
+                .add("Content-Length", "99").add("TE", "gzip"));
         return Http2Frames.requestFields(resource, "https", "example.test:8443", "/items?x=1", body);
     }
 
@@ -29,7 +30,7 @@ class Http2FramesTest {
     @Test
     void theFirstBlockAddsTheFieldsAndEveryLaterOneIndexesThemToTheSameRequest() throws Exception {
         List<String[]> fields = fields("hello".getBytes(StandardCharsets.UTF_8));
-        byte[] first = Http2Frames.firstBlock(fields, true);
+        byte[] first = Http2Frames.firstBlock(fields, true, -1);
         byte[] later = Http2Frames.laterBlock(fields);
         HpackDecoder server = new HpackDecoder(8_192, System::nanoTime);
         for (byte[] block : List.of(first, later, later, later)) {
@@ -42,7 +43,8 @@ class Http2FramesTest {
             assertThat(request.getHttpFields().get("x-trace")).isEqualTo("on");
             assertThat(request.getHttpFields().get("content-type")).isEqualTo("text/plain;charset=UTF-8");
             assertThat(request.getHttpFields().get("content-length")).isEqualTo("5");
-            assertThat(request.getHttpFields().stream().map(HttpField::getName)).as("HTTP/2 forbids it").doesNotContain("connection");
+            assertThat(request.getHttpFields().stream().map(HttpField::getName)).as("HTTP/2 forbids them").doesNotContain("connection", "te");
+            assertThat(request.getHttpFields().getValuesList("content-length")).as("the body's own, once").containsExactly("5");
         }
         assertThat(later.length).as("each field one index").isEqualTo(fields.size());
         assertThat(Http2Frames.tableBytes(fields)).isEqualTo(server.getHpackContext().getDynamicTableSize());
@@ -51,8 +53,9 @@ class Http2FramesTest {
     @Test
     void withoutRoomInTheServersTableEveryBlockIsTheFirstNotAddingAnything() throws Exception {
         List<String[]> fields = fields(null);
-        byte[] plain = Http2Frames.firstBlock(fields, false);
+        byte[] plain = Http2Frames.firstBlock(fields, false, 0);   // the server announced a table of 0 bytes
         HpackDecoder server = new HpackDecoder(8_192, System::nanoTime);
+        server.setMaxTableCapacity(0);
         for (int i = 0; i < 3; i++) {
             assertThat(read(server, plain).getHttpURI().getPathQuery()).isEqualTo("/items?x=1");
         }

@@ -90,6 +90,11 @@ class Http2ShardTest {
                 } finally {
                     inHandlerOn.get(id).decrementAndGet();
                 }
+                if ("/early".equals(request.getHttpURI().getPath())) {   // answers without reading the body
+                    response.setStatus(413);
+                    response.write(true, null, callback);
+                    return true;
+                }
                 if ("POST".equals(request.getMethod())) {
                     String body = Content.Source.asString(request, StandardCharsets.UTF_8);
                     bodiesRead.add(body.length());
@@ -179,6 +184,17 @@ class Http2ShardTest {
         sendAtOnce(shard, 6);
         assertThat(done).allSatisfy(d -> assertThat(d.status()).as("%s", d.failure()).isEqualTo(201));
         assertThat(bodiesRead).hasSize(6).containsOnly(200_000);
+    }
+
+    /**
+     * A server that answers before it read a body larger than its window: the client stops sending that body, and the
+     * bodies after it on the connection still go out (none waits behind the one cut short).
+     */
+    @Test
+    void aBodyAnsweredBeforeItWasReadIsCutShortAndTheNextBodiesStillGoOut() throws Exception {
+        Shard shard = shard(start(128), "POST", "/early", "b".repeat(200_000), 1, 2, 2_000);
+        sendAtOnce(shard, 6);
+        assertThat(done).allSatisfy(d -> assertThat(d.status()).as("%s", d.failure()).isEqualTo(413));
     }
 
     /** A header block longer than a frame (16 KiB) goes in a HEADERS frame and its CONTINUATIONs, every request. */
