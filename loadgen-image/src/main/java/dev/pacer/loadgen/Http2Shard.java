@@ -160,6 +160,25 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
             }
         }
 
+        /**
+         * The server did not begin it: its stream's slot goes back, and it goes out once more on another stream
+         * ({@link #mayResend}); refused again, it ends with {@code failure}.
+         */
+        void refused(Throwable failure) {
+            if (ended.get()) {
+                return;
+            }
+            if (!mayResend(this)) {
+                end(0, failure);
+                return;
+            }
+            status = 0;
+            unacknowledgedBytes = 0;
+            bodySent = 0;
+            connection.streamEnded();   // first: the connection takes no more, so the slot only leads to its replacement
+            resend(this);
+        }
+
         /** Recorded at once, then the stream's slot goes back (a request waiting goes out on it). */
         void end(int status, Throwable failure) {
             if (!ended.compareAndSet(false, true)) {
@@ -276,7 +295,7 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
                 }
             }
             if (pending.streamId == 0) {
-                pending.end(0, new ClosedChannelException());
+                pending.refused(new ClosedChannelException());
                 return;
             }
             if (retire) {
@@ -667,7 +686,7 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
             return true;
         }
 
-        /** The server takes no new stream: those above its last fail, the others end as they come, and it is replaced. */
+        /** The server takes no new stream: those above its last go out once more elsewhere, the others end as they come, and it is replaced. */
         private void goAway(int lastStreamId, int error) {
             List<Pending> unprocessed;
             boolean closeNow;
@@ -675,10 +694,11 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
                 draining = true;
                 goneAway = true;
                 unprocessed = open.removeIf(pending -> pending.streamId > lastStreamId);
+                bodiesWaiting.removeAll(unprocessed);
                 closeNow = open.isEmpty();
             }
             IOException cause = new EOFException("the server closed the connection (GOAWAY " + ErrorCode.toString(error, "error " + error) + ")");
-            unprocessed.forEach(pending -> pending.end(0, cause));
+            unprocessed.forEach(pending -> pending.refused(cause));   // the server began none of them: safe to send again
             if (joined) {
                 replaceOnce();
             }

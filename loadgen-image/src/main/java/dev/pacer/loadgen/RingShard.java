@@ -46,6 +46,8 @@ abstract class RingShard<C extends RingShard.Carrier, R extends RingShard.Reques
         final long intendedNanos;
         final long handedNanos;
         long begunNanos;
+        /** Went out once more after the server refused it unprocessed: counted, and its lag told, the first time only. */
+        boolean resent;
 
         Request(long intendedNanos, long handedNanos) {
             this.intendedNanos = intendedNanos;
@@ -196,11 +198,28 @@ abstract class RingShard<C extends RingShard.Carrier, R extends RingShard.Reques
 
     /** On the pacing thread, or on the thread that ended the previous request on that connection. */
     private void dispatch(C connection, R request) {
-        request.begunNanos = System.nanoTime();
-        completions.begun();
         Long reopenedAt = reopenedAtNanos.isEmpty() ? null : reopenedAtNanos.remove(connection);
-        completions.sendLag(Shard.sendLagNanos(request.intendedNanos, request.handedNanos, request.begunNanos, reopenedAt));
+        if (!request.resent) {   // a request sent again keeps its first send: the timeout and the lag run from it
+            request.begunNanos = System.nanoTime();
+            completions.begun();
+            completions.sendLag(Shard.sendLagNanos(request.intendedNanos, request.handedNanos, request.begunNanos, reopenedAt));
+        }
         send(connection, request);
+    }
+
+    /**
+     * Whether a request the server never began (HTTP/2: a stream above its GOAWAY's last, or one its connection took no
+     * more before it went out) may go out once more ({@link #resend}): once, while the shard runs. Refused again, it
+     * fails: a server that refuses every stream is not retried in a loop.
+     */
+    protected final boolean mayResend(R request) {
+        return !request.resent && running;
+    }
+
+    /** Sends it on the next connection free, its intended time kept: the wait counts in its response time. */
+    protected final void resend(R request) {
+        request.resent = true;
+        ring.offer(request);
     }
 
     /** A request ended, answered ({@code failure} null) or not: recorded. */
