@@ -152,10 +152,12 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
             super(intendedNanos, handedNanos);
         }
 
-        /** No connection could be opened for it: it never went to the wire. */
+        /** No connection could be opened for it: it never went to the wire (again). */
         void neverSent(Throwable failure) {
             if (ended.compareAndSet(false, true)) {
-                completions.sendLag(handedNanos - intendedNanos);
+                if (!resent) {   // a request sent again had its lag told when it first went out
+                    completions.sendLag(handedNanos - intendedNanos);
+                }
                 finish(this, 0, failure);
             }
         }

@@ -151,6 +151,7 @@ class Http2RefusedStreamsTest {
         assertThat(streamsByConnection.getFirst()).containsExactly(1, 3, 5);
         assertThat(streamsByConnection.get(1)).as("the two the server never began, on its replacement").hasSize(2);
         assertThat(completions.begun).as("each request counted once on the wire").hasValue(3);
+        assertThat(completions.sendLags).as("and its send lag told once").hasValue(3);
     }
 
     /** A server that goes away at every stream, naming none: each request goes out twice, then fails, and no more. */
@@ -168,5 +169,25 @@ class Http2RefusedStreamsTest {
         Thread.sleep(3 * Reconnector.REOPEN_DELAY_MS);   // a third send would have come by now
         assertThat(streamsByConnection.stream().mapToInt(List::size).sum()).as("streams the server received").isEqualTo(2);
         assertThat(completions.begun).hasValue(1);
+        assertThat(completions.sendLags).hasValue(1);
+    }
+
+    /**
+     * A server that goes away naming no stream and is gone: the request waits to go out again until no connection can
+     * be opened, then fails as never sent; it was counted, and its lag told, when it first went out.
+     */
+    @Test
+    void aRefusedRequestThatFindsNoConnectionFailsCountedOnce() throws Exception {
+        Shard shard = shard(start((index, received, out) -> {
+            server.close();   // no replacement can be opened
+            goAway(out, 0);
+        }), 1);
+        shard.trySend(0, System.nanoTime());
+        await().atMost(Duration.ofSeconds(30)).until(() -> completions.done.size() == 1);
+        assertThat(completions.done.peek().status()).isZero();
+        assertThat(completions.done.peek().failure()).isNotNull();
+        assertThat(streamsByConnection.getFirst()).hasSize(1);
+        assertThat(completions.begun).hasValue(1);
+        assertThat(completions.sendLags).as("told once").hasValue(1);
     }
 }

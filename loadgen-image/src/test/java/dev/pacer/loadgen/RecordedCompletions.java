@@ -10,6 +10,7 @@ final class RecordedCompletions implements Shard.Completions {
 
     final ConcurrentLinkedQueue<Done> done = new ConcurrentLinkedQueue<>();
     final AtomicInteger begun = new AtomicInteger();
+    final AtomicInteger sendLags = new AtomicInteger();
 
     @Override
     public void begun() {
@@ -18,6 +19,7 @@ final class RecordedCompletions implements Shard.Completions {
 
     @Override
     public void sendLag(long lagNanos) {
+        sendLags.incrementAndGet();
     }
 
     @Override
