@@ -88,6 +88,15 @@ final class ConnectionRing<C, R> {
         }
     }
 
+    /** Hands the requests waiting now that {@code which} picks to {@code failed}; each once, even if a connection frees meanwhile. */
+    void failWaiting(Predicate<R> which, Consumer<R> failed) {
+        for (R request : waiting) {
+            if (which.test(request) && waiting.remove(request)) {   // removed here, or taken to be sent: never both
+                failed.accept(request);
+            }
+        }
+    }
+
     /** Removes the idle connections found closed, each handed to {@code replace}: none is left to pile up unseen. */
     void pruneClosed() {
         idle.removeIf(connection -> {

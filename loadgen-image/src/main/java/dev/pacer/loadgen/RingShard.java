@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.pacer.contract.RunRequest;
@@ -162,7 +163,8 @@ abstract class RingShard<C extends RingShard.Carrier, R extends RingShard.Reques
     }
 
     /**
-     * Every quarter of the request timeout (10 ms to 1 s), requests on the wire longer than the timeout fail, and
+     * Every quarter of the request timeout (10 ms to 1 s), requests on the wire longer than the timeout fail (those
+     * waiting to go out again too), and
      * closed connections (replaced already) leave the ring, where those behind the few carrying the load would pile up.
      */
     private void scheduleTimeoutSweep() {
@@ -174,6 +176,10 @@ abstract class RingShard<C extends RingShard.Carrier, R extends RingShard.Reques
             try {
                 long now = System.nanoTime();
                 live.forEach(connection -> connection.timeOutIfLate(now));
+                // a request waiting to go out again has been on the wire since its first send: its timeout runs from it
+                ring.failWaiting(request -> request.resent && now - request.begunNanos > timeoutNanos,
+                        request -> neverSent(request, new TimeoutException("no response within "
+                                + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms (refused once, waiting to go out again)")));
                 ring.pruneClosed();
             } finally {   // a failure in what a timeout triggers must not end the sweeps
                 scheduleTimeoutSweep();
@@ -198,10 +204,11 @@ abstract class RingShard<C extends RingShard.Carrier, R extends RingShard.Reques
 
     /** On the pacing thread, or on the thread that ended the previous request on that connection. */
     private void dispatch(C connection, R request) {
-        Long reopenedAt = reopenedAtNanos.isEmpty() ? null : reopenedAtNanos.remove(connection);
         if (!request.resent) {   // a request sent again keeps its first send: the timeout and the lag run from it
             request.begunNanos = System.nanoTime();
             completions.begun();
+            // a reopened connection's wait is told by the first request whose lag is told on it
+            Long reopenedAt = reopenedAtNanos.isEmpty() ? null : reopenedAtNanos.remove(connection);
             completions.sendLag(Shard.sendLagNanos(request.intendedNanos, request.handedNanos, request.begunNanos, reopenedAt));
         }
         send(connection, request);

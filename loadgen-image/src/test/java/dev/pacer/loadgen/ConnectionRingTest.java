@@ -186,4 +186,62 @@ class ConnectionRingTest {
         }
         assertThat(overlaps.get()).as("a connection given a second request before its first completed").isZero();
     }
+
+    @Test
+    void failingTheWaitingRequestsPickedLeavesTheOthersInTheirOrder() {
+        List<String> sent = new ArrayList<>();
+        List<Integer> failed = new ArrayList<>();
+        ConnectionRing<FakeConnection, Integer> ring = new ConnectionRing<>(c -> !c.closed, c -> { },
+                (c, r) -> sent.add(r + "@" + c.id));
+        for (int r = 1; r <= 6; r++) {
+            ring.offer(r);
+        }
+        ring.failWaiting(r -> r % 2 == 0, failed::add);
+        assertThat(failed).containsExactly(2, 4, 6);
+        assertThat(ring.waiting()).isEqualTo(3);
+        ring.release(new FakeConnection(1));
+        assertThat(sent).containsExactly("1@1");
+    }
+
+    /** A request failed while connections free up on another thread is either sent or failed: never both, never neither. */
+    @Test
+    void aWaitingRequestIsFailedOrSentOnceWhileConnectionsFreeUp() throws Exception {
+        for (int round = 0; round < 20; round++) {
+            int requests = 2_000;
+            Set<Integer> sent = ConcurrentHashMap.newKeySet();
+            Set<Integer> failed = ConcurrentHashMap.newKeySet();
+            AtomicInteger twice = new AtomicInteger();
+            ConnectionRing<FakeConnection, Integer> ring = new ConnectionRing<>(c -> !c.closed, c -> { },
+                    (c, r) -> {
+                        if (!sent.add(r)) {
+                            twice.incrementAndGet();
+                        }
+                    });
+            for (int r = 0; r < requests; r++) {
+                ring.offer(r);
+            }
+            CountDownLatch go = new CountDownLatch(1);
+            Thread releaser = Thread.ofPlatform().start(() -> {
+                try {
+                    go.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                for (int c = 0; c < requests / 2; c++) {
+                    ring.release(new FakeConnection(c));
+                }
+            });
+            go.countDown();
+            ring.failWaiting(r -> true, r -> {
+                if (!failed.add(r)) {
+                    twice.incrementAndGet();
+                }
+            });
+            releaser.join();
+            ring.failWaiting(r -> true, failed::add);   // what the releaser's connections did not take
+            assertThat(twice).hasValue(0);
+            assertThat(sent).doesNotContainAnyElementsOf(failed);
+            assertThat(sent.size() + failed.size()).isEqualTo(requests);
+        }
+    }
 }

@@ -40,6 +40,8 @@ class Http2RefusedStreamsTest {
     final List<List<Integer>> streamsByConnection = new CopyOnWriteArrayList<>();
     ServerSocket server;
     Shard shard;
+    /** Connections from this one on are accepted but never spoken to (no SETTINGS): they never open. */
+    volatile int silentFromConnection = Integer.MAX_VALUE;
 
     /** How the server treats a connection: {@code index} counts them from 0 as accepted. */
     interface Behaviour {
@@ -56,7 +58,8 @@ class Http2RefusedStreamsTest {
                     List<Integer> received = new CopyOnWriteArrayList<>();
                     int index = streamsByConnection.size();
                     streamsByConnection.add(received);
-                    Thread.ofPlatform().daemon().name("raw-h2-" + index).start(() -> serve(socket, index, received, behaviour));
+                    boolean silent = index >= silentFromConnection;
+                    Thread.ofPlatform().daemon().name("raw-h2-" + index).start(() -> serve(socket, index, received, silent ? null : behaviour));
                 }
             } catch (IOException closed) {
                 // the test ended
@@ -65,10 +68,15 @@ class Http2RefusedStreamsTest {
         return server.getLocalPort();
     }
 
+    /** Answers as {@code behaviour} says; with none, reads and says nothing until the client closes. */
     private static void serve(Socket socket, int index, List<Integer> received, Behaviour behaviour) {
         try (socket) {
             DataInputStream in = new DataInputStream(socket.getInputStream());
             OutputStream out = socket.getOutputStream();
+            if (behaviour == null) {
+                in.transferTo(OutputStream.nullOutputStream());
+                return;
+            }
             in.readFully(new byte[24]);   // the client's preface
             frame(out, SETTINGS, 0, 0, new byte[0]);
             while (true) {
@@ -111,8 +119,12 @@ class Http2RefusedStreamsTest {
     }
 
     Shard shard(int port, int streams) throws Exception {
+        return shard(port, streams, 5_000);
+    }
+
+    Shard shard(int port, int streams, long timeoutMs) throws Exception {
         RunRequest spec = new RunRequest("http://127.0.0.1:" + port, 1000, 1, 1, RunRequest.H2C,
-                new RunRequest.HttpRequestSpec("GET", "/", Map.of(), null), 0, 1000, 1000, 0, 5_000, 0,
+                new RunRequest.HttpRequestSpec("GET", "/", Map.of(), null), 0, 1000, 1000, 0, timeoutMs, 0,
                 null, null, null, streams);
         shard = Shard.of(0, spec, Shard.resource(spec), 1, 10_000, completions);
         shard.connect(5_000);
@@ -189,5 +201,23 @@ class Http2RefusedStreamsTest {
         assertThat(streamsByConnection.getFirst()).hasSize(1);
         assertThat(completions.begun).hasValue(1);
         assertThat(completions.sendLags).as("told once").hasValue(1);
+    }
+
+    /**
+     * A request refused once waits for its second stream while the replacement connection never opens (its server says
+     * nothing): it fails as a timeout once the timeout from its first send passed, not when the open gives up (20 s).
+     */
+    @Test
+    void aRefusedRequestWaitingToGoOutAgainTimesOutFromItsFirstSend() throws Exception {
+        silentFromConnection = 1;
+        Shard shard = shard(start((index, received, out) -> goAway(out, 0)), 1, 300);
+        long sent = System.nanoTime();
+        shard.trySend(0, sent);
+        await().atMost(Duration.ofSeconds(5)).until(() -> completions.done.size() == 1);
+        assertThat(completions.done.peek().failure()).isInstanceOf(java.util.concurrent.TimeoutException.class)
+                .hasMessageContaining("waiting to go out again");
+        assertThat(streamsByConnection).as("the replacement was opened, and said nothing").hasSizeGreaterThanOrEqualTo(2);
+        assertThat(completions.begun).hasValue(1);
+        assertThat(completions.sendLags).hasValue(1);
     }
 }
