@@ -72,6 +72,8 @@ abstract class RingShard<C extends RingShard.Carrier, R extends RingShard.Reques
     /** Every open tried, for the tests. */
     private final AtomicLong opensTried = new AtomicLong();
     private long handedOff;   // the pacing loop's thread's alone
+    /** When a request last went back to the ring to go out again: the sweep looks for such ones only for a while after. */
+    private volatile long lastResendNanos = Long.MIN_VALUE / 2;
 
     RingShard(int index, RunRequest spec, int connections, int maxQueued, Completions completions) {
         this.completions = completions;
@@ -176,10 +178,14 @@ abstract class RingShard<C extends RingShard.Carrier, R extends RingShard.Reques
             try {
                 long now = System.nanoTime();
                 live.forEach(connection -> connection.timeOutIfLate(now));
-                // a request waiting to go out again has been on the wire since its first send: its timeout runs from it
-                ring.failWaiting(request -> request.resent && now - request.begunNanos > timeoutNanos,
-                        request -> neverSent(request, new TimeoutException("no response within "
-                                + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms (refused once, waiting to go out again)")));
+                // a request waiting to go out again has been on the wire since its first send: its timeout runs from it.
+                // One sent back longer ago than twice the timeout and a second (late sweeps included) has been failed
+                // by a sweep already: the queue (long, when the client is overloaded) is walked only after a resend
+                if (now - lastResendNanos <= 2 * timeoutNanos + TimeUnit.SECONDS.toNanos(1)) {
+                    ring.failWaiting(request -> request.resent && now - request.begunNanos > timeoutNanos,
+                            request -> neverSent(request, new TimeoutException("no response within "
+                                    + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms (refused once, waiting to go out again)")));
+                }
                 ring.pruneClosed();
             } finally {   // a failure in what a timeout triggers must not end the sweeps
                 scheduleTimeoutSweep();
@@ -226,6 +232,7 @@ abstract class RingShard<C extends RingShard.Carrier, R extends RingShard.Reques
     /** Sends it on the next connection free, its intended time kept: the wait counts in its response time. */
     protected final void resend(R request) {
         request.resent = true;
+        lastResendNanos = System.nanoTime();
         ring.offer(request);
     }
 
