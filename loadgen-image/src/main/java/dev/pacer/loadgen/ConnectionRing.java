@@ -83,9 +83,7 @@ final class ConnectionRing<C, R> {
      * fail as they would on a connect of their own. Requests offered after this wait for the next connection.
      */
     void failWaiting(Consumer<R> failed) {
-        for (R request = waiting.poll(); request != null; request = waiting.poll()) {
-            failed.accept(request);
-        }
+        failWaiting(request -> true, failed);
     }
 
     /** Hands the requests waiting now that {@code which} picks to {@code failed}; each once, even if a connection frees meanwhile. */

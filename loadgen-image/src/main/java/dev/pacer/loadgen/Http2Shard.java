@@ -167,9 +167,6 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
          * ({@link #mayResend}); refused again, it ends with {@code failure}.
          */
         void refused(Throwable failure) {
-            if (ended.get()) {
-                return;
-            }
             if (!mayResend(this)) {
                 end(0, failure);
                 return;
