@@ -211,6 +211,8 @@ public class RunResult {
         public Double achievedRate;
         @JsonPropertyDescription("Failed requests and error statuses, all clients, over the run.")
         public Long errors;
+        @JsonPropertyDescription("Times a request went out once more after the server refused it unprocessed (HTTP/2 GOAWAY: streams above its last stream id), all clients, over the run; absent when none. Each request counts once in requests; its wait for another connection is in its response time.")
+        public Long resentRequests;
         @JsonPropertyDescription("Response time from the intended send time (coordinated omission corrected), median, microseconds.")
         public Long p50Micros;
         @JsonPropertyDescription("Response time from the intended send time, 99th percentile, microseconds.")
@@ -245,6 +247,8 @@ public class RunResult {
         public Double achievedRate;
         @JsonPropertyDescription("Failed requests and error statuses over the run.")
         public Long errors;
+        @JsonPropertyDescription("Times a request went out once more after the server refused it unprocessed (HTTP/2 GOAWAY), over the run; absent when none.")
+        public Long resentRequests;
         @JsonPropertyDescription("Response time from the intended send time, 99th percentile, microseconds.")
         public Long p99Micros;
         @JsonPropertyDescription("Response time P99 from the actual send time (not corrected for coordinated omission).")

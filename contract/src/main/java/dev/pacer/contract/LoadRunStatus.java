@@ -23,6 +23,9 @@ import com.fasterxml.jackson.annotation.JsonValue;
  * @param connections           connections to the server
  * @param scheduled             requests the schedule holds for the whole run
  * @param sent                  requests sent
+ * @param resent                times a request went out once more after the server refused it unprocessed (an HTTP/2
+ *                              GOAWAY's streams above its last, RFC 9113 §6.8); each request counts once in {@code sent};
+ *                              absent from a client that does not send again
  * @param unsent                requests the schedule held but that were never sent (known once done)
  * @param stoppedBehindSchedule whether the sender was still behind its schedule when the run ended
  * @param completed             responses received
@@ -43,19 +46,19 @@ import com.fasterxml.jackson.annotation.JsonValue;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({"state", "targetUrl", "requestedRate", "offeredRate", "achievedRate", "senderThreads", "connections",
-        "scheduled", "sent", "unsent", "stoppedBehindSchedule", "completed", "completedInWindow", "errors", "errorsByKind",
+        "scheduled", "sent", "resent", "unsent", "stoppedBehindSchedule", "completed", "completedInWindow", "errors", "errorsByKind",
         "statusClasses", "inFlight", "maxInFlight", "lateRequests", "sendLagClampedValues", "window", "windowMovedMs", "startAtEpochMs", "failure"})
 public record LoadRunStatus(State state, String targetUrl, Integer requestedRate, Double offeredRate, Double achievedRate,
                         Integer senderThreads, Integer connections, Long scheduled, Long sent, Long unsent,
                         Boolean stoppedBehindSchedule, Long completed, Long completedInWindow, Long errors,
                         Map<String, Long> errorsByKind, Map<String, Long> statusClasses, Long inFlight, Long maxInFlight,
                         Long sendLagClampedValues, Window window, Long startAtEpochMs, String failure, Long lateRequests,
-                        Long windowMovedMs) {
+                        Long windowMovedMs, Long resent) {
 
     /** The status of an agent that has no run yet. */
     public static LoadRunStatus idle() {
         return new LoadRunStatus(State.IDLE, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /** The state of a client's one run. */
@@ -107,6 +110,10 @@ public record LoadRunStatus(State state, String targetUrl, Integer requestedRate
 
     public long lateRequestsOrZero() {
         return lateRequests == null ? 0 : lateRequests;
+    }
+
+    public long resentOrZero() {
+        return resent == null ? 0 : resent;
     }
 
     public long unsentOrZero() {

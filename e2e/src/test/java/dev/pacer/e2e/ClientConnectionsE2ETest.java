@@ -3,7 +3,6 @@ package dev.pacer.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -58,22 +57,13 @@ class ClientConnectionsE2ETest {
     /** A run over 1,000 connections, every request answered; nginx's log lines, each a connection's serial and its request count. */
     private List<String[]> runAtAThousandConnections(String order) throws IOException {
         int connections = CONNECTIONS;
-        int port = freePort();
+        int port = LocalRuns.freePort();
         Path accessLog = work.resolve("access.log");
-        Files.writeString(work.resolve("nginx.conf"), """
-                daemon off;
-                master_process off;
-                worker_processes 1;
-                events { worker_connections 4096; }
-                http {
-                  log_format connections '$connection $connection_requests';
-                  access_log %s connections;
-                  keepalive_requests 100000000;
-                  keepalive_timeout 300s;
-                  client_body_temp_path /tmp;
-                  server { listen 127.0.0.1:%d backlog=4096; location / { return 200 "ok"; } }
-                }
-                """.formatted(accessLog, port));
+        LocalNginx.writeConfig(work, port, 4096, " backlog=4096", """
+                %s
+                access_log %s connections;
+                keepalive_requests 100000000;
+                keepalive_timeout 300s;""".formatted(LocalNginx.CONNECTIONS_LOG_FORMAT, accessLog));
         LocalRuns.Outcome outcome = LocalRuns.run(work, "thousand", """
                 apiVersion: pacer.dev/v1alpha1
                 kind: BenchmarkRun
@@ -81,7 +71,7 @@ class ClientConnectionsE2ETest {
                 spec:
                   server:
                     image: nginx
-                    command: [nginx, -p, "${RUN_DIR}", -c, "${SPEC_DIR}/nginx.conf", -g, "pid ${RUN_DIR}/nginx.pid; error_log ${RUN_DIR}/logs/nginx.log;"]
+                    command: %s
                     port: %d
                     measure: none
                     cpus: "1"
@@ -91,7 +81,7 @@ class ClientConnectionsE2ETest {
                   duration: 6s
                   timeout: 2m
                   criteria: {rateTolerance: 3%%, maxSendLagP99: 50ms}
-                """.formatted(port, order, connections));
+                """.formatted(LocalNginx.COMMAND, port, order, connections));
         assertThat(outcome.exitCode()).as(outcome.out() + outcome.err()).isZero();
         ResultDocument doc = outcome.document();
         assertThat(doc.result().verdict).as("held: %s", doc.result().reasons).isEqualTo(Verdict.Passed);
@@ -104,11 +94,5 @@ class ClientConnectionsE2ETest {
         List<String[]> lines = Files.readAllLines(accessLog).stream().map(l -> l.split(" ")).toList();
         assertThat(lines).as("the server answered each request the client counts").hasSize(client.completed().intValue());
         return lines;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

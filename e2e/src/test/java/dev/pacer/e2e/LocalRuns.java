@@ -3,6 +3,7 @@ package dev.pacer.e2e;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,6 +48,13 @@ final class LocalRuns {
                   timeout: 2m
                   criteria: {rateTolerance: 3%%, maxSendLagP99: 50ms}
                 """.formatted(name, image, args, rate, path, warmup, duration);
+    }
+
+    /** A port free on this machine now, for a server the run starts. */
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
     }
 
     private LocalRuns() {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -121,7 +120,7 @@ class ProbeE2ETest {
 
     @Test
     void nginxIsMeasuredByTheProbeAlone() throws IOException {
-        int port = freePort();
+        int port = LocalRuns.freePort();
         writeNginxConf(port);
         LocalRuns.Outcome outcome = LocalRuns.run(work, "nginx", nginxSpec("nginx", port, "probe"));
         assertThat(outcome.exitCode()).as(outcome.out() + outcome.err()).isZero();
@@ -170,7 +169,7 @@ class ProbeE2ETest {
                   duration: 5s
                   timeout: 2m
                   criteria: {rateTolerance: 3%%, maxSendLagP99: 50ms}
-                """.formatted(Processes.HOME.resolve("server-images/gohttp/target/pacer-gohttp"), freePort()));
+                """.formatted(Processes.HOME.resolve("server-images/gohttp/target/pacer-gohttp"), LocalRuns.freePort()));
         assertThat(outcome.exitCode()).as(outcome.out() + outcome.err()).isZero();
         RunResult.ServerFigures server = outcome.document().result().server;
         assertThat(server.measuredBy).isEqualTo("probe");
@@ -317,12 +316,12 @@ class ProbeE2ETest {
                   duration: 5s
                   timeout: 2m
                   criteria: {rateTolerance: 3%%, maxSendLagP99: 50ms}
-                """.formatted(name, command, freePort(), rate, connections);
+                """.formatted(name, command, LocalRuns.freePort(), rate, connections);
     }
 
     @Test
     void aServerNobodyMeasuresIsJudgedByItsClientsAlone() throws IOException {
-        int port = freePort();
+        int port = LocalRuns.freePort();
         writeNginxConf(port);
         LocalRuns.Outcome outcome = LocalRuns.run(work, "none", nginxSpec("none", port, "none"));
         assertThat(outcome.exitCode()).as(outcome.out() + outcome.err()).isZero();
@@ -346,7 +345,7 @@ class ProbeE2ETest {
                   clients: {count: 1, rate: "100", cpus: "1"}
                   warmup: 1s
                   duration: 2s
-                """.formatted(freePort()));
+                """.formatted(LocalRuns.freePort()));
         assertThat(outcome.exitCode()).isEqualTo(3);
         assertThat(outcome.err()).contains("server exited before it was ready with code 3").contains("no config");
         assertThat(outcome.directory().resolve("result.json")).doesNotExist();
@@ -355,18 +354,9 @@ class ProbeE2ETest {
 
     /** nginx, one worker answering "ok" on keep-alive connections of this port. */
     private void writeNginxConf(int port) throws IOException {
-        Files.writeString(work.resolve("nginx.conf"), """
-                daemon off;
-                master_process off;
-                worker_processes 1;
-                events { worker_connections 1024; }
-                http {
-                  access_log off;
-                  keepalive_requests 100000000;
-                  client_body_temp_path /tmp;
-                  server { listen 127.0.0.1:%d; location / { return 200 "ok"; } }
-                }
-                """.formatted(port));
+        LocalNginx.writeConfig(work, port, 1024, "", """
+                access_log off;
+                keepalive_requests 100000000;""");
     }
 
     private String nginxSpec(String name, int port, String measure) {
@@ -377,7 +367,7 @@ class ProbeE2ETest {
                 spec:
                   server:
                     image: nginx
-                    command: [nginx, -p, "${RUN_DIR}", -c, "${SPEC_DIR}/nginx.conf", -g, "pid ${RUN_DIR}/nginx.pid; error_log ${RUN_DIR}/logs/nginx.log;"]
+                    command: %s
                     port: %d
                     measure: %s
                     cpus: "1"
@@ -388,7 +378,7 @@ class ProbeE2ETest {
                   duration: 6s
                   timeout: 2m
                   criteria: {rateTolerance: 3%%, maxSendLagP99: 50ms}
-                """.formatted(name, port, measure);
+                """.formatted(name, LocalNginx.COMMAND, port, measure);
     }
 
     private static void assertResidenceAtLeastService(PeriodPoint.Stats residence, PeriodPoint.Stats service) {
@@ -406,12 +396,6 @@ class ProbeE2ETest {
         assertThat(server.otherSeries).as("the server's other series").isNotNull();
         return server.otherSeries.stream().filter(s -> s.name.equals(name)).findFirst()
                 .orElseThrow(() -> new AssertionError("no series " + name + " in " + server.otherSeries.stream().map(s -> s.name).toList()));
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 
 

@@ -3,7 +3,6 @@ package dev.pacer.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -53,7 +52,7 @@ class SuiteE2ETest {
                       cpus: "1"
                   sweep: {start: "%d", max: "%d", growth: 2, resolution: 10%%, maxClientP99: 100ms}
                 """.formatted(start, java, Processes.HOME.resolve("e2e/target/test-classes"), GroundTruthServer.class.getName(),
-                CAPACITY_PER_SECOND, freePort(), start, CAPACITY_PER_SECOND * 3 / 2));
+                CAPACITY_PER_SECOND, LocalRuns.freePort(), start, CAPACITY_PER_SECOND * 3 / 2));
         assertThat(outcome.exitCode()).as(outcome.out() + outcome.err()).isZero();
         SuiteDocument suite = SuiteDocument.read(outcome.directory());
         Long sustained = suite.summary().servers().getFirst().sustainedRatePerClient;
@@ -143,7 +142,7 @@ class SuiteE2ETest {
                       measure: none
                       cpus: "1"
                   sweep: {start: "200", max: "400", growth: 2, resolution: 50%%, maxClientP99: 500ms, confirm: 16s}
-                """.formatted(java, Processes.HOME.resolve("e2e/target/test-classes"), GroundTruthServer.class.getName(), freePort()));
+                """.formatted(java, Processes.HOME.resolve("e2e/target/test-classes"), GroundTruthServer.class.getName(), LocalRuns.freePort()));
         assertThat(outcome.exitCode()).as(outcome.out() + outcome.err()).isZero();
         SuiteDocument suite = SuiteDocument.read(outcome.directory());
         var fading = suite.summary().servers().getFirst();
@@ -157,11 +156,5 @@ class SuiteE2ETest {
         assertThat(fading.confirmation).startsWith("confirmed: " + (fading.sustainedRatePerClient) + " req/s per client held over a 16s run")
                 .contains("moved down from 400: its 16s run failed");
         assertThat(outcome.directory().resolve("suite.html")).content().contains("suite-confirmations").contains("moved down from 400");
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

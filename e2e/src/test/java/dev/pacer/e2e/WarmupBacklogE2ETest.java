@@ -3,7 +3,6 @@ package dev.pacer.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 
 import dev.pacer.api.RunResult;
@@ -67,12 +66,6 @@ class WarmupBacklogE2ETest {
                   duration: 4s
                   timeout: 2m
                   criteria: {rateTolerance: 3%%, maxSendLagP99: 50ms}
-                """.formatted(name, command, freePort());
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+                """.formatted(name, command, LocalRuns.freePort());
     }
 }

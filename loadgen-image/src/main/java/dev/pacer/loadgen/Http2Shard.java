@@ -155,7 +155,7 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
         /** No connection could be opened for it: it never went to the wire (again). */
         void neverSent(Throwable failure) {
             if (ended.compareAndSet(false, true)) {
-                if (!resent) {   // a request sent again had its lag told when it first went out
+                if (!resent()) {   // a request sent again had its lag told when it first went out
                     completions.sendLag(handedNanos - intendedNanos);
                 }
                 finish(this, 0, failure);
@@ -163,11 +163,11 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
         }
 
         /**
-         * The server did not begin it: its stream's slot goes back, and it goes out once more on another stream
-         * ({@link #mayResend}); refused again, it ends with {@code failure}.
+         * The server did not begin it: its stream's slot goes back, and it goes out once more on another stream, as far
+         * as {@link #mayResend} allows; else it ends with {@code failure}.
          */
         void refused(Throwable failure) {
-            if (!mayResend(this)) {
+            if (!mayResend(this, connection.serverProcessedAny)) {
                 end(0, failure);
                 return;
             }
@@ -194,6 +194,8 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
         final CompletableFuture<Http2Connection> settled = new CompletableFuture<>();
         /** Streams it may carry at once: the run's, or the server's limit when lower. Set once, before it joins. */
         volatile int streams;
+        /** The server answered a stream on it, or named one in a GOAWAY as processed: it refuses others for their place, not their own sake. */
+        volatile boolean serverProcessedAny;
 
         // guarded by this: the streams open, in the order of their ids on the wire
         private final OpenStreams<Pending> open = new OpenStreams<>(streamsAsked);
@@ -609,6 +611,9 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
          * sending it, and closes its side of the stream with a reset.
          */
         private void answered(Pending pending) {
+            if (!serverProcessedAny) {
+                serverProcessedAny = true;
+            }
             if (body != null) {
                 boolean cut;
                 synchronized (this) {
@@ -689,6 +694,9 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
         private void goAway(int lastStreamId, int error) {
             List<Pending> unprocessed;
             boolean closeNow;
+            if (lastStreamId > 0) {
+                serverProcessedAny = true;
+            }
             synchronized (this) {
                 draining = true;
                 goneAway = true;

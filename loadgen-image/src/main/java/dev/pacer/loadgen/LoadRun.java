@@ -80,6 +80,7 @@ final class LoadRun {
     private final Clock clock;
     private final StallWatchingTicker.Watch stalls;
     private final LongAdder begun = new LongAdder();
+    private final LongAdder resent = new LongAdder();
     private final LongAdder finishedOnTheWire = new LongAdder();
     private final LongAdder refusedByQueue = new LongAdder();
     private final LongAdder responses = new LongAdder();
@@ -215,6 +216,11 @@ final class LoadRun {
                     @Override
                     public void begun() {
                         begun.increment();
+                    }
+
+                    @Override
+                    public void resent() {
+                        resent.increment();
                     }
 
                     @Override
@@ -478,7 +484,8 @@ final class LoadRun {
                 stoppedBehindSchedule, responses.sum(), measuredResponses.sum(), errors(), errorsByKind, classes,
                 Math.max(0, handedOff() - finished()), maxInFlight.get(),
                 sendLag.clampedValues(), startAt == 0 ? null : new LoadRunStatus.Window(windowStartEpochMs, windowEndEpochMs),
-                startAt == 0 ? null : startAt, failure, lateRequests(), startAt == 0 ? null : windowStartEpochMs - plannedWindowStartEpochMs);
+                startAt == 0 ? null : startAt, failure, lateRequests(), startAt == 0 ? null : windowStartEpochMs - plannedWindowStartEpochMs,
+                resent.sum());
     }
 
     /** The request's shards ({@code senderThreads}), or one per {@value #DEFAULT_RATE_PER_SHARD} req/s, at most one per CPU. */

@@ -47,14 +47,25 @@ abstract class RingShard<C extends RingShard.Carrier, R extends RingShard.Reques
         final long intendedNanos;
         final long handedNanos;
         long begunNanos;
-        /** Went out once more after the server refused it unprocessed: counted, and its lag told, the first time only. */
-        boolean resent;
+        /** Times it went back to go out once more after the server refused it unprocessed. */
+        int resends;
 
         Request(long intendedNanos, long handedNanos) {
             this.intendedNanos = intendedNanos;
             this.handedNanos = handedNanos;
         }
+
+        /** Went out before: counted, and its lag told, the first time only. */
+        boolean resent() {
+            return resends > 0;
+        }
     }
+
+    /**
+     * How many times a request may go out again while the server answers others on the connections that refuse it (a
+     * server closing each connection after some requests): more would be a server refusing it in particular.
+     */
+    static final int MAX_RESENDS = 8;
 
     protected final QueuedThreadPool threads;
     protected final PacingClientConnector connector;
@@ -182,7 +193,7 @@ abstract class RingShard<C extends RingShard.Carrier, R extends RingShard.Reques
                 // One sent back longer ago than twice the timeout and a second (late sweeps included) has been failed
                 // by a sweep already: the queue (long, when the client is overloaded) is walked only after a resend
                 if (now - lastResendNanos <= 2 * timeoutNanos + TimeUnit.SECONDS.toNanos(1)) {
-                    ring.failWaiting(request -> request.resent && now - request.begunNanos > timeoutNanos,
+                    ring.failWaiting(request -> request.resent() && now - request.begunNanos > timeoutNanos,
                             request -> neverSent(request, new TimeoutException("no response within "
                                     + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms (refused once, waiting to go out again)")));
                 }
@@ -210,28 +221,34 @@ abstract class RingShard<C extends RingShard.Carrier, R extends RingShard.Reques
 
     /** On the pacing thread, or on the thread that ended the previous request on that connection. */
     private void dispatch(C connection, R request) {
-        if (!request.resent) {   // a request sent again keeps its first send: the timeout and the lag run from it
+        if (!request.resent()) {   // a request sent again keeps its first send: the timeout and the lag run from it
             request.begunNanos = System.nanoTime();
             completions.begun();
             // a reopened connection's wait is told by the first request whose lag is told on it
             Long reopenedAt = reopenedAtNanos.isEmpty() ? null : reopenedAtNanos.remove(connection);
             completions.sendLag(Shard.sendLagNanos(request.intendedNanos, request.handedNanos, request.begunNanos, reopenedAt));
+        } else {
+            completions.resent();
         }
         send(connection, request);
     }
 
     /**
-     * Whether a request the server never began (HTTP/2: a stream above its GOAWAY's last, or one its connection took no
-     * more before it went out) may go out once more ({@link #resend}): once, while the shard runs. Refused again, it
+     * Whether a request the server never began (HTTP/2: a stream above a GOAWAY's last, or one its connection took no
+     * more before it went out) may go out once more ({@link #resend}), while the shard runs: a first time whatever the
+     * server did, and again, up to {@link #MAX_RESENDS} times, when the connection that refused it had processed others
+     * (a server that closes connections after some requests, refusing what was on the wire past its last). Otherwise it
      * fails: a server that refuses every stream is not retried in a loop.
+     *
+     * @param serverProcessedOthers the refusing connection carried streams the server processed
      */
-    protected final boolean mayResend(R request) {
-        return !request.resent && running;
+    protected final boolean mayResend(R request, boolean serverProcessedOthers) {
+        return running && (request.resends == 0 || serverProcessedOthers && request.resends < MAX_RESENDS);
     }
 
     /** Sends it on the next connection free, its intended time kept: the wait counts in its response time. */
     protected final void resend(R request) {
-        request.resent = true;
+        request.resends++;
         lastResendNanos = System.nanoTime();
         ring.offer(request);
     }

@@ -19,6 +19,12 @@ interface Shard {
         void begun();
 
         /**
+         * A request the server refused unprocessed goes to the wire once more (HTTP/2: a stream above a GOAWAY's last).
+         * Its {@link #begun} and {@link #sendLag} were told at its first send and are not told again.
+         */
+        void resent();
+
+        /**
          * How late the client itself was with a request it took: from its intended time to its hand-off by the pacing
          * loop, and on to the wire when it waited for a connection that was opened only after it was due (a
          * reconnect). A wait for a connection busy with an earlier response is the server's, not counted here.

@@ -131,6 +131,15 @@ class Http2RefusedStreamsTest {
         return shard;
     }
 
+    /** Sends {@code requests} at once and waits until every one is answered 200. */
+    void sendAllAnswered(Shard shard, int requests) {
+        for (int i = 0; i < requests; i++) {
+            assertThat(shard.trySend(i, System.nanoTime())).isTrue();
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> completions.done.size() == requests);
+        assertThat(completions.done).allSatisfy(d -> assertThat(d.status()).as("%s", d.failure()).isEqualTo(200));
+    }
+
     @AfterEach
     void stop() throws IOException {
         if (shard != null) {
@@ -155,15 +164,34 @@ class Http2RefusedStreamsTest {
                 goAway(out, received.getFirst());
             }
         }), 3);
-        for (int i = 0; i < 3; i++) {
-            assertThat(shard.trySend(i, System.nanoTime())).isTrue();
-        }
-        await().atMost(Duration.ofSeconds(10)).until(() -> completions.done.size() == 3);
-        assertThat(completions.done).allSatisfy(d -> assertThat(d.status()).as("%s", d.failure()).isEqualTo(200));
+        sendAllAnswered(shard, 3);
         assertThat(streamsByConnection.getFirst()).containsExactly(1, 3, 5);
         assertThat(streamsByConnection.get(1)).as("the two the server never began, on its replacement").hasSize(2);
         assertThat(completions.begun).as("each request counted once on the wire").hasValue(3);
         assertThat(completions.sendLags).as("and its send lag told once").hasValue(3);
+        assertThat(completions.resent).as("the two sent again, told as such").hasValue(2);
+    }
+
+    /**
+     * Every connection answers its first stream and goes away naming it, as a server closing connections after a number
+     * of requests does: three requests on the wire at once are refused once and twice, each time by a connection that
+     * answered another, and go out again until answered: none fails, each is counted once on the wire.
+     */
+    @Test
+    void aRequestRefusedAgainByConnectionsThatAnswerOthersGoesOutUntilAnswered() throws Exception {
+        Shard shard = shard(start((index, received, out) -> {
+            if (received.size() == 1) {
+                answer(out, received.getFirst());
+                goAway(out, received.getFirst());
+            }
+        }), 3);
+        sendAllAnswered(shard, 3);
+        assertThat(streamsByConnection.stream().filter(streams -> !streams.isEmpty()).count())
+                .as("one request answered per connection: %s", streamsByConnection).isEqualTo(3);
+        assertThat(completions.begun).as("each request counted once on the wire").hasValue(3);
+        assertThat(completions.sendLags).hasValue(3);
+        // each connection answers one: the others went back twice (to the second connection), then once (to the third)
+        assertThat(completions.resent).as("sent again: %s", streamsByConnection).hasValue(3);
     }
 
     /** A server that goes away at every stream, naming none: each request goes out twice, then fails, and no more. */
@@ -182,6 +210,7 @@ class Http2RefusedStreamsTest {
         assertThat(streamsByConnection.stream().mapToInt(List::size).sum()).as("streams the server received").isEqualTo(2);
         assertThat(completions.begun).hasValue(1);
         assertThat(completions.sendLags).hasValue(1);
+        assertThat(completions.resent).as("sent again once, not at its second refusal").hasValue(1);
     }
 
     /**
@@ -201,6 +230,7 @@ class Http2RefusedStreamsTest {
         assertThat(streamsByConnection.getFirst()).hasSize(1);
         assertThat(completions.begun).hasValue(1);
         assertThat(completions.sendLags).as("told once").hasValue(1);
+        assertThat(completions.resent).as("it never went out again").hasValue(0);
     }
 
     /**

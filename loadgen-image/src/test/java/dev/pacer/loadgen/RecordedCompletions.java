@@ -11,10 +11,16 @@ final class RecordedCompletions implements Shard.Completions {
     final ConcurrentLinkedQueue<Done> done = new ConcurrentLinkedQueue<>();
     final AtomicInteger begun = new AtomicInteger();
     final AtomicInteger sendLags = new AtomicInteger();
+    final AtomicInteger resent = new AtomicInteger();
 
     @Override
     public void begun() {
         begun.incrementAndGet();
+    }
+
+    @Override
+    public void resent() {
+        resent.incrementAndGet();
     }
 
     @Override

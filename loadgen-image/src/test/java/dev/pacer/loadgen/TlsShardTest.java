@@ -72,6 +72,11 @@ class TlsShardTest {
         }
 
         @Override
+        public void resent() {
+            throw new AssertionError("a request sent again over HTTP/1.1");
+        }
+
+        @Override
         public void sendLag(long lagNanos) {
         }
 

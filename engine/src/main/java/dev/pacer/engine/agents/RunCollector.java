@@ -129,7 +129,8 @@ public final class RunCollector {
             // what the client offered is what the plan asked of it: the rate has one home, the plan, not the client's echo
             inputs.add(new AnalysisInput.ClientInput(name, plan.client(name).ratePerSecond(),
                     HistogramLogs.parse(responseLog, periodMs), HistogramLogs.parse(lagLog, periodMs),
-                    runStatus.errorsOrZero(), runStatus.failure(), runStatus.unsentOrZero(), uncorrected, clientUse));
+                    runStatus.errorsOrZero(), runStatus.failure(), runStatus.unsentOrZero(), uncorrected, clientUse,
+                    runStatus.resentOrZero()));
         }
         // the load began at the clients' start, a warm-up before the window (longer, when the window moved later)
         long loadStartEpochMs = runStatuses.values().stream().map(LoadRunStatus::startAtEpochMs).filter(Objects::nonNull)

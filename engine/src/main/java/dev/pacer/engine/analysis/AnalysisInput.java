@@ -129,10 +129,17 @@ public record AnalysisInput(long windowStartEpochMs, long windowEndEpochMs, long
      * @param unsentRequests       scheduled requests the client never sent (it fell behind and was stopped)
      * @param uncorrectedPeriods   response time from the actual send time; empty when the client does not keep it
      * @param resources            what the client process used per period, or {@code null} when it does not say
+     * @param resentRequests       times it sent a request once more after the server refused it unprocessed (HTTP/2 GOAWAY)
      */
     public record ClientInput(String name, double offeredRatePerSecond, List<PeriodHistogram> responseTimePeriods,
                               List<PeriodHistogram> sendLagPeriods, long errors, String failure, long unsentRequests,
-                              List<PeriodHistogram> uncorrectedPeriods, ResourceUse resources) {
+                              List<PeriodHistogram> uncorrectedPeriods, ResourceUse resources, long resentRequests) {
+        public ClientInput(String name, double offeredRatePerSecond, List<PeriodHistogram> responseTimePeriods,
+                           List<PeriodHistogram> sendLagPeriods, long errors, String failure, long unsentRequests,
+                           List<PeriodHistogram> uncorrectedPeriods, ResourceUse resources) {
+            this(name, offeredRatePerSecond, responseTimePeriods, sendLagPeriods, errors, failure, unsentRequests, uncorrectedPeriods, resources, 0);
+        }
+
         public ClientInput(String name, double offeredRatePerSecond, List<PeriodHistogram> responseTimePeriods,
                            List<PeriodHistogram> sendLagPeriods, long errors, String failure, long unsentRequests,
                            List<PeriodHistogram> uncorrectedPeriods) {

@@ -91,6 +91,7 @@ final class ClientAnalysis {
         Histogram uncorrected;
         long worstSendLagP99Nanos;
         long errors;
+        long resent;
         double offered;
     }
 
@@ -120,6 +121,7 @@ final class ClientAnalysis {
         figure.offeredRate = client.offeredRatePerSecond();
         figure.achievedRate = round2(responses.getTotalCount() / windowSeconds);
         figure.errors = client.errors();
+        figure.resentRequests = client.resentRequests() > 0 ? client.resentRequests() : null;
         figure.p99Micros = micros(percentile(responses, 99));
         figure.p99UncorrectedMicros = uncorrectedSent ? micros(percentile(window.uncorrected(), 99)) : null;
         figure.p99IntegralMicros = p99Integral(window.periods(), merged.responsesByPeriod);
@@ -129,6 +131,7 @@ final class ClientAnalysis {
         figure.sendLagMaxMicros = micros(window.lags().getTotalCount() == 0 ? 0 : window.lags().getMaxValue());
         merged.worstSendLagP99Nanos = Math.max(merged.worstSendLagP99Nanos, window.sendLagP99Nanos());
         merged.errors += client.errors();
+        merged.resent += client.resentRequests();
         merged.offered += client.offeredRatePerSecond();
         return figure;
     }
@@ -155,6 +158,14 @@ final class ClientAnalysis {
                     "%s achieved %.1f req/s, more than the %.1f req/s it offered: it caught up a backlog inside the window",
                     client.name(), figure.achievedRate, client.offeredRatePerSecond()));
         }
+        if (client.resentRequests() > 0) {
+            findings.warnings.add(String.format(Locale.ROOT,
+                    "%s sent requests again %,d times after the server refused them unprocessed (HTTP/2 GOAWAY: streams above its last "
+                            + "stream id, as a server sends when it closes a connection after a number of requests, e.g. nginx's "
+                            + "keepalive_requests): each waited for another connection, and that wait is in its response time; "
+                            + "raise the server's requests per connection to measure without it",
+                    client.name(), client.resentRequests()));
+        }
         long lagP99 = window.sendLagP99Nanos();
         if (lagP99 > input.criteria().maxSendLagP99().toNanos()) {
             findings.clientLimits.add(String.format(Locale.ROOT,
@@ -169,6 +180,7 @@ final class ClientAnalysis {
         clients.requests = merged.responses == null ? 0 : merged.responses.getTotalCount();
         clients.achievedRate = round2(clients.requests / windowSeconds);
         clients.errors = merged.errors;
+        clients.resentRequests = merged.resent > 0 ? merged.resent : null;
         clients.sendLagP99Micros = micros(merged.worstSendLagP99Nanos);
         if (merged.responses != null && merged.responses.getTotalCount() > 0) {
             clients.p50Micros = micros(merged.responses.getValueAtPercentile(50));

@@ -244,6 +244,27 @@ class AnalysisTest {
                 .anySatisfy(r -> assertThat(r).contains("3 errors in 203 requests"));
     }
 
+    /** Requests a GOAWAY refused and the client sent again are no errors, but the run says so, per client and in all. */
+    @Test
+    void requestsSentAgainAfterAGoAwayAreCountedAndWarnedOfNotErrors() {
+        List<PeriodHistogram> server = List.of(period(T0, 1000, hundred(1000, 2000)), period(T0 + 1000, 1000, hundred(1000, 2000)));
+        AnalysisInput.ClientInput plain = client("client-0", 100, 2, 100);
+        AnalysisInput.ClientInput resending = client("client-1", 100, 2, 100);
+        resending = new AnalysisInput.ClientInput("client-1", 100, resending.responseTimePeriods(), resending.sendLagPeriods(), 0, null,
+                0, List.of(), null, 1234);
+        RunResult result = Analysis.analyze(input(server, List.of(plain, resending), 2)).result();
+        assertThat(result.verdict).isEqualTo(Verdict.Passed);
+        assertThat(result.clients.errors).isZero();
+        assertThat(result.clients.resentRequests).isEqualTo(1234);
+        assertThat(result.clients.perClient).extracting(c -> c.resentRequests).containsExactly(null, 1234L);
+        assertThat(result.warnings).singleElement().asString()
+                .startsWith("client-1 sent requests again 1,234 times after the server refused them unprocessed").contains("GOAWAY");
+
+        RunResult none = Analysis.analyze(input(server, List.of(plain), 2)).result();
+        assertThat(none.clients.resentRequests).as("absent when none").isNull();
+        assertThat(none.warnings).isEmpty();
+    }
+
     @Test
     void readsTheAgentsLogFormatWithAbsoluteSnappedBounds() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();

@@ -101,6 +101,8 @@ public final class RunMetrics implements MultiCollector {
                 gauge(gauges, "pacer_run_offered_rate", "Requests per second offered, all clients", labels, clients.offeredRate);
                 gauge(gauges, "pacer_run_requests", "Responses inside the measured window, all clients", labels, clients.requests == null ? null : clients.requests.doubleValue());
                 gauge(gauges, "pacer_run_errors", "Errors seen by the clients during the run", labels, clients.errors == null ? null : clients.errors.doubleValue());
+                gauge(gauges, "pacer_run_resent_requests", "Times the clients sent a request once more during the run after the server refused it "
+                        + "unprocessed (HTTP/2 GOAWAY)", labels, clients.resentRequests == null ? 0.0 : clients.resentRequests.doubleValue());
                 gauge(gauges, "pacer_run_send_lag_p99_seconds", "The worst client's send lag P99: how late requests left", labels, micros(clients.sendLagP99Micros));
                 String integral = "Sum over the measured periods of each period's client P99 (all clients' responses together), from the "
                         + "intended send time (corrected for coordinated omission) or from the actual send time (uncorrected)";
