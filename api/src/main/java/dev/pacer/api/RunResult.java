@@ -3,6 +3,7 @@ package dev.pacer.api;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
@@ -249,6 +250,8 @@ public class RunResult {
         public Long errors;
         @JsonPropertyDescription("Times a request went out once more after the server refused it unprocessed (HTTP/2 GOAWAY), over the run; absent when none.")
         public Long resentRequests;
+        @JsonPropertyDescription("Its requests that got no response (timeouts, I/O failures) by cause, the exception's type and message, most frequent first, over the run; up to 8 causes, the rest under 'other causes'; absent when none.")
+        public Map<String, Long> failureCauses;
         @JsonPropertyDescription("Response time from the intended send time, 99th percentile, microseconds.")
         public Long p99Micros;
         @JsonPropertyDescription("Response time P99 from the actual send time (not corrected for coordinated omission).")

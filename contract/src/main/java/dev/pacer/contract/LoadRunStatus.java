@@ -32,6 +32,9 @@ import com.fasterxml.jackson.annotation.JsonValue;
  * @param completedInWindow     responses received inside the measured window
  * @param errors                failed requests and error statuses
  * @param errorsByKind          {@code timeout}, {@code io}, {@code status_4xx}, {@code status_5xx}
+ * @param failureCauses         requests that got no response (the {@code timeout} and {@code io} errors) by cause, the
+ *                              exception's type and message, most frequent first; up to 8 causes, the rest under
+ *                              {@code other causes}
  * @param statusClasses         responses by status class, {@code 1xx} … {@code 5xx}
  * @param inFlight              requests sent and not answered
  * @param maxInFlight           the most requests in flight at once
@@ -46,19 +49,19 @@ import com.fasterxml.jackson.annotation.JsonValue;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({"state", "targetUrl", "requestedRate", "offeredRate", "achievedRate", "senderThreads", "connections",
-        "scheduled", "sent", "resent", "unsent", "stoppedBehindSchedule", "completed", "completedInWindow", "errors", "errorsByKind",
+        "scheduled", "sent", "resent", "unsent", "stoppedBehindSchedule", "completed", "completedInWindow", "errors", "errorsByKind", "failureCauses",
         "statusClasses", "inFlight", "maxInFlight", "lateRequests", "sendLagClampedValues", "window", "windowMovedMs", "startAtEpochMs", "failure"})
 public record LoadRunStatus(State state, String targetUrl, Integer requestedRate, Double offeredRate, Double achievedRate,
                         Integer senderThreads, Integer connections, Long scheduled, Long sent, Long unsent,
                         Boolean stoppedBehindSchedule, Long completed, Long completedInWindow, Long errors,
                         Map<String, Long> errorsByKind, Map<String, Long> statusClasses, Long inFlight, Long maxInFlight,
                         Long sendLagClampedValues, Window window, Long startAtEpochMs, String failure, Long lateRequests,
-                        Long windowMovedMs, Long resent) {
+                        Long windowMovedMs, Long resent, Map<String, Long> failureCauses) {
 
     /** The status of an agent that has no run yet. */
     public static LoadRunStatus idle() {
         return new LoadRunStatus(State.IDLE, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /** The state of a client's one run. */

@@ -46,7 +46,8 @@ class ContractGoldenTest {
         classes.put("5xx", 2L);
         return new LoadRunStatus(LoadRunStatus.State.MEASURING, "http://10.1.2.3:8080", 60_000, 60_000.0, 59_998.5, 3, 16,
                 14_400_000L, 4_200_000L, 0L, false, 4_199_990L, 599_970L, 3L, errorsByKind, classes, 10L, 48L, 0L,
-                new LoadRunStatus.Window(1_795_355_537_000L, 1_795_355_717_000L), 1_795_355_476_000L, null, 2L, 1_000L, 12L);
+                new LoadRunStatus.Window(1_795_355_537_000L, 1_795_355_717_000L), 1_795_355_476_000L, null, 2L, 1_000L, 12L,
+                Map.of("IOException: Connection reset by peer", 1L));
     }
 
     static AgentInfo serverInfo() {

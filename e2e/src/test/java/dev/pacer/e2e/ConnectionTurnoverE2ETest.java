@@ -112,6 +112,10 @@ class ConnectionTurnoverE2ETest {
             assertThat(runStatus.errorsByKind().get("io") + runStatus.errorsByKind().get("timeout"))
                     .as("errors of the requests never answered (unsent: %d)", runStatus.unsent()).isEqualTo(neverAnswered);
             assertThat(runStatus.errorsByKind().get("timeout")).as("none waited for its timeout").isZero();
+            // and the client says why: its causes count every request that got no response
+            assertThat(runStatus.failureCauses()).as("causes").isNotEmpty();
+            assertThat(runStatus.failureCauses().values().stream().mapToLong(Long::longValue).sum())
+                    .as("requests counted by cause: %s", runStatus.failureCauses()).isEqualTo(neverAnswered);
         }
     }
 }

@@ -87,6 +87,7 @@ final class LoadRun {
     private final LongAdder measuredResponses = new LongAdder();
     private final LongAdder timeouts = new LongAdder();
     private final LongAdder ioFailures = new LongAdder();
+    private final FailureCauses failureCauses = new FailureCauses();
     private final LongAdder[] statusClasses = new LongAdder[6];
     private final AtomicLong maxInFlight = new AtomicLong();
     private final Object startLock = new Object();
@@ -243,7 +244,7 @@ final class LoadRun {
             }
         } catch (Exception | LinkageError e) {
             String tls = spec.https() ? ClientTls.explain(e, spec.targetUrl()) : null;
-            fail("cannot connect to " + spec.targetUrl() + ": " + (tls != null ? tls : describe(e)));
+            fail("cannot connect to " + spec.targetUrl() + ": " + (tls != null ? tls : FailureCauses.describe(e)));
             closeAll(clients);
             return;
         }
@@ -262,7 +263,7 @@ final class LoadRun {
             Thread.currentThread().interrupt();
             fail("interrupted");
         } catch (RuntimeException | LinkageError e) {
-            fail(describe(e));
+            fail(FailureCauses.describe(e));
         } finally {
             closeAll(clients);
             done = true;
@@ -356,7 +357,7 @@ final class LoadRun {
             try {
                 results.add(result.get());
             } catch (ExecutionException e) {
-                throw new IllegalStateException("a pacing loop failed: " + describe(e), e);
+                throw new IllegalStateException("a pacing loop failed: " + FailureCauses.describe(e), e);
             }
         }
         long handedOff = results.stream().mapToLong(PacingLoop.Result::sent).sum();
@@ -396,8 +397,10 @@ final class LoadRun {
             refusedByQueue.increment();   // the client's queue was full: never sent, counted in unsent
         } else if (failure instanceof TimeoutException) {
             timeouts.increment();
+            failureCauses.count(failure);
         } else {
             ioFailures.increment();
+            failureCauses.count(failure);
         }
     }
 
@@ -435,11 +438,6 @@ final class LoadRun {
 
     private static void closeAll(List<Shard> clients) {
         clients.forEach(Shard::closeInBackground);
-    }
-
-    private static String describe(Throwable e) {
-        Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-        return cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
     }
 
     State state() {
@@ -485,7 +483,7 @@ final class LoadRun {
                 Math.max(0, handedOff() - finished()), maxInFlight.get(),
                 sendLag.clampedValues(), startAt == 0 ? null : new LoadRunStatus.Window(windowStartEpochMs, windowEndEpochMs),
                 startAt == 0 ? null : startAt, failure, lateRequests(), startAt == 0 ? null : windowStartEpochMs - plannedWindowStartEpochMs,
-                resent.sum());
+                resent.sum(), failureCauses.byCount());
     }
 
     /** The request's shards ({@code senderThreads}), or one per {@value #DEFAULT_RATE_PER_SHARD} req/s, at most one per CPU. */

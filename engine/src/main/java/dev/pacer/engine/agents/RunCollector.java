@@ -130,7 +130,7 @@ public final class RunCollector {
             inputs.add(new AnalysisInput.ClientInput(name, plan.client(name).ratePerSecond(),
                     HistogramLogs.parse(responseLog, periodMs), HistogramLogs.parse(lagLog, periodMs),
                     runStatus.errorsOrZero(), runStatus.failure(), runStatus.unsentOrZero(), uncorrected, clientUse,
-                    runStatus.resentOrZero()));
+                    runStatus.resentOrZero(), runStatus.failureCauses() == null ? Map.of() : runStatus.failureCauses()));
         }
         // the load began at the clients' start, a warm-up before the window (longer, when the window moved later)
         long loadStartEpochMs = runStatuses.values().stream().map(LoadRunStatus::startAtEpochMs).filter(Objects::nonNull)

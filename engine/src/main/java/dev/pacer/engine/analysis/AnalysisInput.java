@@ -130,14 +130,17 @@ public record AnalysisInput(long windowStartEpochMs, long windowEndEpochMs, long
      * @param uncorrectedPeriods   response time from the actual send time; empty when the client does not keep it
      * @param resources            what the client process used per period, or {@code null} when it does not say
      * @param resentRequests       times it sent a request once more after the server refused it unprocessed (HTTP/2 GOAWAY)
+     * @param failureCauses        its requests that got no response, by cause, most frequent first; empty when none or unsaid
      */
     public record ClientInput(String name, double offeredRatePerSecond, List<PeriodHistogram> responseTimePeriods,
                               List<PeriodHistogram> sendLagPeriods, long errors, String failure, long unsentRequests,
-                              List<PeriodHistogram> uncorrectedPeriods, ResourceUse resources, long resentRequests) {
+                              List<PeriodHistogram> uncorrectedPeriods, ResourceUse resources, long resentRequests,
+                              Map<String, Long> failureCauses) {
         public ClientInput(String name, double offeredRatePerSecond, List<PeriodHistogram> responseTimePeriods,
                            List<PeriodHistogram> sendLagPeriods, long errors, String failure, long unsentRequests,
                            List<PeriodHistogram> uncorrectedPeriods, ResourceUse resources) {
-            this(name, offeredRatePerSecond, responseTimePeriods, sendLagPeriods, errors, failure, unsentRequests, uncorrectedPeriods, resources, 0);
+            this(name, offeredRatePerSecond, responseTimePeriods, sendLagPeriods, errors, failure, unsentRequests, uncorrectedPeriods, resources,
+                    0, Map.of());
         }
 
         public ClientInput(String name, double offeredRatePerSecond, List<PeriodHistogram> responseTimePeriods,

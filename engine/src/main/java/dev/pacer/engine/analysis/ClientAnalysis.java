@@ -9,12 +9,14 @@ import static dev.pacer.engine.analysis.WindowHistograms.round2;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 import dev.pacer.api.RunResult;
 import org.HdrHistogram.Histogram;
@@ -54,7 +56,7 @@ final class ClientAnalysis {
             }
         }
         totals(clients, merged, windowSeconds);
-        judgeErrors(clients, input, findings);
+        judgeErrors(clients, merged.failureCauses, input, findings);
         return new Outcome(clients, merged.statsByPeriod, merged.usageByPeriod);
     }
 
@@ -92,6 +94,7 @@ final class ClientAnalysis {
         long worstSendLagP99Nanos;
         long errors;
         long resent;
+        final Map<String, Long> failureCauses = new LinkedHashMap<>();
         double offered;
     }
 
@@ -122,6 +125,7 @@ final class ClientAnalysis {
         figure.achievedRate = round2(responses.getTotalCount() / windowSeconds);
         figure.errors = client.errors();
         figure.resentRequests = client.resentRequests() > 0 ? client.resentRequests() : null;
+        figure.failureCauses = client.failureCauses().isEmpty() ? null : client.failureCauses();
         figure.p99Micros = micros(percentile(responses, 99));
         figure.p99UncorrectedMicros = uncorrectedSent ? micros(percentile(window.uncorrected(), 99)) : null;
         figure.p99IntegralMicros = p99Integral(window.periods(), merged.responsesByPeriod);
@@ -132,6 +136,7 @@ final class ClientAnalysis {
         merged.worstSendLagP99Nanos = Math.max(merged.worstSendLagP99Nanos, window.sendLagP99Nanos());
         merged.errors += client.errors();
         merged.resent += client.resentRequests();
+        client.failureCauses().forEach((cause, count) -> merged.failureCauses.merge(cause, count, Long::sum));
         merged.offered += client.offeredRatePerSecond();
         return figure;
     }
@@ -205,12 +210,29 @@ final class ClientAnalysis {
         }
     }
 
-    private static void judgeErrors(RunResult.ClientFigures clients, AnalysisInput input, Findings findings) {
+    private static void judgeErrors(RunResult.ClientFigures clients, Map<String, Long> failureCauses, AnalysisInput input, Findings findings) {
         long attempted = clients.requests + clients.errors;
         if (attempted > 0 && (double) clients.errors / attempted > input.criteria().maxErrorRatio()) {
             findings.failed.add(String.format(Locale.ROOT, "%d errors in %d requests (%.4f%%) exceed criteria.maxErrorRatio %.4f%%",
-                    clients.errors, attempted, 100.0 * clients.errors / attempted, input.criteria().maxErrorRatio() * 100));
+                    clients.errors, attempted, 100.0 * clients.errors / attempted, input.criteria().maxErrorRatio() * 100)
+                    + mostFrequent(failureCauses));
         }
+    }
+
+    /** The causes of requests without a response that a reason names: the three most frequent, all clients together. */
+    static final int CAUSES_NAMED = 3;
+
+    private static String mostFrequent(Map<String, Long> failureCauses) {
+        if (failureCauses.isEmpty()) {
+            return "";
+        }
+        List<Map.Entry<String, Long>> top = failureCauses.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()).thenComparing(Map.Entry.comparingByKey()))
+                .toList();
+        String named = top.stream().limit(CAUSES_NAMED)
+                .map(e -> String.format(Locale.ROOT, "%,d × %s", e.getValue(), e.getKey()))
+                .collect(Collectors.joining("; "));
+        return "; without a response: " + named + (top.size() > CAUSES_NAMED ? "; and " + (top.size() - CAUSES_NAMED) + " more causes (clients.perClient[].failureCauses)" : "");
     }
 
     /** A client's P99 integral over its periods, each period also merged into every client's of the same start. */

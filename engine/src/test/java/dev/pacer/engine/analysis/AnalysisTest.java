@@ -244,6 +244,26 @@ class AnalysisTest {
                 .anySatisfy(r -> assertThat(r).contains("3 errors in 203 requests"));
     }
 
+    /** Errors say why: the most frequent causes of all clients together in the reason, each client's in its figures. */
+    @Test
+    void errorsNameTheirMostFrequentCauses() {
+        List<PeriodHistogram> server = List.of(period(T0, 1000, hundred(1000, 2000)), period(T0 + 1000, 1000, hundred(1000, 2000)));
+        AnalysisInput.ClientInput shape = client("x", 100, 2, 100);
+        AnalysisInput.ClientInput first = new AnalysisInput.ClientInput("client-0", 100, shape.responseTimePeriods(), shape.sendLagPeriods(), 5, null,
+                0, List.of(), null, 0, Map.of("IOException: Connection reset by peer", 3L, "TimeoutException: no response within 5000 ms", 2L));
+        AnalysisInput.ClientInput second = new AnalysisInput.ClientInput("client-1", 100, shape.responseTimePeriods(), shape.sendLagPeriods(), 6, null,
+                0, List.of(), null, 0, Map.of("IOException: Connection reset by peer", 2L, "EOFException: the server closed the connection", 1L,
+                        "IOException: Broken pipe", 3L));
+        RunResult result = Analysis.analyze(input(server, List.of(first, second), 2)).result();
+        assertThat(result.verdict).isEqualTo(Verdict.Failed);
+        assertThat(result.reasons).singleElement().asString()
+                .startsWith("11 errors in 411 requests")
+                .endsWith("; without a response: 5 × IOException: Connection reset by peer; 3 × IOException: Broken pipe; "
+                        + "2 × TimeoutException: no response within 5000 ms; and 1 more causes (clients.perClient[].failureCauses)");
+        assertThat(result.clients.perClient.get(1).failureCauses).containsEntry("IOException: Broken pipe", 3L).hasSize(3);
+        assertThat(client("client-2", 100, 2, 100).failureCauses()).isEmpty();
+    }
+
     /** Requests a GOAWAY refused and the client sent again are no errors, but the run says so, per client and in all. */
     @Test
     void requestsSentAgainAfterAGoAwayAreCountedAndWarnedOfNotErrors() {
@@ -251,7 +271,7 @@ class AnalysisTest {
         AnalysisInput.ClientInput plain = client("client-0", 100, 2, 100);
         AnalysisInput.ClientInput resending = client("client-1", 100, 2, 100);
         resending = new AnalysisInput.ClientInput("client-1", 100, resending.responseTimePeriods(), resending.sendLagPeriods(), 0, null,
-                0, List.of(), null, 1234);
+                0, List.of(), null, 1234, Map.of());
         RunResult result = Analysis.analyze(input(server, List.of(plain, resending), 2)).result();
         assertThat(result.verdict).isEqualTo(Verdict.Passed);
         assertThat(result.clients.errors).isZero();

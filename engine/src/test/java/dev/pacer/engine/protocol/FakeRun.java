@@ -140,12 +140,12 @@ final class FakeRun implements Observations {
     /** A report of a client that took this start ({@code null}: none yet). */
     static LoadRunStatus status(LoadRunStatus.State state, double offered, double achieved, long errors, Long startAtEpochMs) {
         return new LoadRunStatus(state, null, 500, offered, achieved, 1, 4, null, null, null, null, null, null, errors,
-                null, null, null, null, null, null, startAtEpochMs, null, null, null, null);
+                null, null, null, null, null, null, startAtEpochMs, null, null, null, null, null);
     }
 
     static LoadRunStatus failedStatus(String failure) {
         return new LoadRunStatus(LoadRunStatus.State.FAILED, null, 500, 0.0, 0.0, 1, 4, null, null, null, null, null, null, 0L,
-                null, null, null, null, null, null, null, failure, null, null, null);
+                null, null, null, null, null, null, null, failure, null, null, null, null);
     }
 
     /** Every role ready, every agent answering with its info and an idle run. */
@@ -170,7 +170,7 @@ final class FakeRun implements Observations {
     /** One client under way with this backlog: requests due that have not gone to the wire. */
     void clientLate(String client, LoadRunStatus.State state, long lateRequests) {
         statuses.put(client, AgentAnswer.of(new LoadRunStatus(state, null, 500, 500.0, 0.0, 1, 4, null, null, null, null, null, null, 0L,
-                null, null, null, null, null, null, status.startAtEpochMs, null, lateRequests, null, null)));
+                null, null, null, null, null, null, status.startAtEpochMs, null, lateRequests, null, null, null)));
     }
 
     /** One client under way, on its schedule, holding a window from this start (as a window move leaves it). */
@@ -183,7 +183,7 @@ final class FakeRun implements Observations {
         long durationMs = plan.duration().toMillis();
         statuses.put(client, AgentAnswer.of(new LoadRunStatus(state, null, 500, 500.0, 0.0, 1, 4, null, null, null, null, null, null, 0L,
                 null, null, null, null, null, new LoadRunStatus.Window(windowStartEpochMs, windowStartEpochMs + durationMs),
-                status.startAtEpochMs, null, lateRequests, null, null)));
+                status.startAtEpochMs, null, lateRequests, null, null, null)));
     }
 
     /** The status as the platform would have kept it now: a later step's may be lost (a failed patch). */

@@ -141,7 +141,7 @@ class ResultGoldenTest {
             runStatuses.put(client.name(), new LoadRunStatus(LoadRunStatus.State.DONE, "http://10.0.0.2:8080/", RATE_PER_CLIENT, (double) RATE_PER_CLIENT,
                     (double) RATE_PER_CLIENT, 1, 16, inWindow + WARMUP_PERIODS * RATE_PER_CLIENT, inWindow + WARMUP_PERIODS * RATE_PER_CLIENT,
                     0L, false, inWindow + WARMUP_PERIODS * RATE_PER_CLIENT, inWindow, 0L, Map.of(), Map.of("2xx", inWindow), 0L, 4L, 0L,
-                    null, START_AT_MS, null, null, null, null));
+                    null, START_AT_MS, null, null, null, null, null));
             clients.add(new AnalysisInput.ClientInput(client.name(), RATE_PER_CLIENT, HistogramLogs.parse(responses, PERIOD_MS),
                     HistogramLogs.parse(lags, PERIOD_MS), 0, null));
         }
