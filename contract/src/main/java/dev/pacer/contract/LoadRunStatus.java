@@ -25,7 +25,7 @@ import com.fasterxml.jackson.annotation.JsonValue;
  * @param sent                  requests sent
  * @param resent                times a request went out once more after the server refused it unprocessed (an HTTP/2
  *                              GOAWAY's streams above its last, RFC 9113 §6.8); each request counts once in {@code sent};
- *                              absent from a client that does not send again
+ *                              0 over HTTP/1.1, absent from a load generator that does not tell
  * @param unsent                requests the schedule held but that were never sent (known once done)
  * @param stoppedBehindSchedule whether the sender was still behind its schedule when the run ended
  * @param completed             responses received

@@ -10,7 +10,8 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Requests that got no response, counted by their cause as a person reads it (the exception's type and message), so
  * that a run's errors say why. Causes whose message varies (an address, a number) would fill any table: past
- * {@link #MAX_CAUSES} distinct ones, the others count under {@link #OTHER}. Counted on the selector threads.
+ * {@link #MAX_CAUSES} distinct ones, the others count under {@link #OTHER}. Counted on whichever thread ends a request
+ * (a selector's, the timeout sweep's, the reconnecting one's).
  */
 final class FailureCauses {
     static final int MAX_CAUSES = 8;
@@ -39,11 +40,18 @@ final class FailureCauses {
         return sorted;
     }
 
-    /** The type and message of what went wrong, through a future's wrapper; the first line only, at most 200 characters. */
+    /** A request's cause as counted: {@link #describeFully}, its first line only, at most 200 characters. */
     static String describe(Throwable failure) {
-        Throwable cause = failure instanceof ExecutionException && failure.getCause() != null ? failure.getCause() : failure;
-        String message = cause.getMessage() == null ? "" : ": " + cause.getMessage().lines().findFirst().orElse("");
-        String text = cause.getClass().getSimpleName() + message;
+        String text = describeFully(failure).lines().findFirst().orElse("");
         return text.length() <= MAX_CAUSE_CHARS ? text : text.substring(0, MAX_CAUSE_CHARS - 1) + "…";
+    }
+
+    /** The type and message of what went wrong, through a future's wrapper. */
+    static String describeFully(Throwable failure) {
+        if (failure == null) {
+            return "no cause given";
+        }
+        Throwable cause = failure instanceof ExecutionException && failure.getCause() != null ? failure.getCause() : failure;
+        return cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
     }
 }

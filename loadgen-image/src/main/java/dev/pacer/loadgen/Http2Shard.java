@@ -146,6 +146,8 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
         /** The body's bytes not yet sent, and the stream's send window: the connection's lock guards them. */
         int bodySent;
         long sendWindowBytes;
+        /** It had a stream before: a later one sends it again. */
+        boolean onTheWire;
         private final AtomicBoolean ended = new AtomicBoolean();
 
         Pending(long intendedNanos, long handedNanos) {
@@ -155,7 +157,7 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
         /** No connection could be opened for it: it never went to the wire (again). */
         void neverSent(Throwable failure) {
             if (ended.compareAndSet(false, true)) {
-                if (!resent()) {   // a request sent again had its lag told when it first went out
+                if (!dispatched) {   // a request sent again had its lag told when it first went out
                     completions.sendLag(handedNanos - intendedNanos);
                 }
                 finish(this, 0, failure);
@@ -171,11 +173,29 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
                 end(0, failure);
                 return;
             }
+            reset();
+            resend(this);
+        }
+
+        /**
+         * It never went out: its connection was found closed, or gone away, as it was sent. Its slot goes back and it
+         * waits for another stream, as far as {@link #requeue} allows; else it ends with {@code failure}.
+         */
+        void notSent(Throwable failure) {
+            if (!running) {
+                end(0, failure);
+                return;
+            }
+            reset();
+            requeue(this);
+        }
+
+        /** Its stream's state cleared and its slot back: the connection takes no more, so the slot only leads to its replacement. */
+        private void reset() {
             status = 0;
             unacknowledgedBytes = 0;
             bodySent = 0;
-            connection.streamEnded();   // first: the connection takes no more, so the slot only leads to its replacement
-            resend(this);
+            connection.streamEnded();
         }
 
         /** Recorded at once, then the stream's slot goes back (a request waiting goes out on it). */
@@ -296,9 +316,13 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
                 }
             }
             if (pending.streamId == 0) {
-                pending.refused(new ClosedChannelException());
+                pending.notSent(new ClosedChannelException());
                 return;
             }
+            if (pending.onTheWire) {
+                completions.resent();
+            }
+            pending.onTheWire = true;
             if (retire) {
                 replaceOnce();
             }
@@ -627,7 +651,7 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
                     flusher.iterate();
                 }
             }
-            pending.end(pending.status, null);
+            pending.end(pending.status, pending.status == 0 ? new IOException("a response without :status") : null);
         }
 
         /** The server's SETTINGS: acknowledged; the first makes the connection ready. */
@@ -694,10 +718,10 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
         private void goAway(int lastStreamId, int error) {
             List<Pending> unprocessed;
             boolean closeNow;
-            if (lastStreamId > 0) {
-                serverProcessedAny = true;
-            }
             synchronized (this) {
+                if (lastStreamId > 0 && lastStreamId < nextStreamId) {   // names a stream it was sent (not 2^31-1 of a graceful shutdown)
+                    serverProcessedAny = true;
+                }
                 draining = true;
                 goneAway = true;
                 unprocessed = open.removeIf(pending -> pending.streamId > lastStreamId);

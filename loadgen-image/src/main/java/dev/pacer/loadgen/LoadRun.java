@@ -244,7 +244,7 @@ final class LoadRun {
             }
         } catch (Exception | LinkageError e) {
             String tls = spec.https() ? ClientTls.explain(e, spec.targetUrl()) : null;
-            fail("cannot connect to " + spec.targetUrl() + ": " + (tls != null ? tls : FailureCauses.describe(e)));
+            fail("cannot connect to " + spec.targetUrl() + ": " + (tls != null ? tls : FailureCauses.describeFully(e)));
             closeAll(clients);
             return;
         }
@@ -263,7 +263,7 @@ final class LoadRun {
             Thread.currentThread().interrupt();
             fail("interrupted");
         } catch (RuntimeException | LinkageError e) {
-            fail(FailureCauses.describe(e));
+            fail(FailureCauses.describeFully(e));
         } finally {
             closeAll(clients);
             done = true;
@@ -357,7 +357,7 @@ final class LoadRun {
             try {
                 results.add(result.get());
             } catch (ExecutionException e) {
-                throw new IllegalStateException("a pacing loop failed: " + FailureCauses.describe(e), e);
+                throw new IllegalStateException("a pacing loop failed: " + FailureCauses.describeFully(e), e);
             }
         }
         long handedOff = results.stream().mapToLong(PacingLoop.Result::sent).sum();

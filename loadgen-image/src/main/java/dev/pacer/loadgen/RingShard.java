@@ -47,17 +47,14 @@ abstract class RingShard<C extends RingShard.Carrier, R extends RingShard.Reques
         final long intendedNanos;
         final long handedNanos;
         long begunNanos;
-        /** Times it went back to go out once more after the server refused it unprocessed. */
+        /** Counted as begun, and its send lag told: once, at its first dispatch; its timeout runs from then. */
+        boolean dispatched;
+        /** Times the server refused it unprocessed after it went to the wire, and it went back to go out once more. */
         int resends;
 
         Request(long intendedNanos, long handedNanos) {
             this.intendedNanos = intendedNanos;
             this.handedNanos = handedNanos;
-        }
-
-        /** Went out before: counted, and its lag told, the first time only. */
-        boolean resent() {
-            return resends > 0;
         }
     }
 
@@ -193,9 +190,9 @@ abstract class RingShard<C extends RingShard.Carrier, R extends RingShard.Reques
                 // One sent back longer ago than twice the timeout and a second (late sweeps included) has been failed
                 // by a sweep already: the queue (long, when the client is overloaded) is walked only after a resend
                 if (now - lastResendNanos <= 2 * timeoutNanos + TimeUnit.SECONDS.toNanos(1)) {
-                    ring.failWaiting(request -> request.resent() && now - request.begunNanos > timeoutNanos,
+                    ring.failWaiting(request -> request.dispatched && now - request.begunNanos > timeoutNanos,
                             request -> neverSent(request, new TimeoutException("no response within "
-                                    + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms (refused once, waiting to go out again)")));
+                                    + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms (refused, waiting to go out again)")));
                 }
                 ring.pruneClosed();
             } finally {   // a failure in what a timeout triggers must not end the sweeps
@@ -221,14 +218,13 @@ abstract class RingShard<C extends RingShard.Carrier, R extends RingShard.Reques
 
     /** On the pacing thread, or on the thread that ended the previous request on that connection. */
     private void dispatch(C connection, R request) {
-        if (!request.resent()) {   // a request sent again keeps its first send: the timeout and the lag run from it
+        if (!request.dispatched) {   // a request sent again keeps its first send: the timeout and the lag run from it
+            request.dispatched = true;
             request.begunNanos = System.nanoTime();
             completions.begun();
             // a reopened connection's wait is told by the first request whose lag is told on it
             Long reopenedAt = reopenedAtNanos.isEmpty() ? null : reopenedAtNanos.remove(connection);
             completions.sendLag(Shard.sendLagNanos(request.intendedNanos, request.handedNanos, request.begunNanos, reopenedAt));
-        } else {
-            completions.resent();
         }
         send(connection, request);
     }
@@ -249,6 +245,15 @@ abstract class RingShard<C extends RingShard.Carrier, R extends RingShard.Reques
     /** Sends it on the next connection free, its intended time kept: the wait counts in its response time. */
     protected final void resend(R request) {
         request.resends++;
+        requeue(request);
+    }
+
+    /**
+     * It did not go out: the connection the ring gave it was found closed, or gone away, as it was sent. It goes back
+     * to the ring as {@link #resend} sends it, no resend spent (the ring gives only connections open when it looks,
+     * and each that closed meanwhile does so once), or fails when the shard stopped.
+     */
+    protected final void requeue(R request) {
         lastResendNanos = System.nanoTime();
         ring.offer(request);
     }

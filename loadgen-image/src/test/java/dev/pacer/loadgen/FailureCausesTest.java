@@ -43,5 +43,7 @@ class FailureCausesTest {
         assertThat(FailureCauses.describe(new IOException())).isEqualTo("IOException");
         assertThat(FailureCauses.describe(new IOException("first\nsecond"))).isEqualTo("IOException: first");
         assertThat(FailureCauses.describe(new IOException("x".repeat(500)))).hasSize(200).endsWith("…");
+        assertThat(FailureCauses.describe(null)).isEqualTo("no cause given");
+        assertThat(FailureCauses.describeFully(new ExecutionException(new IOException("first\nsecond")))).isEqualTo("IOException: first\nsecond");
     }
 }

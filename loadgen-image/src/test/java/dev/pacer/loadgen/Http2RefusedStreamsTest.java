@@ -180,7 +180,7 @@ class Http2RefusedStreamsTest {
     @Test
     void aRequestRefusedAgainByConnectionsThatAnswerOthersGoesOutUntilAnswered() throws Exception {
         Shard shard = shard(start((index, received, out) -> {
-            if (received.size() == 1) {
+            if (received.size() == 3 - index) {   // every request left on the wire: the first connection has all three
                 answer(out, received.getFirst());
                 goAway(out, received.getFirst());
             }
@@ -192,6 +192,33 @@ class Http2RefusedStreamsTest {
         assertThat(completions.sendLags).hasValue(3);
         // each connection answers one: the others went back twice (to the second connection), then once (to the third)
         assertThat(completions.resent).as("sent again: %s", streamsByConnection).hasValue(3);
+    }
+
+    /**
+     * The same server with ten requests on the wire at once: each connection answers one and refuses the rest, so the
+     * last request is refused nine times; it went out again eight times, the most a request may, and then fails.
+     */
+    @Test
+    void aRequestRefusedMoreThanEightTimesFailsWhateverTheServerAnswers() throws Exception {
+        int requests = RingShard.MAX_RESENDS + 2;
+        Shard shard = shard(start((index, received, out) -> {
+            if (received.size() == requests - index) {
+                answer(out, received.getFirst());
+                goAway(out, received.getFirst());
+            }
+        }), requests);
+        for (int i = 0; i < requests; i++) {
+            assertThat(shard.trySend(i, System.nanoTime())).isTrue();
+        }
+        await().atMost(Duration.ofSeconds(20)).until(() -> completions.done.size() == requests);
+        assertThat(completions.done.stream().filter(d -> d.status() == 200)).as("answered, one per connection").hasSize(requests - 1);
+        assertThat(completions.done.stream().filter(d -> d.status() == 0)).singleElement()
+                .satisfies(d -> assertThat(d.failure()).hasMessageContaining("GOAWAY"));
+        // the first connection had every request, the next one fewer each, down to the two the ninth connection had
+        assertThat(streamsByConnection.subList(0, requests - 1)).extracting(List::size)
+                .containsExactly(10, 9, 8, 7, 6, 5, 4, 3, 2);
+        assertThat(completions.resent).as("sent again: %s", streamsByConnection).hasValue(9 + 8 + 7 + 6 + 5 + 4 + 3 + 2);
+        assertThat(completions.begun).hasValue(requests);
     }
 
     /** A server that goes away at every stream, naming none: each request goes out twice, then fails, and no more. */

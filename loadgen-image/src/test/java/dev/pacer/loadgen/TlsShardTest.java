@@ -57,6 +57,8 @@ class TlsShardTest {
     /** Handshakes the server completed on a session made before the connection: resumed ones. */
     final AtomicInteger serverResumed = new AtomicInteger();
     final AtomicInteger protocolsH2 = new AtomicInteger();
+    /** Requests sent again: none, from a server that refuses no stream. */
+    final AtomicInteger clientResends = new AtomicInteger();
     /** Requests served per connection, by the server's connection id. */
     final Map<String, AtomicInteger> requestsByConnection = new ConcurrentHashMap<>();
     /** The host each request named (Host or :authority). */
@@ -73,7 +75,7 @@ class TlsShardTest {
 
         @Override
         public void resent() {
-            throw new AssertionError("a request sent again over HTTP/1.1");
+            clientResends.incrementAndGet();
         }
 
         @Override
@@ -235,6 +237,7 @@ class TlsShardTest {
         assertThat(protocolsH2).hasValue(300);
         assertThat(serverHandshakes).hasValue(2);
         assertThat(clientHandshakes).hasValue(2);
+        assertThat(clientResends).as("sent again").hasValue(0);
     }
 
     @Test

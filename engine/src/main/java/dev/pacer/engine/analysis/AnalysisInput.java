@@ -136,6 +136,10 @@ public record AnalysisInput(long windowStartEpochMs, long windowEndEpochMs, long
                               List<PeriodHistogram> sendLagPeriods, long errors, String failure, long unsentRequests,
                               List<PeriodHistogram> uncorrectedPeriods, ResourceUse resources, long resentRequests,
                               Map<String, Long> failureCauses) {
+        public ClientInput {
+            failureCauses = failureCauses == null ? Map.of() : failureCauses;
+        }
+
         public ClientInput(String name, double offeredRatePerSecond, List<PeriodHistogram> responseTimePeriods,
                            List<PeriodHistogram> sendLagPeriods, long errors, String failure, long unsentRequests,
                            List<PeriodHistogram> uncorrectedPeriods, ResourceUse resources) {

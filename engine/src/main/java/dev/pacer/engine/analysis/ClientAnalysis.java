@@ -232,7 +232,9 @@ final class ClientAnalysis {
         String named = top.stream().limit(CAUSES_NAMED)
                 .map(e -> String.format(Locale.ROOT, "%,d × %s", e.getValue(), e.getKey()))
                 .collect(Collectors.joining("; "));
-        return "; without a response: " + named + (top.size() > CAUSES_NAMED ? "; and " + (top.size() - CAUSES_NAMED) + " more causes (clients.perClient[].failureCauses)" : "");
+        int others = top.size() - CAUSES_NAMED;
+        return "; without a response: " + named + (others <= 0 ? ""
+                : String.format(Locale.ROOT, "; %d other cause%s in clients.perClient[].failureCauses", others, others == 1 ? "" : "s"));
     }
 
     /** A client's P99 integral over its periods, each period also merged into every client's of the same start. */

@@ -259,7 +259,7 @@ class AnalysisTest {
         assertThat(result.reasons).singleElement().asString()
                 .startsWith("11 errors in 411 requests")
                 .endsWith("; without a response: 5 × IOException: Connection reset by peer; 3 × IOException: Broken pipe; "
-                        + "2 × TimeoutException: no response within 5000 ms; and 1 more causes (clients.perClient[].failureCauses)");
+                        + "2 × TimeoutException: no response within 5000 ms; 1 other cause in clients.perClient[].failureCauses");
         assertThat(result.clients.perClient.get(1).failureCauses).containsEntry("IOException: Broken pipe", 3L).hasSize(3);
         assertThat(client("client-2", 100, 2, 100).failureCauses()).isEmpty();
     }
