@@ -11,7 +11,8 @@ import org.mortbay.jetty.load.generator.Resource;
 /**
  * One shard of a client: its connections and one selector, sending the requests its pacing loop hands it. HTTP/1.1
  * goes through {@link Http1Shard} (Jetty's I/O layer, parser and pre-encoded requests: what a request costs is a write
- * and a parse), in cleartext or over TLS; h2c and h2 through {@link Http2Shard} (Jetty's HTTP/2 sessions and streams).
+ * and a parse), in cleartext or over TLS; h2c and h2 through {@link Http2Shard} (the same I/O layer, HTTP/2 frames
+ * of pacer's own).
  */
 interface Shard {
     /** Told of every request as it goes to the wire and as it ends, on a selector thread or the pacing thread. */
