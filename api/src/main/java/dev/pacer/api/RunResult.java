@@ -250,7 +250,7 @@ public class RunResult {
         public Long errors;
         @JsonPropertyDescription("Times a request went out once more after the server refused it unprocessed (HTTP/2 GOAWAY), over the run; absent when none.")
         public Long resentRequests;
-        @JsonPropertyDescription("Its requests that got no response (timeouts, I/O failures) by cause, the exception's type and message, most frequent first, over the run; up to 8 causes, the rest under 'other causes'; absent when none.")
+        @JsonPropertyDescription("Its requests that got no response (timeouts, I/O failures) by cause, the exception's type and message, over the run (result.json lists the most frequent first; a resource's status may sort them by name); up to 8 causes, the rest under 'other causes'; absent when none.")
         public Map<String, Long> failureCauses;
         @JsonPropertyDescription("Response time from the intended send time, 99th percentile, microseconds.")
         public Long p99Micros;
