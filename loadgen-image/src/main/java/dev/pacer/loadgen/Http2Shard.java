@@ -146,7 +146,7 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
         /** The body's bytes not yet sent, and the stream's send window: the connection's lock guards them. */
         int bodySent;
         long sendWindowBytes;
-        /** It had a stream before: a later one sends it again. */
+        /** It had a stream before: a later one sends it again. Read and written under its connection's lock, as it gets a stream. */
         boolean onTheWire;
         private final AtomicBoolean ended = new AtomicBoolean();
 
@@ -292,10 +292,17 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
             }
             pending.connection = this;
             boolean retire = false;
+            boolean sent;
+            boolean sentBefore = false;
+            // decided under the lock: once in open, a GOAWAY read on the selector thread may hand the request to another
+            // connection, whose send then writes its fields
             synchronized (this) {
-                if (closed || goneAway) {   // closed after the ring found it open: the request never went out
+                sent = !(closed || goneAway);
+                if (!sent) {   // closed after the ring found it open: the request never went out
                     pending.streamId = 0;
                 } else {
+                    sentBefore = pending.onTheWire;
+                    pending.onTheWire = true;
                     int id = nextStreamId;
                     nextStreamId += 2;
                     pending.streamId = id;
@@ -315,14 +322,13 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
                     }
                 }
             }
-            if (pending.streamId == 0) {
+            if (!sent) {
                 pending.notSent(new ClosedChannelException());
                 return;
             }
-            if (pending.onTheWire) {
+            if (sentBefore) {
                 completions.resent();
             }
-            pending.onTheWire = true;
             if (retire) {
                 replaceOnce();
             }
