@@ -31,15 +31,15 @@ docs-check:
 ## nodes, clocks, nodes lost)
 test: test-deps
 	test/cluster/install-packages.sh
-	test/cluster/build-binaries.sh kube-apiserver
 	test/observability/install.sh
 	scripts/background-job.sh start cluster-builds $(MAKE) --no-print-directory cluster-builds
 	scripts/background-job.sh start observability-builds $(MAKE) --no-print-directory observability-builds
-	$(MVN) install
+	$(MVN) install -Dpacer.e2e.excludedGroups=cluster,apiserver
+	scripts/background-job.sh wait cluster-builds
+	$(MVN) -pl e2e surefire:test -Dpacer.e2e.groups=apiserver -Dpacer.e2e.excludedGroups=none
 	test/docs/check.sh
 	test/first-contact/quickstart-fresh-clone.sh
 	test/images/push-test.sh
-	scripts/background-job.sh wait cluster-builds
 	test/chart/check.sh
 	scripts/background-job.sh wait observability-builds
 	test/observability/lint-dashboards.sh
@@ -72,7 +72,7 @@ cluster-binaries:
 	test/cluster/build-binaries.sh
 
 ## cluster-builds: every Kubernetes binary, Helm and the chart checks' tools (cached); 'make test' builds them in the
-## background while the Maven tests run, which need kube-apiserver alone
+## background while the Maven tests run, then runs the tests on kube-apiserver (tag "apiserver")
 cluster-builds:
 	test/cluster/build-binaries.sh
 	test/chart/tools.sh

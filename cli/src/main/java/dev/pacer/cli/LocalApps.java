@@ -145,6 +145,22 @@ public final class LocalApps {
         return home().resolve(app.module()).resolve("target/app/lib");
     }
 
+    /**
+     * The JVM options giving a role of an app its own dynamic class-data archive, beside the app's jars: once a run
+     * has made it (at the JVM's exit), the JVM starts in about half the time (Jetty 12 ready in 1.1 s rather than 2.1 s
+     * on one core). Only the start changes: the JVM maps the classes it would have loaded from the jars. It checks the
+     * archive against its own version and the classpath and makes it again when either changed. One per role, so that
+     * two clients of a run never write the same file; none when the spec's JVM options choose their own sharing.
+     */
+    static List<String> classDataSharingOptions(Path libDirectory, String role, List<String> jvmOptions) throws IOException {
+        if (jvmOptions.stream().anyMatch(option -> option.startsWith("-Xshare") || option.contains("SharedArchiveFile")
+                || option.startsWith("-XX:AOTCache") || option.contains("ArchiveClassesAtExit"))) {
+            return List.of();
+        }
+        Path archives = Files.createDirectories(libDirectory.resolveSibling("class-data"));
+        return List.of("-XX:+AutoCreateSharedArchive", "-XX:SharedArchiveFile=" + archives.resolve(role + ".jsa"));
+    }
+
     public static boolean isBuilt(App app) {
         return Files.isDirectory(libDirectory(app));
     }

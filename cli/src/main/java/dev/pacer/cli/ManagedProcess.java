@@ -36,6 +36,7 @@ final class ManagedProcess implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
+        command.addAll(LocalApps.classDataSharingOptions(LocalApps.libDirectory(app), role, jvmOptions));
         command.add("-cp");
         command.add(LocalApps.libDirectory(app) + "/*");
         command.add(app.mainClass());

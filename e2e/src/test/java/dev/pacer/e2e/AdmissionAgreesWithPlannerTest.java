@@ -22,6 +22,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -34,6 +35,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code OperatorApiServerTest} shows the operator failing them. Every example of the project goes through both too,
  * and both must take it.
  */
+@Tag(ApiServerFixtures.TAG)
 @EnableKubeAPIServer(kubeAPIVersion = "1.32.2")
 class AdmissionAgreesWithPlannerTest {
     static final Path CORPUS = Processes.HOME.resolve("e2e/src/test/resources/bad-runs");

@@ -12,6 +12,12 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 
 /** What the tests on a kube-api-test API server share: the committed CRD applied, and runs made from the quickstart. */
 final class ApiServerFixtures {
+    /**
+     * The tag of the tests on a kube-api-test API server: {@code make test} runs them after the others, once the
+     * background build of the test cluster's binaries (kube-apiserver among them) is done.
+     */
+    static final String TAG = "apiserver";
+
     static final String CRD_NAME = "benchmarkruns.pacer.dev";
     static final String SUITE_CRD_NAME = "benchmarksuites.pacer.dev";
     static final String SCHEDULE_CRD_NAME = "benchmarkschedules.pacer.dev";

@@ -14,12 +14,14 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The committed CRD on a real kube-apiserver (fabric8 kube-api-test with the test cluster's own binaries): schema
  * defaults, CEL rules and the status subresource as the operator will meet them.
  */
+@Tag(ApiServerFixtures.TAG)
 @EnableKubeAPIServer(kubeAPIVersion = "1.32.2")
 class BenchmarkRunApiServerTest {
     static KubernetesClient client;

@@ -26,6 +26,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.Test;
  * fail the run once they outlast its timeout, and a finished run lives exactly its time to live. The same reconciler
  * under JOSDK, with its informers and retries, is {@code OperatorApiServerTest}.
  */
+@Tag(ApiServerFixtures.TAG)
 @EnableKubeAPIServer(kubeAPIVersion = "1.32.2")
 class BenchmarkRunReconcilerApiServerTest {
     static KubernetesClient client;

@@ -25,6 +25,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubeapitest.junit.EnableKubeAPIServer;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Test;
  * that comes while one runs is skipped (Forbid) and told in an event; the status and its conditions are written; a
  * schedule the schema cannot judge fails naming its field. The test finishes each run as the run reconciler would.
  */
+@Tag(ApiServerFixtures.TAG)
 @EnableKubeAPIServer(kubeAPIVersion = "1.32.2")
 class BenchmarkScheduleReconcilerApiServerTest {
     static KubernetesClient client;

@@ -23,6 +23,7 @@ import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Test;
  * goes on when a run ends, whether it succeeded or failed; it sums the runs up from their statuses; and, holding no
  * state of its own, a new reconciler picks the suite up where the last one left it.
  */
+@Tag(ApiServerFixtures.TAG)
 @EnableKubeAPIServer(kubeAPIVersion = "1.32.2")
 class BenchmarkSuiteReconcilerApiServerTest {
     static KubernetesClient client;

@@ -31,6 +31,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.Operator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.Test;
  * input of {@link AdmissionAgreesWithPlannerTest}'s corpus that admission cannot refuse: failed by the operator with a
  * condition naming the field, no pod created, the run left alone once failed.
  */
+@Tag(ApiServerFixtures.TAG)
 @EnableKubeAPIServer(kubeAPIVersion = "1.32.2")
 class OperatorApiServerTest {
     static KubernetesClient client;

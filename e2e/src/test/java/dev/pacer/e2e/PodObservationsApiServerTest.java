@@ -26,6 +26,7 @@ import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.Test;
  * is written as a kubelet writes it): a role absent, starting, ready at its pod's address, failed naming why; the
  * server's answerer as its measure says; the mirror of {@code LocalPlatformTest}.
  */
+@Tag(ApiServerFixtures.TAG)
 @EnableKubeAPIServer(kubeAPIVersion = "1.32.2")
 class PodObservationsApiServerTest {
     static KubernetesClient client;

@@ -75,10 +75,13 @@ public record RunPlan(String runName, ServerRole server, List<ClientRole> client
 
     /**
      * The least time between choosing {@code startAt} and the instant itself: the start is kept in the status, then
-     * posted to each client, a round trip each.
+     * posted to each client, a round trip each; a start not taken in time costs one more lead, {@link #START_LEAD_AGAIN}
+     * longer, so the first is short.
      */
-    public static final Duration START_LEAD = Duration.ofSeconds(3);
+    public static final Duration START_LEAD = Duration.ofSeconds(1);
     public static final Duration START_LEAD_PER_CLIENT = Duration.ofMillis(250);
+    /** Added to the lead of a start chosen again because the last was not taken by every client in time. */
+    public static final Duration START_LEAD_AGAIN = Duration.ofSeconds(2);
     /** Each client's share of the lead, in multiples of the slowest answer an agent gave in the step that chose it. */
     public static final int START_LEAD_ANSWERS_PER_CLIENT = 4;
 
@@ -177,6 +180,14 @@ public record RunPlan(String runName, ServerRole server, List<ClientRole> client
     public Duration startLead(Duration slowestAnswer) {
         return START_LEAD.plus(START_LEAD_PER_CLIENT.multipliedBy(clients.size()))
                 .plus(slowestAnswer.multipliedBy((long) START_LEAD_ANSWERS_PER_CLIENT * clients.size()));
+    }
+
+    /**
+     * The lead of a start chosen again, the last one not taken by every client in time: the first lead,
+     * {@link #START_LEAD_AGAIN} and twice how late the last one arrived where a client found it passed.
+     */
+    public Duration startLeadAgain(Duration slowestAnswer, Duration lateness) {
+        return startLead(slowestAnswer).plus(START_LEAD_AGAIN).plus(lateness.multipliedBy(2));
     }
 
     /** The body of {@code POST /pacer/v1/run} for one client. */

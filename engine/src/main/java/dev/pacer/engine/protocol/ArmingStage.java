@@ -110,7 +110,7 @@ final class ArmingStage extends ProtocolStep {
         }
         Duration slowestAnswer = Duration.ofNanos(slowestAnswerNanos);
         if (status.startAtEpochMs == null) {
-            return scheduleStart(plan, slowestAnswer, Duration.ZERO);
+            return scheduleStart(plan, plan.startLead(slowestAnswer));
         }
         if (toStart.isEmpty()) {
             return loadScheduled(plan, server);
@@ -118,7 +118,7 @@ final class ArmingStage extends ProtocolStep {
         if (now.toEpochMilli() > status.startAtEpochMs - BARRIER_MARGIN.toMillis()) {
             notices.add(Notice.normal("Rescheduled", toStart + " had not taken startAt " + Instant.ofEpochMilli(status.startAtEpochMs)
                     + " " + BARRIER_MARGIN.toMillis() + " ms before it; a later one is set"));
-            return scheduleStart(plan, slowestAnswer, Duration.ZERO);
+            return scheduleStart(plan, plan.startLeadAgain(slowestAnswer, Duration.ZERO));
         }
         for (String client : toStart) {
             actions.add(new Action.PostStart(client, status.startAtEpochMs));
@@ -138,7 +138,7 @@ final class ArmingStage extends ProtocolStep {
                 Duration late = Duration.ofMillis(Math.max(0, now.toEpochMilli() - status.startAtEpochMs));
                 notices.add(Notice.normal("Rescheduled", start.getKey() + " found startAt " + Instant.ofEpochMilli(status.startAtEpochMs)
                         + " passed on arrival (" + answer.error() + "); a later one is set"));
-                return Optional.of(scheduleStart(plan, Duration.ofNanos(slowestAnswerNanos), late.multipliedBy(2)));
+                return Optional.of(scheduleStart(plan, plan.startLeadAgain(Duration.ofNanos(slowestAnswerNanos), late)));
             }
             if (answer.refused() && answer.statusCode() == AgentContract.RUN_ALREADY_TAKEN) {
                 return Optional.of(fail(RunConditions.READY, "BarrierMissed", start.getKey() + " refused startAt "
@@ -152,11 +152,11 @@ final class ArmingStage extends ProtocolStep {
     }
 
     /**
-     * Chooses {@code startAt}: the plan's lead for the slowest answer just measured, plus {@code extraLead} (twice
-     * how late a refused start was), on a period boundary. It is kept before anyone is told of it.
+     * Chooses {@code startAt}: {@code lead} from now (the plan's, for a first start or one chosen again), on a period
+     * boundary. It is kept before anyone is told of it.
      */
-    private Decision scheduleStart(RunPlan plan, Duration slowestAnswer, Duration extraLead) {
-        long startAt = plan.startAtEpochMs(now.toEpochMilli(), plan.startLead(slowestAnswer).plus(extraLead));
+    private Decision scheduleStart(RunPlan plan, Duration lead) {
+        long startAt = plan.startAtEpochMs(now.toEpochMilli(), lead);
         long windowStart = startAt + plan.warmup().toMillis();
         status.startAtEpochMs = startAt;
         status.startAt = Instant.ofEpochMilli(startAt).toString();
