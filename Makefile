@@ -32,8 +32,9 @@ docs-check:
 test: test-deps
 	test/cluster/install-packages.sh
 	test/observability/install.sh
-	scripts/background-job.sh start cluster-builds $(MAKE) --no-print-directory cluster-builds
-	scripts/background-job.sh start observability-builds $(MAKE) --no-print-directory observability-builds
+	test/scripts/background-job-test.sh
+	scripts/background-job.sh start cluster-builds --owner $$PPID $(MAKE) --no-print-directory cluster-builds
+	scripts/background-job.sh start observability-builds --owner $$PPID $(MAKE) --no-print-directory observability-builds
 	$(MVN) install -Dpacer.e2e.excludedGroups=cluster,apiserver
 	scripts/background-job.sh wait cluster-builds
 	$(MVN) -pl e2e surefire:test -Dpacer.e2e.groups=apiserver -Dpacer.e2e.excludedGroups=none
@@ -49,6 +50,7 @@ test: test-deps
 ## observability-deps: Debian's Prometheus, puppeteer-core, and what observability-builds builds
 observability-deps:
 	test/observability/install.sh
+	test/scripts/background-job-test.sh
 	$(MAKE) --no-print-directory observability-builds
 
 ## observability-builds: a Grafana built from the Go module proxy and npm, and Grafana's dashboard linter (cached);
