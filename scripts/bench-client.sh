@@ -29,6 +29,7 @@
 #   from its public source outside the repository (git clone https://github.com/giltene/wrk2 && make), never committed.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
+require_built loadgen-image
 VEGETA="${PACER_CACHE:-$HOME/.cache/pacer}/tools/bin/vegeta"
 RATES=("$@"); (( ${#RATES[@]} )) || RATES=(5000 10000 20000 40000)
 WARMUP_SECONDS="${WARMUP_SECONDS:-10}"
@@ -103,7 +104,10 @@ pacer_client() {
   PACER_ADMIN_PORT=0 PACER_READY_FILE="$ready" taskset -c 1 "$JAVA" "${LOADGEN_JVM[@]}" "${extra_jvm[@]}" \
     -cp "$PACER_LIB/*" dev.pacer.loadgen.LoadGeneratorAgent >"$work/loadgen.log" 2>&1 &
   local pid=$!; STARTED_PIDS+=("$pid")
-  while [[ ! -s $ready ]]; do sleep 0.05; done
+  while [[ ! -s $ready ]]; do
+    kill -0 "$pid" 2>/dev/null || { echo "$PACER_LABEL's load generator exited before it was ready:" >&2; tail -20 "$work/loadgen.log" >&2; return 1; }
+    sleep 0.05
+  done
   local admin; admin=$(sed -n 's/.*"adminPort":\([0-9]*\).*/\1/p' "$ready")
   # armed first (connected, collected), then started a second or more ahead, as the run protocol does
   local wakeup_json=""; [[ -n ${PACER_WAKEUP_MICROS:-} ]] && wakeup_json="\"minWakeupIntervalMicros\":$PACER_WAKEUP_MICROS,"

@@ -3,6 +3,7 @@
 # Usage: scripts/bench-sampler.sh [SECONDS]
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
+require_built server-images/loom
 SECONDS_PER_RUN="${1:-10}"
 CP="$PACER_HOME/server-images/loom/target/app/lib/*"
 for threads in 1 2; do

@@ -13,6 +13,11 @@ stop_started() {
   STARTED_PIDS=()
 }
 
+# require_built MODULE: its application is built (MODULE/target/app/lib), or the script stops, saying how to build it
+require_built() {
+  [[ -d $PACER_HOME/$1/target/app/lib ]] || { echo "$1 is not built ($1/target/app/lib is missing): run make build first" >&2; exit 1; }
+}
+
 # start_app CPUS MODULE MAIN_CLASS WORKDIR NAME [ARGS...]: starts it in the background; sets APP_PID, ADMIN_PORT, APP_PORT
 start_app() {
   local cpus="$1" module="$2" main="$3" work="$4" name="$5"; shift 5
