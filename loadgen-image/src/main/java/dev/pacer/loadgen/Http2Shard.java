@@ -13,12 +13,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
 
 import dev.pacer.contract.RunRequest;
 import org.eclipse.jetty.http2.ErrorCode;
 import org.eclipse.jetty.io.AbstractConnection;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.RetainableByteBuffer;
+import org.eclipse.jetty.io.SocketChannelEndPoint;
 import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.util.IteratingCallback;
 import org.mortbay.jetty.load.generator.Resource;
@@ -63,6 +65,8 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
     private final int streamsAsked;
     private final int requestsPerConnection;
     private final long timeoutMs;
+    /** Reads that found nothing to read (the selector said readable, or a read was tried after the last). */
+    private final LongAdder emptyReads = new LongAdder();
 
     Http2Shard(int index, RunRequest spec, Resource resource, int connections, int maxQueued, Completions completions) {
         super(index, spec, connections, maxQueued, completions);
@@ -92,6 +96,11 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
     }
 
     /** A connection, once the server's SETTINGS came (over TLS: after the handshake and ALPN), or why it could not be. */
+    /** Reads on its connections that found nothing: each costs a system call. */
+    long emptyReads() {
+        return emptyReads.sum();
+    }
+
     @Override
     protected CompletableFuture<Http2Connection> open() {
         return opener.open().thenCompose(connection -> connection.settled
@@ -239,6 +248,12 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
         private boolean continuedEndsStream;
         private int connectionUnacknowledgedBytes;
 
+        /**
+         * A read that filled less than the buffer's space read all the socket held: true of the socket's own endpoint
+         * (the selector reports a socket readable for as long as it holds data), not of TLS's, which may hand over one
+         * record of several read.
+         */
+        private final boolean shortReadEmptiesSocket;
         private final Flusher flusher = new Flusher();
         private volatile boolean closed;
         /** Takes no new stream: closed once those on the wire ended. Retired by the client, or told so by a GOAWAY. */
@@ -251,6 +266,7 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
 
         Http2Connection(EndPoint endPoint) {
             super(endPoint, threads);
+            shortReadEmptiesSocket = endPoint instanceof SocketChannelEndPoint;
             live.add(this);
         }
 
@@ -439,6 +455,7 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
                         BufferUtil.clear(in.getByteBuffer());
                     }
                     ByteBuffer buffer = in.getByteBuffer();
+                    int space = BufferUtil.space(buffer);
                     int read = getEndPoint().fill(buffer);
                     if (read < 0) {
                         releaseInput();
@@ -446,10 +463,8 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
                         return;
                     }
                     if (read == 0) {
-                        if (!buffer.hasRemaining()) {   // no frame begun: 10,000 idle connections hold no buffer
-                            releaseInput();
-                        }
-                        fillInterested();
+                        emptyReads.increment();
+                        awaitMore(buffer);
                         return;
                     }
                     if (!readFrames(buffer)) {
@@ -461,11 +476,25 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
                     } else {
                         BufferUtil.clear(buffer);
                     }
+                    if (read < space && shortReadEmptiesSocket) {
+                        // the socket held no more than was read: another read now would cost a system call to find
+                        // nothing; the selector says when more comes
+                        awaitMore(buffer);
+                        return;
+                    }
                 }
             } catch (Throwable failure) {
                 releaseInput();
                 getEndPoint().close(failure);
             }
+        }
+
+        /** Back to the selector until more comes, the buffer kept only for a frame begun. */
+        private void awaitMore(ByteBuffer buffer) {
+            if (!buffer.hasRemaining()) {   // no frame begun: 10,000 idle connections hold no buffer
+                releaseInput();
+            }
+            fillInterested();
         }
 
         private void releaseInput() {

@@ -47,6 +47,7 @@ class Http2ShardTest {
     /** Requests in the handler now, and the most seen at once, by the server's id of the connection. */
     final Map<String, AtomicInteger> inHandlerOn = new ConcurrentHashMap<>();
     final Map<String, AtomicInteger> mostAtOnceOn = new ConcurrentHashMap<>();
+    static final int LARGE_RESPONSE_BYTES = 300 * 1024;
     Server server;
     ServerConnector connector;
     Shard shard;
@@ -89,6 +90,10 @@ class Http2ShardTest {
                     }
                 } finally {
                     inHandlerOn.get(id).decrementAndGet();
+                }
+                if ("/large".equals(request.getHttpURI().getPath())) {   // many frames, many TCP segments
+                    response.write(true, ByteBuffer.wrap(new byte[LARGE_RESPONSE_BYTES]), callback);
+                    return true;
                 }
                 if ("/early".equals(request.getHttpURI().getPath())) {   // answers without reading the body
                     response.setStatus(413);
@@ -150,6 +155,33 @@ class Http2ShardTest {
         assertThat(begun).hasValue(2_000);
         assertThat(connectionsSeen).as("the connections opened before the load, and no other").hasValue(4);
         assertThat(mostAtOnceOn.values()).as("one stream at a time by default").allSatisfy(most -> assertThat(most).hasValue(1));
+    }
+
+    /**
+     * A read that filled less than its buffer read all the socket held: the connection waits for the selector, and does
+     * not read again to find nothing (a system call per response). Requests one after another, each answered first.
+     */
+    @Test
+    void aResponseReadWholeIsNotFollowedByAReadThatFindsNothing() throws Exception {
+        Http2Shard shard = (Http2Shard) shard(start(128), "GET", "/plaintext", null, 1, 1, 5_000);
+        int requests = 200;
+        for (int i = 0; i < requests; i++) {
+            int answered = i;
+            assertThat(shard.trySend(i, System.nanoTime())).isTrue();
+            await().atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1))
+                    .until(() -> done.size() == answered + 1);
+        }
+        assertThat(done).allSatisfy(d -> assertThat(d.status()).as("%s", d.failure()).isEqualTo(200));
+        assertThat(shard.emptyReads()).as("reads that found nothing, over %d responses", requests).isLessThan(requests / 10);
+    }
+
+    /** Responses of many frames, each frame over several reads: every one read to its end, in whatever pieces it comes. */
+    @Test
+    void responsesLargerThanTheReadBufferAreReadWholeWhateverPiecesTheyComeIn() throws Exception {
+        Shard shard = shard(start(128), "GET", "/large", null, 2, 2, 10_000);
+        sendAtOnce(shard, 40);
+        assertThat(done).allSatisfy(d -> assertThat(d.status()).as("%s", d.failure()).isEqualTo(200));
+        assertThat(served).hasValue(40);
     }
 
     @Test
