@@ -18,23 +18,57 @@ public final class CpuBusy {
 
     /** The busy time of these CPUs since boot in nanoseconds, or -1 when the text names none of them. */
     public static long busyNanos(String procStat, List<Integer> cpus) {
+        // read once a second, so run interpreted: no regular expression, no string per field
         long ticks = 0;
         boolean found = false;
-        for (String line : procStat.split("\n")) {
-            if (!line.startsWith("cpu") || line.length() < 4 || !Character.isDigit(line.charAt(3))) {
-                continue;   // the "cpu" total, or another counter
-            }
-            String[] fields = line.trim().split("\\s+");
-            if (!cpus.contains(Integer.parseInt(fields[0].substring(3)))) {
-                continue;
-            }
-            found = true;
-            for (int field : BUSY_FIELDS) {
-                if (field < fields.length) {
-                    ticks += Long.parseLong(fields[field]);
+        for (int at = procStat.startsWith("cpu") ? 0 : nextCpuLine(procStat, 0); at >= 0; at = nextCpuLine(procStat, at)) {
+            int end = procStat.indexOf('\n', at);
+            end = end < 0 ? procStat.length() : end;
+            int field = 0;
+            long cpu = -1;
+            for (int i = at + 3; i < end; ) {   // fields after "cpu": its number (none on the total line), then counters
+                while (i < end && procStat.charAt(i) == ' ') {
+                    i++;
                 }
+                int start = i;
+                long value = 0;
+                while (i < end && procStat.charAt(i) >= '0' && procStat.charAt(i) <= '9') {
+                    value = value * 10 + (procStat.charAt(i) - '0');
+                    i++;
+                }
+                if (i == start) {
+                    break;   // not a number: the line is not one of the kernel's counters
+                }
+                if (field == 0) {
+                    if (start != at + 3) {
+                        break;   // "cpu  ...": the total of every CPU, not one
+                    }
+                    cpu = value;
+                    if (!cpus.contains((int) cpu)) {
+                        break;
+                    }
+                    found = true;
+                } else if (isBusy(field)) {
+                    ticks += value;
+                }
+                field++;
             }
         }
         return found ? ticks * NANOS_PER_TICK : -1;
+    }
+
+    /** Where the next line that begins with "cpu" after {@code from} begins, or -1. */
+    private static int nextCpuLine(String procStat, int from) {
+        int at = procStat.indexOf("\ncpu", from);
+        return at < 0 ? -1 : at + 1;
+    }
+
+    private static boolean isBusy(int field) {
+        for (int busy : BUSY_FIELDS) {
+            if (busy == field) {
+                return true;
+            }
+        }
+        return false;
     }
 }

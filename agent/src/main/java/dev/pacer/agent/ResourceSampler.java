@@ -3,8 +3,11 @@ package dev.pacer.agent;
 import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,6 +32,9 @@ public final class ResourceSampler {
     static final Path CLEAR_REFS = Path.of("/proc/self/clear_refs");
     static final Path TASKS = Path.of("/proc/self/task");
     static final Path PROC_STAT = Path.of("/proc/stat");
+    private static final byte[] RESET_PEAK = {'5'};
+    private static final String RSS = "VmRSS:";
+    private static final String PEAK_RSS = "VmHWM:";
     private static final int MAX_SAMPLES = PeriodSampler.DEFAULT_MAX_RETAINED_PERIODS;
 
     private final long periodMillis;
@@ -39,6 +45,11 @@ public final class ResourceSampler {
     private final ArrayDeque<ResourceUse.Sample> samples = new ArrayDeque<>();   // guarded by this
     private final Map<String, long[]> lastByThread = new HashMap<>();   // tid → {wait ns, slices, CPU ns}
     private final Map<String, Boolean> compilerByThread = new HashMap<>();   // tid → a JIT compiler thread: read once
+    // read at each period's close, kept open: that code runs interpreted (ProcFile)
+    private final ThreadSchedstats schedstats = new ThreadSchedstats(TASKS);
+    private final ProcFile statusFile = new ProcFile(STATUS);
+    private final ProcFile statFile = new ProcFile(PROC_STAT);
+    private FileChannel clearRefs;
     private final HiccupMeter hiccups;   // null: no stalls measured
     private long lastCpuNanos;
     private long lastGcMillis;
@@ -80,8 +91,9 @@ public final class ResourceSampler {
         long cpu = os.getProcessCpuTime();
         long gcMillis = gcMillis();
         long gcCount = gcCount();
-        long rss = statusKilobytes("VmRSS:") * 1024;
-        long peak = Math.max(rss, statusKilobytes("VmHWM:") * 1024);
+        String status = statusFile.read();
+        long rss = status == null ? 0 : kilobytes(ProcFile.field(status, RSS)) * 1024;
+        long peak = status == null ? rss : Math.max(rss, kilobytes(ProcFile.field(status, PEAK_RSS)) * 1024);
         boolean reset = resetPeak();
         long[] sched = waitKept ? schedDelta() : null;
         long cpusBusy = cpusBusyNanos();
@@ -117,40 +129,35 @@ public final class ResourceSampler {
      * period is missed (servers and clients wait in long-lived threads). Null where the kernel keeps no schedstat.
      */
     private long[] schedDelta() {
-        try (var tasks = Files.newDirectoryStream(TASKS)) {
-            long wait = 0;
-            long slices = 0;
-            long jitCpu = 0;
-            Map<String, long[]> now = new HashMap<>();
-            for (Path task : tasks) {
-                String tid = task.getFileName().toString();
-                String[] fields;
+        long[] sums = new long[3];   // wait, slices, JIT CPU
+        Map<String, long[]> now = new HashMap<>();
+        try {
+            schedstats.readAll((tid, figures) -> {
                 Boolean compiler = compilerByThread.get(tid);
-                try {
-                    fields = Files.readString(task.resolve("schedstat")).trim().split("\\s+");
-                    if (compiler == null) {
-                        compiler = isCompilerThread(Files.readString(task.resolve("comm")));
+                if (compiler == null) {
+                    try {
+                        compiler = isCompilerThread(Files.readString(TASKS.resolve(tid).resolve("comm")));
+                    } catch (IOException gone) {
+                        return;   // the thread ended while being read
                     }
-                } catch (IOException gone) {
-                    continue;   // the thread ended while being read
                 }
-                long[] current = {Long.parseLong(fields[1]), Long.parseLong(fields[2]), Long.parseLong(fields[0])};
+                long[] current = {figures.waitNanos(), figures.slices(), figures.cpuNanos()};
                 long[] last = lastByThread.getOrDefault(tid, new long[3]);
                 now.put(tid, current);
                 compilerByThread.put(tid, compiler);
-                wait += Math.max(0, current[0] - last[0]);
-                slices += Math.max(0, current[1] - last[1]);
+                sums[0] += Math.max(0, current[0] - last[0]);
+                sums[1] += Math.max(0, current[1] - last[1]);
                 if (compiler) {
-                    jitCpu += Math.max(0, current[2] - last[2]);
+                    sums[2] += Math.max(0, current[2] - last[2]);
                 }
-            }
-            lastByThread.clear();
-            lastByThread.putAll(now);
-            compilerByThread.keySet().retainAll(now.keySet());
-            return new long[] {wait, slices, jitCpu};
+            });
         } catch (IOException | RuntimeException e) {
             return null;
         }
+        lastByThread.clear();
+        lastByThread.putAll(now);
+        compilerByThread.keySet().retainAll(now.keySet());
+        return sums;
     }
 
     /** HotSpot's compiler threads, as the kernel names them (15 characters): "C1 CompilerThre", "C2 CompilerThre". */
@@ -164,29 +171,42 @@ public final class ResourceSampler {
             return -1;
         }
         try {
-            return CpuBusy.busyNanos(Files.readString(PROC_STAT), cpus);
-        } catch (IOException | RuntimeException e) {
+            String stat = statFile.read();
+            return stat == null ? -1 : CpuBusy.busyNanos(stat, cpus);
+        } catch (RuntimeException e) {
             return -1;
         }
     }
 
     private long gcMillis() {
-        return collectors.stream().mapToLong(c -> Math.max(0, c.getCollectionTime())).sum();
+        long millis = 0;
+        for (GarbageCollectorMXBean collector : collectors) {
+            millis += Math.max(0, collector.getCollectionTime());
+        }
+        return millis;
     }
 
     private long gcCount() {
-        return collectors.stream().mapToLong(c -> Math.max(0, c.getCollectionCount())).sum();
+        long count = 0;
+        for (GarbageCollectorMXBean collector : collectors) {
+            count += Math.max(0, collector.getCollectionCount());
+        }
+        return count;
     }
 
-    private static long statusKilobytes(String field) {
-        return ProcessInfo.readStatusField(STATUS, field).map(v -> Long.parseLong(v.replace("kB", "").trim())).orElse(0L);
+    /** A {@code /proc/self/status} size ("123 kB") in kB, 0 where absent. */
+    private static long kilobytes(String value) {
+        return value == null ? 0 : Long.parseLong(value.replace("kB", "").trim());
     }
 
-    private static boolean resetPeak() {
+    private boolean resetPeak() {
         try {
-            Files.writeString(CLEAR_REFS, "5");
+            if (clearRefs == null) {
+                clearRefs = FileChannel.open(CLEAR_REFS, StandardOpenOption.WRITE);
+            }
+            clearRefs.write(ByteBuffer.wrap(RESET_PEAK));
             return true;
-        } catch (IOException | SecurityException e) {
+        } catch (IOException | SecurityException | UnsupportedOperationException e) {
             return false;   // not Linux, or a /proc that refuses it: the peak stays the peak since start
         }
     }

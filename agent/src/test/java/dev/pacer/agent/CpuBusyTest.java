@@ -22,6 +22,15 @@ class CpuBusyTest {
     }
 
     @Test
+    void aCpuNumberedTenOrMoreIsNotTakenForCpuOne() {
+        String stat = STAT.replace("cpu1 ", "cpu11 ");
+        assertEquals((400 + 5 + 200 + 1 + 3) * 10_000_000L, CpuBusy.busyNanos(stat, List.of(11)));
+        assertEquals(-1, CpuBusy.busyNanos(stat, List.of(1)));
+        assertEquals(-1, CpuBusy.busyNanos("cpu  1000 10 500 90000 40 3 7 0 0 0\n", List.of(0)),
+                "the total of every CPU is no CPU's");
+    }
+
+    @Test
     void cpusTheKernelDoesNotListGiveNoFigure() {
         assertEquals(-1, CpuBusy.busyNanos(STAT, List.of(7)));
     }
