@@ -95,12 +95,12 @@ final class Http2Shard extends RingShard<Http2Shard.Http2Connection, Http2Shard.
         openAll(timeoutMs, false);   // a request takes the stream idle longest: the first go one per connection, as h2load's do
     }
 
-    /** A connection, once the server's SETTINGS came (over TLS: after the handshake and ALPN), or why it could not be. */
     /** Reads on its connections that found nothing: each costs a system call. */
     long emptyReads() {
         return emptyReads.sum();
     }
 
+    /** A connection, once the server's SETTINGS came (over TLS: after the handshake and ALPN), or why it could not be. */
     @Override
     protected CompletableFuture<Http2Connection> open() {
         return opener.open().thenCompose(connection -> connection.settled
