@@ -54,6 +54,12 @@ class ThreadSchedstatsTest {
             int withWorker = schedstats.filesOpen();
             end.countDown();
             worker.join();
+            // the kernel lets the thread go a moment after Java saw it end
+            Path task = ResourceSampler.TASKS.resolve(tid[0]);
+            for (long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10); Files.exists(task) && System.nanoTime() < deadline; ) {
+                Thread.sleep(1);
+            }
+            assertThat(task).as("the thread gone from /proc").doesNotExist();
             assertThat(readAll(schedstats)).doesNotContainKey(tid[0]);
             assertThat(schedstats.filesOpen()).isLessThan(withWorker);
         }
