@@ -29,9 +29,9 @@ NS=pacer-bench-kwok
 OPNS=pacer-bench-kwok-operator
 WORK=$(mktemp -d)
 k() { kubectl --kubeconfig="$KUBECONFIG_HOST" "$@"; }
-JAVA_HOME=$("$REPO/scripts/find-jdk.sh")
+source "$REPO/scripts/lib.sh"   # JAVA_HOME, require_built
 k get --raw /readyz >/dev/null 2>&1 || { echo "the test cluster is not up: test/cluster/up.sh" >&2; exit 1; }
-[[ -d $REPO/operator/target/app/lib ]] || { echo "the operator is not built: make build" >&2; exit 1; }
+require_built operator
 
 if [[ ! -x $PACER_K8S/bin/kwok ]]; then
   log "building kwok $KWOK_VERSION from the Go module proxy (once)"

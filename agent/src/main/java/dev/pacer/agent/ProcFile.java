@@ -14,13 +14,18 @@ import java.nio.file.Path;
 final class ProcFile implements AutoCloseable {
     private final Path path;
     private FileChannel channel;
-    private ByteBuffer buffer = ByteBuffer.allocate(4096);
+    private ByteBuffer buffer;
 
-    ProcFile(Path path) {
+    /** @param expectedBytes what it usually holds: the buffer starts there and doubles when the file is longer */
+    ProcFile(Path path, int expectedBytes) {
         this.path = path;
+        this.buffer = ByteBuffer.allocate(expectedBytes);
     }
 
-    /** Its text now, or null where it cannot be read (it is opened again at the next read). */
+    /**
+     * Its text now, or null where it cannot be read or reads empty (a task's file once the task ended): it is then
+     * closed, and opened again at the next read, which finds whatever the path names by then.
+     */
     String read() {
         try {
             if (channel == null) {
@@ -35,6 +40,10 @@ final class ProcFile implements AutoCloseable {
                 if (!buffer.hasRemaining()) {   // a longer file (/proc/stat of many CPUs): read whole into one twice the size
                     buffer = ByteBuffer.allocate(buffer.capacity() * 2);
                 }
+            }
+            if (buffer.position() == 0) {
+                close();
+                return null;
             }
             return new String(buffer.array(), 0, buffer.position(), StandardCharsets.ISO_8859_1);
         } catch (IOException e) {

@@ -47,8 +47,8 @@ public final class ResourceSampler {
     private final Map<String, Boolean> compilerByThread = new HashMap<>();   // tid → a JIT compiler thread: read once
     // read at each period's close, kept open: that code runs interpreted (ProcFile)
     private final ThreadSchedstats schedstats = new ThreadSchedstats(TASKS);
-    private final ProcFile statusFile = new ProcFile(STATUS);
-    private final ProcFile statFile = new ProcFile(PROC_STAT);
+    private final ProcFile statusFile = new ProcFile(STATUS, 4096);
+    private final ProcFile statFile = new ProcFile(PROC_STAT, 4096);
     private FileChannel clearRefs;
     private final HiccupMeter hiccups;   // null: no stalls measured
     private long lastCpuNanos;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -11,13 +12,9 @@ import org.junit.jupiter.api.io.TempDir;
 class ProcFileTest {
     @Test
     void aProcFileKeptOpenIsReadAfreshAtEachRead() {
-        try (ProcFile stat = new ProcFile(Path.of("/proc/self/stat"))) {
+        try (ProcFile stat = new ProcFile(Path.of("/proc/self/stat"), 64)) {
             long first = utimePlusStime(stat.read());
-            long x = 0;
-            for (long i = 0; i < 300_000_000L; i++) {
-                x += i ^ (x >>> 3);
-            }
-            assertThat(x).isNotEqualTo(42);
+            CpuSpin.spinCpu(TimeUnit.MILLISECONDS.toNanos(100));   // ten of the kernel's 10 ms ticks, by this thread's own clock
             assertThat(utimePlusStime(stat.read())).as("the CPU spent between the reads, in ticks").isGreaterThan(first);
         }
     }
@@ -26,9 +23,19 @@ class ProcFileTest {
     void aFileLongerThanTheBufferIsReadWhole(@TempDir Path dir) throws Exception {
         String text = "x".repeat(10_000) + "\nVmHWM:\t  2048 kB\n";
         Path file = Files.writeString(dir.resolve("status"), text);
-        try (ProcFile long_ = new ProcFile(file)) {
+        try (ProcFile long_ = new ProcFile(file, 64)) {
             assertThat(long_.read()).isEqualTo(text);
             assertThat(long_.read()).as("and again").isEqualTo(text);
+        }
+    }
+
+    @Test
+    void aFileThatReadsEmptyReadsAsUnreadable(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("schedstat"), "");
+        try (ProcFile empty = new ProcFile(file, 64)) {
+            assertThat(empty.read()).as("as a task's file reads once the task ended").isNull();
+            Files.writeString(file, "1 2 3\n");
+            assertThat(empty.read()).as("opened again at the next read").isEqualTo("1 2 3\n");
         }
     }
 
@@ -40,6 +47,7 @@ class ProcFileTest {
         assertThat(ProcFile.field(status, "VmHWM:")).as("the last line, without a newline").isEqualTo("2048 kB");
         assertThat(ProcFile.field(status, "Rss:")).as("only at a line's start").isNull();
     }
+
 
     /** Fields 14 and 15 of /proc/self/stat, after the command's closing parenthesis. */
     private static long utimePlusStime(String stat) {

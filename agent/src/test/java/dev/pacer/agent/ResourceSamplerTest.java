@@ -17,7 +17,7 @@ class ResourceSamplerTest {
     @Test
     void cpuAndPeakMemoryLandInTheirOwnPeriod() {
         ResourceSampler sampler = new ResourceSampler(1_000);
-        spinCpu(TimeUnit.MILLISECONDS.toNanos(300));
+        CpuSpin.spinCpu(TimeUnit.MILLISECONDS.toNanos(300));
         byte[] touched = new byte[96 << 20];
         for (int i = 0; i < touched.length; i += 4096) {
             touched[i] = 1;
@@ -82,16 +82,6 @@ class ResourceSamplerTest {
                 .isGreaterThan(TimeUnit.MILLISECONDS.toNanos(200));
     }
 
-    /** Spins until this thread has used that much CPU, however busy the machine is. */
-    private static void spinCpu(long cpuNanos) {
-        var threads = ManagementFactory.getThreadMXBean();
-        long end = threads.getCurrentThreadCpuTime() + cpuNanos;
-        long x = 0;
-        while (threads.getCurrentThreadCpuTime() < end) {
-            x += System.nanoTime() % 7;
-        }
-        sink += x;
-    }
 
     private static void spin(long nanos) {
         long end = System.nanoTime() + nanos;

@@ -3,8 +3,6 @@ package dev.pacer.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -16,15 +14,13 @@ import org.junit.jupiter.api.Test;
 
 /** On this process's real /proc: files kept open read afresh, and closed once their thread ended. */
 class ThreadSchedstatsTest {
-    private static volatile long sink;
-
     @Test
     void aFileKeptOpenShowsTheCpuItsThreadSpentSinceTheLastRead() throws Exception {
         String self = Files.readSymbolicLink(Path.of("/proc/thread-self")).getFileName().toString();
         try (ThreadSchedstats schedstats = new ThreadSchedstats(ResourceSampler.TASKS)) {
             Map<String, ThreadSchedstats.Figures> first = readAll(schedstats);
             int filesOpen = schedstats.filesOpen();
-            spin(TimeUnit.MILLISECONDS.toNanos(200));
+            CpuSpin.spinCpu(TimeUnit.MILLISECONDS.toNanos(200));
             Map<String, ThreadSchedstats.Figures> second = readAll(schedstats);
             assertThat(first).containsKey(self);
             assertThat(filesOpen).as("one file kept open per thread read").isEqualTo(first.size());
@@ -67,14 +63,10 @@ class ThreadSchedstatsTest {
 
     @Test
     void aSchedstatLineIsReadAsItsThreeNumbers() {
-        ThreadSchedstats.Figures figures = ThreadSchedstats.parse(ascii("96049559 5699248 92\n"));
+        ThreadSchedstats.Figures figures = ThreadSchedstats.parse("96049559 5699248 92\n");
         assertThat(figures).isEqualTo(new ThreadSchedstats.Figures(96_049_559, 5_699_248, 92));
-        assertThat(ThreadSchedstats.parse(ascii("1 2 3"))).isEqualTo(new ThreadSchedstats.Figures(1, 2, 3));
-        assertThatThrownBy(() -> ThreadSchedstats.parse(ascii("12 34\n"))).hasMessageContaining("three numbers");
-    }
-
-    private static ByteBuffer ascii(String text) {
-        return ByteBuffer.wrap(text.getBytes(StandardCharsets.US_ASCII));
+        assertThat(ThreadSchedstats.parse("1 2 3")).isEqualTo(new ThreadSchedstats.Figures(1, 2, 3));
+        assertThatThrownBy(() -> ThreadSchedstats.parse("12 34\n")).hasMessageContaining("three numbers");
     }
 
     private static Map<String, ThreadSchedstats.Figures> readAll(ThreadSchedstats schedstats) throws Exception {
@@ -83,13 +75,4 @@ class ThreadSchedstatsTest {
         return figures;
     }
 
-    private static void spin(long cpuNanos) {
-        var threads = java.lang.management.ManagementFactory.getThreadMXBean();
-        long end = threads.getCurrentThreadCpuTime() + cpuNanos;
-        long x = 0;
-        while (threads.getCurrentThreadCpuTime() < end) {
-            x += System.nanoTime() % 7;
-        }
-        sink += x;
-    }
 }
