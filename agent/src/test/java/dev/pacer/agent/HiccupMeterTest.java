@@ -28,18 +28,18 @@ class HiccupMeterTest {
     @Test
     void onlyAWatcherSleepingNoLongerThanTheResolutionWatchesAndALongerSleepEndsTheWatch() {
         try (HiccupMeter meter = new HiccupMeter()) {
-            meter.watched(0, NOW_NANOS, RESOLUTION_NANOS + 1);
+            meter.watched(0, NOW_NANOS, RESOLUTION_NANOS + 1, RESOLUTION_NANOS);
             assertThat(HiccupMeter.sleepNanos(NOW_NANOS, meter.watchedUntilNanos())).isEqualTo(RESOLUTION_NANOS);
-            meter.watched(0, NOW_NANOS, RESOLUTION_NANOS);
+            meter.watched(0, NOW_NANOS, RESOLUTION_NANOS, RESOLUTION_NANOS);
             assertThat(meter.watchedUntilNanos()).isEqualTo(NOW_NANOS + RESOLUTION_NANOS);
             assertThat(HiccupMeter.sleepNanos(NOW_NANOS, meter.watchedUntilNanos())).isEqualTo(WATCHED_SLEEP_NANOS);
-            meter.watched(0, NOW_NANOS, 0);
+            meter.watched(0, NOW_NANOS, 0, RESOLUTION_NANOS);
             assertThat(HiccupMeter.sleepNanos(NOW_NANOS, meter.watchedUntilNanos())).as("busy, no sleep: still watching")
                     .isEqualTo(WATCHED_SLEEP_NANOS);
-            meter.watched(0, NOW_NANOS, RESOLUTION_NANOS * 10);
+            meter.watched(0, NOW_NANOS, RESOLUTION_NANOS * 10, RESOLUTION_NANOS);
             assertThat(HiccupMeter.sleepNanos(NOW_NANOS, meter.watchedUntilNanos())).as("a 10 ms sleep").isEqualTo(RESOLUTION_NANOS);
-            meter.watched(0, NOW_NANOS, RESOLUTION_NANOS);
-            meter.watched(0, NOW_NANOS, Long.MAX_VALUE);
+            meter.watched(0, NOW_NANOS, RESOLUTION_NANOS, RESOLUTION_NANOS);
+            meter.watched(0, NOW_NANOS, Long.MAX_VALUE, RESOLUTION_NANOS);
             assertThat(HiccupMeter.sleepNanos(NOW_NANOS, meter.watchedUntilNanos())).as("done").isEqualTo(RESOLUTION_NANOS);
         }
     }
@@ -49,10 +49,26 @@ class HiccupMeterTest {
     void aJumpAWatcherReportsIsTheLongestStallUntilTaken() {
         try (HiccupMeter meter = new HiccupMeter()) {
             long tenSecondsMicros = TimeUnit.SECONDS.toMicros(10);
-            meter.watched(TimeUnit.SECONDS.toNanos(10), System.nanoTime(), RESOLUTION_NANOS);
-            meter.watched(TimeUnit.MILLISECONDS.toNanos(3), System.nanoTime(), RESOLUTION_NANOS);
+            meter.watched(TimeUnit.SECONDS.toNanos(10), System.nanoTime(), RESOLUTION_NANOS, RESOLUTION_NANOS);
+            meter.watched(TimeUnit.MILLISECONDS.toNanos(3), System.nanoTime(), RESOLUTION_NANOS, RESOLUTION_NANOS);
             assertThat(meter.takeMaxMicros()).isGreaterThanOrEqualTo(tenSecondsMicros);
             assertThat(meter.takeMaxMicros()).as("taken: starts again").isLessThan(tenSecondsMicros);
+        }
+    }
+
+    /** A watcher that wakes every 5 ms, as its run asked, promises within its 5 ms; one finer than 1 ms counts as 1 ms. */
+    @Test
+    void aWatcherWithACoarserResolutionWatchesThroughSleepsUpToIt() {
+        try (HiccupMeter meter = new HiccupMeter()) {
+            long fiveMs = 5 * RESOLUTION_NANOS;
+            meter.watched(0, NOW_NANOS, fiveMs, fiveMs);
+            assertThat(meter.watchedUntilNanos()).isEqualTo(NOW_NANOS + fiveMs);
+            assertThat(HiccupMeter.sleepNanos(NOW_NANOS, meter.watchedUntilNanos())).isEqualTo(WATCHED_SLEEP_NANOS);
+            meter.watched(0, NOW_NANOS, fiveMs + 1, fiveMs);
+            assertThat(HiccupMeter.sleepNanos(NOW_NANOS, meter.watchedUntilNanos())).as("longer than its resolution")
+                    .isEqualTo(RESOLUTION_NANOS);
+            meter.watched(0, NOW_NANOS, RESOLUTION_NANOS, 1);
+            assertThat(meter.watchedUntilNanos()).as("a finer resolution counts as the meter's").isEqualTo(NOW_NANOS + RESOLUTION_NANOS);
         }
     }
 }

@@ -315,7 +315,7 @@ final class LoadRun {
         for (int k = 0; k < shards; k++) {
             Shard shard = clients.get(k);
             PacingLoop loop = new PacingLoop(this.schedule, k, shards, MAX_BATCH, spec.minWakeupIntervalNanos(), stopAtNanos,
-                    new StallWatchingTicker(Ticker.SYSTEM, stalls), (n, intended, sentAt) -> {
+                    new StallWatchingTicker(Ticker.SYSTEM, stalls, spec.minWakeupIntervalNanos()), (n, intended, sentAt) -> {
                 // a request taken records its lag as it goes to the wire (Shard.Completions#sendLag)
                 if (!shard.trySend(intended, sentAt)) {
                     sendLag.recordNanos(sentAt - intended);

@@ -1,5 +1,7 @@
 package dev.pacer.loadgen.pacing;
 
+import java.util.concurrent.TimeUnit;
+
 import dev.pacer.agent.HiccupMeter;
 
 /**
@@ -9,6 +11,9 @@ import dev.pacer.agent.HiccupMeter;
  * long it sleeps, and every {@link #BUSY_REPORT_NANOS} while it works without sleeping (a backlog): a jump that long is
  * reported at the read that saw it. Once the loop is done it reports what is left and that it sleeps for good. One
  * ticker per thread: it keeps that thread's last read.
+ * <p>Its resolution is its loop's wake-up interval, rounded up to the whole milliseconds a selector waits, and at least
+ * the meter's: a loop that sends on wake-ups 4 ms apart promises the meter to read its clock again within 4 ms, so the
+ * meter's own thread need not wake every millisecond beside it.
  */
 public final class StallWatchingTicker implements Ticker {
     /** Half the stall meter's resolution: a busy thread renews its promise to watch before it runs out. */
@@ -17,21 +22,33 @@ public final class StallWatchingTicker implements Ticker {
     /** Where the jumps go: the client's stall meter. */
     @FunctionalInterface
     public interface Watch {
-        /** @param sleepNanos the sleep that follows, 0 for none, {@link Long#MAX_VALUE} once the thread watches no more */
-        void watched(long longestJumpNanos, long nowNanos, long sleepNanos);
+        /**
+         * @param sleepNanos      the sleep that follows, 0 for none, {@link Long#MAX_VALUE} once the thread watches no more
+         * @param resolutionNanos the watcher's: a sleep up to it is a promise to read the clock again by its end
+         */
+        void watched(long longestJumpNanos, long nowNanos, long sleepNanos, long resolutionNanos);
     }
 
     private final Ticker clock;
     private final Watch watch;
+    private final long resolutionNanos;
     private boolean read;
     private long lastReadNanos;
     private long lastReportNanos;
     private long sleptNanos;   // asked for since the last read
     private long longestJumpNanos;
 
-    public StallWatchingTicker(Ticker clock, Watch watch) {
+    /** @param wakeupIntervalNanos the loop's shortest interval between wake-ups ({@link PacingLoop}'s) */
+    public StallWatchingTicker(Ticker clock, Watch watch, long wakeupIntervalNanos) {
         this.clock = clock;
         this.watch = watch;
+        this.resolutionNanos = resolutionNanos(wakeupIntervalNanos);
+    }
+
+    /** The interval in whole milliseconds, as a selector waits, and not below the stall meter's resolution. */
+    static long resolutionNanos(long wakeupIntervalNanos) {
+        long ms = TimeUnit.MILLISECONDS.toNanos(1);
+        return Math.max(HiccupMeter.RESOLUTION_NANOS, Math.ceilDiv(wakeupIntervalNanos, ms) * ms);
     }
 
     @Override
@@ -83,7 +100,7 @@ public final class StallWatchingTicker implements Ticker {
     }
 
     private void report(long nowNanos, long sleepNanos) {
-        watch.watched(longestJumpNanos, nowNanos, sleepNanos);
+        watch.watched(longestJumpNanos, nowNanos, sleepNanos, resolutionNanos);
         longestJumpNanos = 0;
         lastReportNanos = nowNanos;
     }

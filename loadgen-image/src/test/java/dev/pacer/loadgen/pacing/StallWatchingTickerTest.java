@@ -26,7 +26,7 @@ class StallWatchingTickerTest {
         clock.stallAtNanos = 50 * MS;
         clock.stallNanos = 3 * MS;
         List<Report> reports = new ArrayList<>();
-        Ticker watched = new StallWatchingTicker(clock, (jump, now, sleep) -> reports.add(new Report(jump, now, sleep)));
+        Ticker watched = new StallWatchingTicker(clock, (jump, now, sleep, resolution) -> reports.add(new Report(jump, now, sleep)), 0);
         PacingLoop loop = new PacingLoop(Schedule.covering(0, 1_000, 100 * MS), 0, 1, 64, 0, 200 * MS, watched,
                 (index, intended, sentAt) -> clock.now += index == 20 ? 7 * MS : SEND_COST_NANOS);
 
@@ -55,7 +55,7 @@ class StallWatchingTickerTest {
     void aSelectorsWaitIsWatchedButItsWorkAfterTheWaitIsNotTheLoopsStall() {
         PacingLoopTest.FakeTicker clock = new PacingLoopTest.FakeTicker();
         List<Report> reports = new ArrayList<>();
-        Ticker watched = new StallWatchingTicker(clock, (jump, now, sleep) -> reports.add(new Report(jump, now, sleep)));
+        Ticker watched = new StallWatchingTicker(clock, (jump, now, sleep, resolution) -> reports.add(new Report(jump, now, sleep)), 0);
         watched.nanoTime();
         watched.waiting(MS);
         assertThat(reports.getLast().sleepNanos()).as("the wait told before it begins").isEqualTo(MS);
@@ -86,7 +86,7 @@ class StallWatchingTickerTest {
     void aThreadBehindThatNeverSleepsReportsWhileItWorks() {
         PacingLoopTest.FakeTicker clock = new PacingLoopTest.FakeTicker();
         List<Report> reports = new ArrayList<>();
-        Ticker watched = new StallWatchingTicker(clock, (jump, now, sleep) -> reports.add(new Report(jump, now, sleep)));
+        Ticker watched = new StallWatchingTicker(clock, (jump, now, sleep, resolution) -> reports.add(new Report(jump, now, sleep)), 0);
         PacingLoop.Result result = new PacingLoop(Schedule.covering(0, 1_000, 100 * MS), 0, 1, 64, 0, 60 * MS, watched,
                 (index, intended, sentAt) -> clock.now += index == 10 ? 7 * MS : 2 * MS).run();
 
@@ -105,12 +105,44 @@ class StallWatchingTickerTest {
     void aThreadWorkingWithoutAStallReportsOnlyItsOwnWork() {
         PacingLoopTest.FakeTicker clock = new PacingLoopTest.FakeTicker();
         List<Report> reports = new ArrayList<>();
-        Ticker watched = new StallWatchingTicker(clock, (jump, now, sleep) -> reports.add(new Report(jump, now, sleep)));
+        Ticker watched = new StallWatchingTicker(clock, (jump, now, sleep, resolution) -> reports.add(new Report(jump, now, sleep)), 0);
         new PacingLoop(Schedule.covering(0, 1_000, 100 * MS), 0, 1, 64, 0, 200 * MS, watched,
                 (index, intended, sentAt) -> clock.now += SEND_COST_NANOS).run();
 
         assertThat(reports).isNotEmpty().allSatisfy(r -> assertThat(r.longestJumpNanos()).isBetween(0L, SEND_COST_NANOS));
         assertThat(reports).extracting(Report::sleepNanos).as("no busy reports: it sleeps between sends")
                 .doesNotContain(0L);
+    }
+
+    @Test
+    void theResolutionIsTheWakeupIntervalInWholeMillisecondsAndNeverFinerThanTheMeters() {
+        assertThat(StallWatchingTicker.resolutionNanos(0)).isEqualTo(MS);
+        assertThat(StallWatchingTicker.resolutionNanos(500_000)).isEqualTo(MS);
+        assertThat(StallWatchingTicker.resolutionNanos(MS)).isEqualTo(MS);
+        assertThat(StallWatchingTicker.resolutionNanos(1_500_000)).as("a selector waits whole ms").isEqualTo(2 * MS);
+        assertThat(StallWatchingTicker.resolutionNanos(4 * MS)).isEqualTo(4 * MS);
+    }
+
+    /**
+     * Requests 0.2 ms apart on wake-ups at least 4 ms apart: every sleep the loop tells is within the 4 ms resolution it
+     * tells with it, so the meter is promised a read within each, and its own thread need not wake every millisecond.
+     */
+    @Test
+    void aLoopWakingEvery4MsTellsA4MsResolutionAndSleepsNoLonger() {
+        PacingLoopTest.FakeTicker clock = new PacingLoopTest.FakeTicker();
+        List<Long> resolutions = new ArrayList<>();
+        List<Long> sleeps = new ArrayList<>();
+        Ticker watched = new StallWatchingTicker(clock, (jump, now, sleep, resolution) -> {
+            resolutions.add(resolution);
+            sleeps.add(sleep);
+        }, 4 * MS);
+        PacingLoop.Result result = new PacingLoop(Schedule.covering(0, 5_000, 100 * MS), 0, 1, 64, 4 * MS, 200 * MS, watched,
+                (index, intended, sentAt) -> clock.now += SEND_COST_NANOS).run();
+
+        assertThat(result.sent()).isEqualTo(500);
+        assertThat(resolutions).isNotEmpty().containsOnly(4 * MS);
+        assertThat(sleeps.subList(0, sleeps.size() - 1)).as("every sleep but the end's").isNotEmpty()
+                .allSatisfy(sleep -> assertThat(sleep).isBetween(0L, 4 * MS));
+        assertThat(sleeps).as("a wake-up every 4 ms, not every 0.2").hasSizeLessThan(100);
     }
 }
