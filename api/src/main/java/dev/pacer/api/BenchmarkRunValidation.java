@@ -349,6 +349,13 @@ public final class BenchmarkRunValidation {
         Duration maxP99 = criteria.maxP99 == null ? null : parse(problems, "spec.criteria.maxP99", criteria.maxP99, Quantities::parseDuration);
         Duration maxClientStall = criteria.maxClientStall == null ? null
                 : parse(problems, "spec.criteria.maxClientStall", criteria.maxClientStall, Quantities::parseDuration);
+        if (maxClientStall != null && wakeupMicros != null && wakeupMicros > 1_000
+                && wakeupMicros <= BenchmarkRunSpec.MAX_MIN_WAKEUP_INTERVAL_MICROS
+                && 2L * wakeupMicros > maxClientStall.toMillis() * 1_000) {   // whole milliseconds, as the CRD's rule can
+            problems.add(new FieldProblem("spec.criteria.maxClientStall", BenchmarkRunSpec.WAKEUP_INTERVAL_CLIENT_STALL_MESSAGE
+                    + " (at least " + Math.ceilDiv(2L * wakeupMicros, 1_000) + "ms for minWakeupIntervalMicros " + wakeupMicros
+                    + "); was " + criteria.maxClientStall));
+        }
         ExpectedP99Integral expected = expectedP99Integral(problems, criteria.expectP99Integral);
         if (criteria.expectP99Integral != null && measure != null && !measure.measured()) {
             problems.add(new FieldProblem("spec.criteria.expectP99Integral", BenchmarkRunSpec.EXPECTED_INTEGRAL_UNMEASURED_MESSAGE));

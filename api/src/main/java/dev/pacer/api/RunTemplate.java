@@ -47,6 +47,10 @@ import static dev.pacer.api.BenchmarkRunSpec.DURATION_PATTERN;
 @ValidationRule(value = "!has(self.criteria) || !has(self.criteria.maxSendLagP99) || !has(self.clients.minWakeupIntervalMicros) || "
         + "2 * self.clients.minWakeupIntervalMicros <= duration(self.criteria.maxSendLagP99).getMilliseconds() * 1000",
         message = BenchmarkRunSpec.WAKEUP_INTERVAL_SEND_LAG_MESSAGE, fieldPath = ".clients.minWakeupIntervalMicros", reason = "FieldValueInvalid")
+@ValidationRule(value = "!has(self.criteria) || !has(self.criteria.maxClientStall) || !has(self.clients.minWakeupIntervalMicros) || "
+        + "self.clients.minWakeupIntervalMicros <= 1000 || "
+        + "2 * self.clients.minWakeupIntervalMicros <= duration(self.criteria.maxClientStall).getMilliseconds() * 1000",
+        message = BenchmarkRunSpec.WAKEUP_INTERVAL_CLIENT_STALL_MESSAGE, fieldPath = ".criteria.maxClientStall", reason = "FieldValueInvalid")
 public class RunTemplate {
     static final String CEL_HTTPS = "(has(self.request) && has(self.request.scheme) && self.request.scheme == 'https')";
     static final String CEL_PERIOD_MS = "duration(self.samplePeriod).getMilliseconds()";

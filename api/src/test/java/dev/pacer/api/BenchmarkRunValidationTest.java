@@ -31,6 +31,21 @@ class BenchmarkRunValidationTest {
               criteria: {maxP99: 10ms, maxErrorRatio: 0, rateTolerance: 1%}
             """;
 
+    /** The stall meter watches at a wake-up interval above 1 ms: a stall limit must leave it room, as the send lag's does. */
+    @Test
+    void aClientStallLimitIsAtLeastTwiceAWakeupIntervalAbove1Ms() throws IOException {
+        String wide = VALID.replace("cpus: \"2\"}", "cpus: \"2\", minWakeupIntervalMicros: 4000}");
+        assertThat(BenchmarkRunValidation.validate(read(wide.replace("rateTolerance: 1%", "rateTolerance: 1%, maxClientStall: 8ms"))
+                .getSpec())).isEmpty();
+        assertThat(BenchmarkRunValidation.validate(read(wide.replace("rateTolerance: 1%", "rateTolerance: 1%, maxClientStall: 7ms"))
+                .getSpec())).singleElement().satisfies(problem -> {
+                    assertThat(problem.field()).isEqualTo("spec.criteria.maxClientStall");
+                    assertThat(problem.message()).contains("at least 8ms for minWakeupIntervalMicros 4000").contains("was 7ms");
+                });
+        assertThat(BenchmarkRunValidation.validate(read(VALID.replace("rateTolerance: 1%", "rateTolerance: 1%, maxClientStall: 1ms"))
+                .getSpec())).as("at the default interval the meter keeps its 1 ms").isEmpty();
+    }
+
     @Test
     void designExampleIsValidWithDefaults() throws IOException {
         BenchmarkRun run = read(VALID);
