@@ -8,7 +8,8 @@ import java.util.concurrent.locks.LockSupport;
  * jHiccup's method in a few lines: a daemon thread sleeps 1 ms at a time and keeps the longest overshoot since it was
  * last asked. A stall of the whole process (a GC pause, a safepoint, the thread not scheduled for want of a CPU) shows
  * as an overshoot.
- * <p>Threads that read the clock at least that often anyway (a client's pacing threads) stand in for the meter's own
+ * <p>Threads that read the clock at least that often anyway, or as often as their run asked (a client's pacing threads),
+ * stand in for the meter's own
  * thread: each reports the longest its clock jumped between two reads beyond the sleep it asked for ({@link #watched}),
  * which its own work between the reads (microseconds) also shows in, as does a wait for the CPU its process's other
  * threads hold. While one has promised to read the clock again within its resolution, the meter's thread sleeps
@@ -62,11 +63,12 @@ public final class HiccupMeter implements AutoCloseable {
      * @param sleepNanos       how long it now sleeps: up to its resolution, it promises to read the clock again by then;
      *                         longer ({@link Long#MAX_VALUE} when it stops for good), it watches no more
      * @param resolutionNanos  the watcher's resolution: the meter's ({@link #RESOLUTION_NANOS}), or the longer interval
-     *                         between the wake-ups its run asked for; a shorter one counts as the meter's
+     *                         between the wake-ups its run asked for; a shorter one counts as the meter's, and one longer
+     *                         than the meter's own watched sleep as that
      */
     public void watched(long longestJumpNanos, long nowNanos, long sleepNanos, long resolutionNanos) {
         record(longestJumpNanos);
-        if (sleepNanos <= Math.max(RESOLUTION_NANOS, resolutionNanos)) {
+        if (sleepNanos <= Math.clamp(resolutionNanos, RESOLUTION_NANOS, WATCHED_SLEEP_NANOS)) {
             watchedUntilNanos = nowNanos + sleepNanos;
         } else if (watchedUntilNanos != UNWATCHED) {
             watchedUntilNanos = UNWATCHED;

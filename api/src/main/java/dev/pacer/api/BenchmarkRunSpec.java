@@ -109,9 +109,9 @@ public class BenchmarkRunSpec extends RunTemplate {
             + "one wake-up go out up to one interval late, counted as send lag, so the run would be invalid; lower the interval or "
             + "raise maxSendLagP99";
     /** The stall meter watches at the clients' wake-up interval and sees a stall less by up to it: half the limit leaves room. */
-    static final String WAKEUP_INTERVAL_CLIENT_STALL_MESSAGE = "must be at least twice spec.clients.minWakeupIntervalMicros when "
-            + "that is above 1000 (in whole milliseconds): the clients' stall meter watches at their wake-up interval and sees "
-            + "a stall less by up to it; raise maxClientStall or lower the interval";
+    static final String WAKEUP_INTERVAL_CLIENT_STALL_MESSAGE = "must be at least twice spec.clients.minWakeupIntervalMicros "
+            + "rounded up to whole milliseconds, when that is above 1000: the clients' stall meter watches at their wake-up "
+            + "interval in whole milliseconds and sees a stall less by up to it; raise maxClientStall or lower the interval";
     static final String H2C_NOT_HTTPS_MESSAGE = "h2c is HTTP/2 in cleartext: over https use h2 (or http/1.1), or set "
             + "spec.request.scheme to http";
     static final String CERTIFICATE_SOURCE_MESSAGE = "must name either secretName (Kubernetes) or directory (locally); unset, a "
@@ -392,8 +392,8 @@ public class BenchmarkRunSpec extends RunTemplate {
 
         @Pattern(DURATION_PATTERN)
         @JsonPropertyDescription("The measurement is invalid when a client stalled longer than this in the window (GC, safepoint or "
-                + "descheduling, its clock watched at least every 1 ms, or every clients.minWakeupIntervalMicros when that is longer, "
-                + "so at least twice that), e.g. 20ms. Unset: such a stall longer than maxSendLagP99 "
+                + "descheduling, its clock watched at least every 1 ms, or every clients.minWakeupIntervalMicros in whole milliseconds "
+                + "when that is longer; then at least twice that), e.g. 20ms. Unset: such a stall longer than maxSendLagP99 "
                 + "is a warning.")
         public String maxClientStall;
 

@@ -349,11 +349,12 @@ public final class BenchmarkRunValidation {
         Duration maxP99 = criteria.maxP99 == null ? null : parse(problems, "spec.criteria.maxP99", criteria.maxP99, Quantities::parseDuration);
         Duration maxClientStall = criteria.maxClientStall == null ? null
                 : parse(problems, "spec.criteria.maxClientStall", criteria.maxClientStall, Quantities::parseDuration);
+        // the meter watches at the interval in whole milliseconds, a selector's; the limit is in whole ms, as the CRD's rule can
         if (maxClientStall != null && wakeupMicros != null && wakeupMicros > 1_000
                 && wakeupMicros <= BenchmarkRunSpec.MAX_MIN_WAKEUP_INTERVAL_MICROS
-                && 2L * wakeupMicros > maxClientStall.toMillis() * 1_000) {   // whole milliseconds, as the CRD's rule can
+                && 2L * Math.ceilDiv(wakeupMicros, 1_000) > maxClientStall.toMillis()) {
             problems.add(new FieldProblem("spec.criteria.maxClientStall", BenchmarkRunSpec.WAKEUP_INTERVAL_CLIENT_STALL_MESSAGE
-                    + " (at least " + Math.ceilDiv(2L * wakeupMicros, 1_000) + "ms for minWakeupIntervalMicros " + wakeupMicros
+                    + " (at least " + 2L * Math.ceilDiv(wakeupMicros, 1_000) + "ms for minWakeupIntervalMicros " + wakeupMicros
                     + "); was " + criteria.maxClientStall));
         }
         ExpectedP99Integral expected = expectedP99Integral(problems, criteria.expectP99Integral);

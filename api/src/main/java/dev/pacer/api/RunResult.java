@@ -145,7 +145,7 @@ public class RunResult {
         public Double maxWaitPerSliceMicros;
         @JsonPropertyDescription("Periods in which the process had no CPU left: its utilisation reached 95 %, or its threads waited 1 ms or more on average each time they became runnable (starved by a neighbour).")
         public Integer saturatedPeriods;
-        @JsonPropertyDescription("The longest stall of the process in the window (its clock watched at least every 1 ms; GC, safepoints, descheduling), milliseconds.")
+        @JsonPropertyDescription("The longest stall of the process in the window (its clock watched at least every 1 ms, a client's at its wake-up interval in whole ms when that is longer; GC, safepoints, descheduling), milliseconds.")
         public Double maxHiccupMillis;
         @JsonPropertyDescription("Server CPU time per request recorded in the window, microseconds.")
         public Double cpuMicrosPerRequest;

@@ -49,7 +49,7 @@ import static dev.pacer.api.BenchmarkRunSpec.DURATION_PATTERN;
         message = BenchmarkRunSpec.WAKEUP_INTERVAL_SEND_LAG_MESSAGE, fieldPath = ".clients.minWakeupIntervalMicros", reason = "FieldValueInvalid")
 @ValidationRule(value = "!has(self.criteria) || !has(self.criteria.maxClientStall) || !has(self.clients.minWakeupIntervalMicros) || "
         + "self.clients.minWakeupIntervalMicros <= 1000 || "
-        + "2 * self.clients.minWakeupIntervalMicros <= duration(self.criteria.maxClientStall).getMilliseconds() * 1000",
+        + "2 * ((self.clients.minWakeupIntervalMicros + 999) / 1000) <= duration(self.criteria.maxClientStall).getMilliseconds()",
         message = BenchmarkRunSpec.WAKEUP_INTERVAL_CLIENT_STALL_MESSAGE, fieldPath = ".criteria.maxClientStall", reason = "FieldValueInvalid")
 public class RunTemplate {
     static final String CEL_HTTPS = "(has(self.request) && has(self.request.scheme) && self.request.scheme == 'https')";

@@ -31,9 +31,9 @@ class BenchmarkRunValidationTest {
               criteria: {maxP99: 10ms, maxErrorRatio: 0, rateTolerance: 1%}
             """;
 
-    /** The stall meter watches at a wake-up interval above 1 ms: a stall limit must leave it room, as the send lag's does. */
+    /** The stall meter watches at a wake-up interval above 1 ms, in whole ms: a stall limit must leave it room, as the send lag's does. */
     @Test
-    void aClientStallLimitIsAtLeastTwiceAWakeupIntervalAbove1Ms() throws IOException {
+    void aClientStallLimitIsAtLeastTwiceAWakeupIntervalAbove1MsInWholeMilliseconds() throws IOException {
         String wide = VALID.replace("cpus: \"2\"}", "cpus: \"2\", minWakeupIntervalMicros: 4000}");
         assertThat(BenchmarkRunValidation.validate(read(wide.replace("rateTolerance: 1%", "rateTolerance: 1%, maxClientStall: 8ms"))
                 .getSpec())).isEmpty();
@@ -42,8 +42,15 @@ class BenchmarkRunValidationTest {
                     assertThat(problem.field()).isEqualTo("spec.criteria.maxClientStall");
                     assertThat(problem.message()).contains("at least 8ms for minWakeupIntervalMicros 4000").contains("was 7ms");
                 });
-        assertThat(BenchmarkRunValidation.validate(read(VALID.replace("rateTolerance: 1%", "rateTolerance: 1%, maxClientStall: 1ms"))
-                .getSpec())).as("at the default interval the meter keeps its 1 ms").isEmpty();
+        String at1000 = VALID.replace("cpus: \"2\"}", "cpus: \"2\", minWakeupIntervalMicros: 1000}");
+        assertThat(BenchmarkRunValidation.validate(read(at1000.replace("rateTolerance: 1%", "rateTolerance: 1%, maxClientStall: 1ms"))
+                .getSpec())).as("at 1000 µs the meter keeps its 1 ms").isEmpty();
+        String at1500 = VALID.replace("cpus: \"2\"}", "cpus: \"2\", minWakeupIntervalMicros: 1500}");
+        assertThat(BenchmarkRunValidation.validate(read(at1500.replace("rateTolerance: 1%", "rateTolerance: 1%, maxClientStall: 3ms"))
+                .getSpec())).as("1500 µs is watched at 2 ms, as a selector waits").singleElement()
+                .satisfies(problem -> assertThat(problem.message()).contains("at least 4ms for minWakeupIntervalMicros 1500"));
+        assertThat(BenchmarkRunValidation.validate(read(at1500.replace("rateTolerance: 1%", "rateTolerance: 1%, maxClientStall: 4ms"))
+                .getSpec())).isEmpty();
     }
 
     @Test

@@ -39,8 +39,9 @@ public record ResourceUse(long pid, long periodMillis, Integer cpusAllowed, bool
      * @param runQueueWaitNanos time the process's threads spent runnable but waiting for a CPU in the period
      *                      ({@code /proc/<pid>/task/*}{@code /schedstat}): with {@code cpuNanos}, the CPU the process
      *                      wanted; absent where the kernel does not keep it
-     * @param maxHiccupMicros the longest stall of the process in the period, its clock watched at least every 1 ms
-     *                      (GC, safepoints, descheduling: jHiccup's method); absent where nothing measured it
+     * @param maxHiccupMicros the longest stall of the process in the period, its clock watched at least every 1 ms, or at
+     *                      a client's wake-up interval when longer (GC, safepoints, descheduling: jHiccup's method);
+     *                      absent where nothing measured it
      * @param runSlices     times the process's threads were put on a CPU in the period (schedstat's third field): the
      *                      wait per slice is how long a thread waited each time it became runnable; absent with the wait
      * @param jitCpuNanos   CPU time the JVM's just-in-time compiler threads ran in the period ({@code C1/C2

@@ -240,7 +240,7 @@ public final class HtmlReport {
         }
         if (!pauses.isEmpty()) {
             out.append(pauses.render("pauses", "Pauses per period: GC time of each JVM, and each client's longest stall "
-                    + "(its clock watched at least every 1 ms)", "ms"));
+                    + "(its clock watched at least every 1 ms, or at its wake-up interval when longer)", "ms"));
         }
         if (!memory.isEmpty()) {
             out.append(memory.render("server-memory", "Server resident memory per period", "MiB"));
@@ -321,7 +321,7 @@ public final class HtmlReport {
                 .append(any != null && "start".equals(any.peakRssSince) ? " (a peak marked since start could not be reset)" : "")
                 .append(". Wait per slice: how long the threads waited for a CPU, on average, each time they became runnable. A period "
                         + "is saturated when the process used 95 % of its CPUs or waited 1 ms per slice (starved by a neighbour); a saturated "
-                        + "client makes the run Invalid. Stall: the longest the client's clock jumped beyond a sleep or a request's own work, watched at least every 1 ms.</small></p>\n");
+                        + "client makes the run Invalid. Stall: the longest the client's clock jumped beyond a sleep or a request's own work, watched at least every 1 ms, or at its wake-up interval when longer.</small></p>\n");
         return html.toString();
     }
 

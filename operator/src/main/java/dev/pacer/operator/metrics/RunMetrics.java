@@ -138,7 +138,7 @@ public final class RunMetrics implements MultiCollector {
                             byClient, number(f.saturatedPeriods));
                     gauge(gauges, "pacer_run_client_max_wait_per_slice_seconds", "A client's longest mean wait for a CPU per run slice in a period",
                             byClient, f.maxWaitPerSliceMicros == null ? null : f.maxWaitPerSliceMicros / 1e6);
-                    gauge(gauges, "pacer_run_client_max_stall_seconds", "A client's longest stall in the window (its clock watched at least every 1 ms)",
+                    gauge(gauges, "pacer_run_client_max_stall_seconds", "A client's longest stall in the window (its clock watched at least every 1 ms, or at its wake-up interval when longer)",
                             byClient, f.maxHiccupMillis == null ? null : f.maxHiccupMillis / 1e3);
                     gauge(gauges, "pacer_run_client_cpu_per_request_seconds", "A client's CPU time per request in the window",
                             byClient, f.cpuMicrosPerRequest == null ? null : f.cpuMicrosPerRequest / 1e6);
