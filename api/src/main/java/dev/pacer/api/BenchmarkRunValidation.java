@@ -10,6 +10,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
 
+import dev.pacer.contract.RunRequest;
+
 /**
  * The rules a spec must satisfy, shared by the CLI and the operator. Each problem names its field and the fix.
  * The local orchestrator adds its own (known server names, CPUs of this machine) on top.
@@ -349,12 +351,12 @@ public final class BenchmarkRunValidation {
         Duration maxP99 = criteria.maxP99 == null ? null : parse(problems, "spec.criteria.maxP99", criteria.maxP99, Quantities::parseDuration);
         Duration maxClientStall = criteria.maxClientStall == null ? null
                 : parse(problems, "spec.criteria.maxClientStall", criteria.maxClientStall, Quantities::parseDuration);
-        // the meter watches at the interval in whole milliseconds, a selector's; the limit is in whole ms, as the CRD's rule can
+        // the limit is in whole ms, as the CRD's rule can
         if (maxClientStall != null && wakeupMicros != null && wakeupMicros > 1_000
                 && wakeupMicros <= BenchmarkRunSpec.MAX_MIN_WAKEUP_INTERVAL_MICROS
-                && 2L * Math.ceilDiv(wakeupMicros, 1_000) > maxClientStall.toMillis()) {
+                && 2 * RunRequest.stallWatchMillis(wakeupMicros) > maxClientStall.toMillis()) {
             problems.add(new FieldProblem("spec.criteria.maxClientStall", BenchmarkRunSpec.WAKEUP_INTERVAL_CLIENT_STALL_MESSAGE
-                    + " (at least " + 2L * Math.ceilDiv(wakeupMicros, 1_000) + "ms for minWakeupIntervalMicros " + wakeupMicros
+                    + " (at least " + 2 * RunRequest.stallWatchMillis(wakeupMicros) + "ms for minWakeupIntervalMicros " + wakeupMicros
                     + "); was " + criteria.maxClientStall));
         }
         ExpectedP99Integral expected = expectedP99Integral(problems, criteria.expectP99Integral);

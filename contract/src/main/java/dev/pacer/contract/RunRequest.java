@@ -108,6 +108,14 @@ public record RunRequest(String targetUrl, int ratePerSecond, int connections, i
 
     /** The pacing thread's shortest sleep, the default applied. */
     @JsonIgnore
+    /**
+     * How often a client's pacing thread reads its clock for the stall meter at a wake-up interval: the interval in whole
+     * milliseconds, as a selector waits, 1 ms at the least (the meter's own).
+     */
+    public static long stallWatchMillis(long minWakeupIntervalMicros) {
+        return Math.max(1, Math.ceilDiv(minWakeupIntervalMicros, 1_000));
+    }
+
     public long minWakeupIntervalNanos() {
         return 1_000L * (minWakeupIntervalMicros == null ? DEFAULT_MIN_WAKEUP_INTERVAL_MICROS : minWakeupIntervalMicros);
     }

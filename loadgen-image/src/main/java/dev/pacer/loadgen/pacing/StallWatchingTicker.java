@@ -3,6 +3,7 @@ package dev.pacer.loadgen.pacing;
 import java.util.concurrent.TimeUnit;
 
 import dev.pacer.agent.HiccupMeter;
+import dev.pacer.contract.RunRequest;
 
 /**
  * A pacing thread's ticker that also watches its clock for stalls, for the client's stall meter: between two reads the
@@ -47,8 +48,8 @@ public final class StallWatchingTicker implements Ticker {
 
     /** The interval in whole milliseconds, as a selector waits, and not below the stall meter's resolution. */
     static long resolutionNanos(long wakeupIntervalNanos) {
-        long ms = TimeUnit.MILLISECONDS.toNanos(1);
-        return Math.max(HiccupMeter.RESOLUTION_NANOS, Math.ceilDiv(wakeupIntervalNanos, ms) * ms);
+        long watchMillis = RunRequest.stallWatchMillis(TimeUnit.NANOSECONDS.toMicros(wakeupIntervalNanos));
+        return Math.max(HiccupMeter.RESOLUTION_NANOS, TimeUnit.MILLISECONDS.toNanos(watchMillis));
     }
 
     @Override
