@@ -8,8 +8,9 @@
 # by N s, as a run's does) and its p99 response time. Ratios are to wrk2 when it ran, else to vegeta,
 # within this run only; with several connection counts, each client's cost is also set against its own at the first
 # (a dash where either did not hold the rate in every round). Below the table, each client's sleeps per response in the
-# window: how often its threads waited and were woken, what pacing costs beyond the requests, at this machine's price of
-# a wake-up; for pacer, also its CPU per response by thread: its shard threads (the requests) apart from the JIT's
+# window: how often its threads waited and were woken, and the machine's timer and wake-up interrupts per response on
+# the client's CPU and the server's, beside this machine's price of a wake-up (measured before the table on the
+# clients' CPU: WakeupPrice); for pacer, also its CPU per response by thread: its shard threads (the requests) apart from the JIT's
 # compilers, GC and the rest (per-second samplers, the run's thread, the admin server), which a C client does not
 # pay. Then a JFR profile of pacer's client at the highest rate says where its CPU goes.
 # Usage: [WRK2=/path/to/wrk2] scripts/bench-client.sh [RATE...]   (default 5000 10000 20000 40000)
@@ -58,7 +59,8 @@ else
   DEFAULT_CLIENTS="vegeta pacer"
 fi
 clients_planned=(${CLIENTS:-$DEFAULT_CLIENTS}); variants_planned=(${PACER_VARIANTS:-})
-extra_variants=0; [[ " ${clients_planned[*]} " == *" pacer "* ]] && extra_variants=$(( ${#variants_planned[@]} + ( ${PACER_BEFORE:+1} + 0 ) ))
+# pacer's variants replace pacer itself; its build before comes beside them
+extra_variants=0; [[ " ${clients_planned[*]} " == *" pacer "* ]] && extra_variants=$(( (${#variants_planned[@]} > 0 ? ${#variants_planned[@]} - 1 : 0) + ( ${PACER_BEFORE:+1} + 0 ) ))
 points=$(( (${#clients_planned[@]} + extra_variants) * ${#RATES[@]} * ${#CONNECTION_COUNTS[@]} * REPEAT ))
 bench_estimate bench-client $(( points * (WARMUP_SECONDS + MEASURED_SECONDS + 5) + (PROFILE == 1 ? WARMUP_SECONDS + MEASURED_SECONDS + 20 : 0) )) \
   "$points loads of ${WARMUP_SECONDS}+${MEASURED_SECONDS} s and 5 s to start each: ${#clients_planned[@]} clients$( (( ${#variants_planned[@]} )) && echo " and ${#variants_planned[@]} pacer variants")$( [[ -n ${PACER_BEFORE:-} ]] && echo " and pacer as at $PACER_BEFORE"), ${#RATES[@]} rates, ${#CONNECTION_COUNTS[@]} connection counts, $REPEAT rounds$( (( PROFILE == 1 )) && echo ", then a profile")"
@@ -73,8 +75,15 @@ if [[ -n ${PACER_BEFORE:-} ]]; then
 fi
 work="$(mktemp -d)"
 trap 'stop_started; rm -rf "$work"' EXIT
-now_ms() { date +%s%3N; }
-wait_until_ms() { while (( $(now_ms) < $1 )); do sleep 0.005; done; }
+now_ms() { local t=${EPOCHREALTIME/[.,]/}; echo $(( t / 1000 )); }
+# wait_until_ms EPOCH_MS: one sleep to 20 ms before it, then short ones. A loop that forks every few ms through a
+# window would take a quarter of a CPU beside the client it measures, on the client's CPU as often as not
+wait_until_ms() {
+  local t=${EPOCHREALTIME/[.,]/} left_ms
+  left_ms=$(( $1 - t / 1000 - 20 ))
+  (( left_ms > 0 )) && sleep "$(( left_ms / 1000 )).$(printf '%03d' $(( left_ms % 1000 )))"
+  while t=${EPOCHREALTIME/[.,]/}; (( t / 1000 < $1 )); do sleep 0.002; done
+}
 # ", round 2" in a details line when each case runs several rounds (round: the main loop's)
 round_label() { (( REPEAT > 1 )) && echo ", round $round"; return 0; }
 # what pacing costs beyond the requests themselves: a client that sleeps once per request pays a wake-up per request,
@@ -128,8 +137,8 @@ pacer_client() {
     curl -sf -XPOST "localhost:$admin/pacer/v1/run/window" -d "{\"startEpochMs\":$(( window_start + 1000 ))}" >/dev/null || break
     window_start=$(( window_start + 1000 )); window_end=$(( window_end + 1000 )); extended_s=$(( extended_s + 1 ))
   done
-  wait_until_ms "$window_start"; local cpu0 sleeps0 threads0; cpu0=$(cpu_seconds "$pid"); sleeps0=$(sleeps "$pid"); threads0=$(thread_cpu "$pid")
-  wait_until_ms "$window_end"; local cpu1 sleeps1 threads1; cpu1=$(cpu_seconds "$pid"); sleeps1=$(sleeps "$pid"); threads1=$(thread_cpu "$pid")
+  wait_until_ms "$window_start"; local cpu0 sleeps0 threads0 irq0; cpu0=$(cpu_seconds "$pid"); sleeps0=$(sleeps "$pid"); threads0=$(thread_cpu "$pid"); irq0=$(interrupts)
+  wait_until_ms "$window_end"; local cpu1 sleeps1 threads1 irq1; cpu1=$(cpu_seconds "$pid"); sleeps1=$(sleeps "$pid"); threads1=$(thread_cpu "$pid"); irq1=$(interrupts)
   until curl -sf "localhost:$admin/pacer/v1/run" | grep -q '"state" : "done"'; do sleep 0.2; done
   local report; report=$(curl -sf "localhost:$admin/pacer/v1/run")
   curl -sf "localhost:$admin/pacer/v1/histograms?series=responseTime" >"$work/rt.hlog"
@@ -142,7 +151,7 @@ pacer_client() {
   read -r _ p50 p99 _ < <("$JAVA" -cp "$LOADGEN_LIB/*" dev.pacer.loadgen.bench.WindowPercentiles "$work/rt.hlog" "$window_start" "$window_end")
   read -r _ lag50 lag99 lagmax < <("$JAVA" -cp "$LOADGEN_LIB/*" dev.pacer.loadgen.bench.WindowPercentiles "$work/lag.hlog" "$window_start" "$window_end")
   # what the table has no column for: the median, and how late the requests went out (all of it is in the response times)
-  echo "  $PACER_LABEL${PACER_WAKEUP_MICROS:+ (wake-ups ≥ $PACER_WAKEUP_MICROS µs apart${PACER_CONNECTION_ORDER:+, $PACER_CONNECTION_ORDER})} at $rate req/s, $CONNECTIONS connections$(round_label): response time p50 $p50 µs; send lag p50 $lag50 µs, p99 $lag99 µs, max $lagmax µs; $(sleeps_per_response "$(sleeps_between "$sleeps0" "$sleeps1")" "$done"); $(thread_cpu_split "$threads0" "$threads1" "$done")$( (( extended_s )) && echo "; behind schedule as the warm-up ended: warm-up extended by $extended_s s$( (( ${late:-0} * 1000 / rate > 10 )) && echo ", still behind as the window began")")" >>"$work/details"
+  echo "  $PACER_LABEL${PACER_WAKEUP_MICROS:+ (wake-ups ≥ $PACER_WAKEUP_MICROS µs apart${PACER_CONNECTION_ORDER:+, $PACER_CONNECTION_ORDER})} at $rate req/s, $CONNECTIONS connections$(round_label): response time p50 $p50 µs; send lag p50 $lag50 µs, p99 $lag99 µs, max $lagmax µs; $(sleeps_per_response "$(sleeps_between "$sleeps0" "$sleeps1")" "$done"), $(interrupts_per_response "$irq0" "$irq1" "$done" 1 0); $(thread_cpu_split "$threads0" "$threads1" "$done")$( (( extended_s )) && echo "; behind schedule as the warm-up ended: warm-up extended by $extended_s s$( (( ${late:-0} * 1000 / rate > 10 )) && echo ", still behind as the window began")")" >>"$work/details"
   echo "$done $achieved $(echo "$cpu1 - $cpu0" | bc -l) $(echo "scale=3; $p99 / 1000" | bc -l) $extended_s"
 }
 
@@ -152,8 +161,8 @@ vegeta_client() {
   echo "GET $TARGET" | taskset -c 1 "$VEGETA" attack -insecure -rate="$rate/s" -duration="$((WARMUP_SECONDS + MEASURED_SECONDS))s" \
     -connections="$CONNECTIONS" -max-connections="$CONNECTIONS" -keepalive=true -http2=false >"$work/vegeta.bin" &
   local pid=$!; STARTED_PIDS+=("$pid")
-  wait_until_ms $(( start + WARMUP_SECONDS * 1000 )); local cpu0 sleeps0; cpu0=$(cpu_seconds "$pid"); sleeps0=$(sleeps "$pid")
-  wait_until_ms $(( start + (WARMUP_SECONDS + MEASURED_SECONDS) * 1000 )); local cpu1 sleeps1; cpu1=$(cpu_seconds "$pid"); sleeps1=$(sleeps "$pid")
+  wait_until_ms $(( start + WARMUP_SECONDS * 1000 )); local cpu0 sleeps0 irq0; cpu0=$(cpu_seconds "$pid"); sleeps0=$(sleeps "$pid"); irq0=$(interrupts)
+  wait_until_ms $(( start + (WARMUP_SECONDS + MEASURED_SECONDS) * 1000 )); local cpu1 sleeps1 irq1; cpu1=$(cpu_seconds "$pid"); sleeps1=$(sleeps "$pid"); irq1=$(interrupts)
   wait "$pid" || true
   # results: timestamp (send, ns), code, latency (ns); the window by send time, as vegeta measures
   "$VEGETA" encode -to csv "$work/vegeta.bin" | awk -F, -v from=$(( (start + WARMUP_SECONDS * 1000) * 1000000 )) \
@@ -161,7 +170,7 @@ vegeta_client() {
     | sort -n >"$work/vegeta.lat"
   local n; n=$(wc -l <"$work/vegeta.lat")
   local p99; p99=$(awk -v n="$n" 'NR == int(n * 0.99 + 0.5) { printf "%.3f", $1 / 1e6 }' "$work/vegeta.lat")
-  echo "  vegeta at $rate req/s, $CONNECTIONS connections$(round_label): $(sleeps_per_response "$(sleeps_between "$sleeps0" "$sleeps1")" "$n")" >>"$work/details"
+  echo "  vegeta at $rate req/s, $CONNECTIONS connections$(round_label): $(sleeps_per_response "$(sleeps_between "$sleeps0" "$sleeps1")" "$n"), $(interrupts_per_response "$irq0" "$irq1" "$n" 1 0)" >>"$work/details"
   echo "$n $(echo "scale=1; $n / $MEASURED_SECONDS" | bc -l) $(echo "$cpu1 - $cpu0" | bc -l) ${p99:-0}"
 }
 
@@ -171,20 +180,20 @@ wrk2_client() {
   # 3 s beyond the window: still running when its CPU is read at the window's end (a process gone reads nothing)
   taskset -c 1 "$WRK2" -t1 -c"$CONNECTIONS" -d"$((WARMUP_SECONDS + MEASURED_SECONDS + 3))s" -R"$rate" --latency "$TARGET" >"$work/wrk2.out" 2>&1 &
   local pid=$!; STARTED_PIDS+=("$pid")
-  wait_until_ms $(( start + WARMUP_SECONDS * 1000 )); local cpu0 cpu1 sleeps0 sleeps1
+  wait_until_ms $(( start + WARMUP_SECONDS * 1000 )); local cpu0 cpu1 sleeps0 sleeps1 irq0 irq1
   if ! cpu0=$(cpu_seconds "$pid" 2>/dev/null); then   # it gave up before the window: no figure, and why
     wait "$pid" || true
     echo "  wrk2 at $rate req/s, $CONNECTIONS connections, ended before the window: $(tail -1 "$work/wrk2.out")" >>"$work/details"
     echo "0 0 0 0"; return
   fi
-  sleeps0=$(sleeps "$pid")
+  sleeps0=$(sleeps "$pid"); irq0=$(interrupts)
   wait_until_ms $(( start + (WARMUP_SECONDS + MEASURED_SECONDS) * 1000 ))
   if ! cpu1=$(cpu_seconds "$pid" 2>/dev/null); then   # it ended inside the window: no figure, and why
     wait "$pid" || true
     echo "  wrk2 at $rate req/s, $CONNECTIONS connections, ended inside the window: $(tail -1 "$work/wrk2.out")" >>"$work/details"
     echo "0 0 0 0"; return
   fi
-  sleeps1=$(sleeps "$pid")
+  sleeps1=$(sleeps "$pid"); irq1=$(interrupts)
   wait "$pid" || true
   # wrk2 prints its rate over the whole run and its percentiles from the end of its calibration (10 s + 5 ms per
   # connection), corrected from the intended send time: the window's responses are taken as that rate × the window
@@ -194,7 +203,7 @@ wrk2_client() {
         m = (u == "us") ? v / 1000 : (u == "ms") ? v : (u == "s") ? v * 1000 : (u == "m") ? v * 60000 : v; printf "%.3f", m; exit }' "$work/wrk2.out")
   [[ -n $rps ]] || { echo "0 0 0 0"; return; }
   local n; n=$(printf '%.0f' "$(echo "$rps * $MEASURED_SECONDS" | bc -l)")
-  echo "  wrk2 at $rate req/s, $CONNECTIONS connections$(round_label): $(sleeps_per_response "$(sleeps_between "$sleeps0" "$sleeps1")" "$n")" >>"$work/details"
+  echo "  wrk2 at $rate req/s, $CONNECTIONS connections$(round_label): $(sleeps_per_response "$(sleeps_between "$sleeps0" "$sleeps1")" "$n"), $(interrupts_per_response "$irq0" "$irq1" "$n" 1 0)" >>"$work/details"
   echo "$n $rps $(echo "$cpu1 - $cpu0" | bc -l) ${p99:-0}"
 }
 
@@ -207,13 +216,13 @@ h2load_client() {
   taskset -c 1 h2load -t1 -c"$CONNECTIONS" -m"$STREAMS" --rps="$per_connection" --warm-up-time="${WARMUP_SECONDS}s" \
     -D "$((MEASURED_SECONDS + 3))" "$TARGET" >"$work/h2load.out" 2>&1 &   # ends after the window, as the others do
   local pid=$!; STARTED_PIDS+=("$pid")
-  wait_until_ms $(( start + WARMUP_SECONDS * 1000 )); local cpu0 sleeps0; cpu0=$(cpu_seconds "$pid"); sleeps0=$(sleeps "$pid")
-  wait_until_ms $(( start + (WARMUP_SECONDS + MEASURED_SECONDS) * 1000 )); local cpu1 sleeps1; cpu1=$(cpu_seconds "$pid"); sleeps1=$(sleeps "$pid")
+  wait_until_ms $(( start + WARMUP_SECONDS * 1000 )); local cpu0 sleeps0 irq0; cpu0=$(cpu_seconds "$pid"); sleeps0=$(sleeps "$pid"); irq0=$(interrupts)
+  wait_until_ms $(( start + (WARMUP_SECONDS + MEASURED_SECONDS) * 1000 )); local cpu1 sleeps1 irq1; cpu1=$(cpu_seconds "$pid"); sleeps1=$(sleeps "$pid"); irq1=$(interrupts)
   wait "$pid" || true
   # its rate over its main duration ("finished in 18.00s, 20000.00 req/s, ..."), over the window
   local rps n; rps=$(sed -n 's/^finished in [0-9.]*s, \([0-9.]*\) req\/s.*/\1/p' "$work/h2load.out")
   n=$(printf "%.0f" "$(echo "${rps:-0} * $MEASURED_SECONDS" | bc -l)")
-  echo "  h2load at $rate req/s, $CONNECTIONS connections, $STREAMS streams each$(round_label): $(grep -m1 '^time for request' "$work/h2load.out" | xargs); $(sleeps_per_response "$(sleeps_between "$sleeps0" "$sleeps1")" "${n:-0}")" >>"$work/details"
+  echo "  h2load at $rate req/s, $CONNECTIONS connections, $STREAMS streams each$(round_label): $(grep -m1 '^time for request' "$work/h2load.out" | xargs); $(sleeps_per_response "$(sleeps_between "$sleeps0" "$sleeps1")" "${n:-0}"), $(interrupts_per_response "$irq0" "$irq1" "${n:-0}" 1 0)" >>"$work/details"
   echo "$n ${rps:-0} $(echo "$cpu1 - $cpu0" | bc -l) 0"
 }
 
@@ -245,6 +254,10 @@ done
 reference=vegeta; [[ " ${clients[*]} " == *" wrk2 "* ]] && reference=wrk2; [[ " ${clients[*]} " == *" h2load "* ]] && reference=h2load
 # the machine, for telling tables apart: a reader compares a table with another only through the reference's figures
 echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), kernel $(uname -r)"
+# the price of a wake-up where the clients run, measured now: how much of a difference between clients that sleep
+# at different rates is this machine's rather than theirs
+read -r WAKEUP_PRICE_MICROS wakeup_wall_micros _ < <(taskset -c 1 "$JAVA" -cp "$LOADGEN_LIB/*" dev.pacer.loadgen.bench.WakeupPrice)
+echo "price of a wake-up on CPU 1: $WAKEUP_PRICE_MICROS µs of the thread's CPU per sleep (a thread waiting 1 ms at a time in a selector, nothing else running; ${wakeup_wall_micros} µs each)"
 printf "nginx (1 worker) on CPU 0, each client on CPU 1, %s, %s connections, %d s warm-up, %d s measured; ratios to %s in this run\n\n" \
   "$([[ $SCHEME == https ]] && echo "https (TLS 1.3, connections kept)" || echo "http")$([[ $HTTP_VERSION != http/1.1 ]] && echo ", $HTTP_VERSION, $STREAMS stream(s) at once per connection")" "${CONNECTION_COUNTS[*]}" "$WARMUP_SECONDS" "$MEASURED_SECONDS" "$reference"
 # one case (a rate, a connection count) is every client in turn, REPEAT rounds over: a client's figure is its median
@@ -334,7 +347,7 @@ for rate in "${RATES[@]}"; do
   unset per_of held_of achieved_of p99_of extended_of ratios_of p99_ratios_of
 done
 done
-[[ -s $work/details ]] && { echo; echo "Per client and round: what the table has no column for; sleeps per response is how often its threads waited in the window and were woken (their voluntary context switches over its responses)."; cat "$work/details"; }
+[[ -s $work/details ]] && { echo; echo "Per client and round: what the table has no column for; sleeps per response is how often its threads waited in the window and were woken (their voluntary context switches over its responses); the interrupts are the machine's in the window, per response: the timer's and those that wake a thread, on the client's CPU (1) and the server's (0)."; cat "$work/details"; }
 
 fi
 
