@@ -151,7 +151,7 @@ pacer_client() {
   read -r _ p50 p99 _ < <("$JAVA" -cp "$LOADGEN_LIB/*" dev.pacer.loadgen.bench.WindowPercentiles "$work/rt.hlog" "$window_start" "$window_end")
   read -r _ lag50 lag99 lagmax < <("$JAVA" -cp "$LOADGEN_LIB/*" dev.pacer.loadgen.bench.WindowPercentiles "$work/lag.hlog" "$window_start" "$window_end")
   # what the table has no column for: the median, and how late the requests went out (all of it is in the response times)
-  echo "  $PACER_LABEL${PACER_WAKEUP_MICROS:+ (wake-ups ≥ $PACER_WAKEUP_MICROS µs apart${PACER_CONNECTION_ORDER:+, $PACER_CONNECTION_ORDER})} at $rate req/s, $CONNECTIONS connections$(round_label): response time p50 $p50 µs; send lag p50 $lag50 µs, p99 $lag99 µs, max $lagmax µs; $(sleeps_per_response "$(sleeps_between "$sleeps0" "$sleeps1")" "$done"), $(interrupts_per_response "$irq0" "$irq1" "$done" 1 0); $(thread_cpu_split "$threads0" "$threads1" "$done")$( (( extended_s )) && echo "; behind schedule as the warm-up ended: warm-up extended by $extended_s s$( (( ${late:-0} * 1000 / rate > 10 )) && echo ", still behind as the window began")")" >>"$work/details"
+  echo "  $PACER_LABEL${PACER_WAKEUP_MICROS:+ (wake-ups ≥ $PACER_WAKEUP_MICROS µs apart${PACER_CONNECTION_ORDER:+, $PACER_CONNECTION_ORDER})} at $rate req/s, $CONNECTIONS connections$(round_label): response time p50 $p50 µs; send lag p50 $lag50 µs, p99 $lag99 µs, max $lagmax µs; $(sleeps_per_response "$(sleeps_between "$sleeps0" "$sleeps1")" "$done"); $(interrupts_per_response "$irq0" "$irq1" "$done" 1 0); $(thread_cpu_split "$threads0" "$threads1" "$done")$( (( extended_s )) && echo "; behind schedule as the warm-up ended: warm-up extended by $extended_s s$( (( ${late:-0} * 1000 / rate > 10 )) && echo ", still behind as the window began")")" >>"$work/details"
   echo "$done $achieved $(echo "$cpu1 - $cpu0" | bc -l) $(echo "scale=3; $p99 / 1000" | bc -l) $extended_s"
 }
 
@@ -170,7 +170,7 @@ vegeta_client() {
     | sort -n >"$work/vegeta.lat"
   local n; n=$(wc -l <"$work/vegeta.lat")
   local p99; p99=$(awk -v n="$n" 'NR == int(n * 0.99 + 0.5) { printf "%.3f", $1 / 1e6 }' "$work/vegeta.lat")
-  echo "  vegeta at $rate req/s, $CONNECTIONS connections$(round_label): $(sleeps_per_response "$(sleeps_between "$sleeps0" "$sleeps1")" "$n"), $(interrupts_per_response "$irq0" "$irq1" "$n" 1 0)" >>"$work/details"
+  echo "  vegeta at $rate req/s, $CONNECTIONS connections$(round_label): $(sleeps_per_response "$(sleeps_between "$sleeps0" "$sleeps1")" "$n"); $(interrupts_per_response "$irq0" "$irq1" "$n" 1 0)" >>"$work/details"
   echo "$n $(echo "scale=1; $n / $MEASURED_SECONDS" | bc -l) $(echo "$cpu1 - $cpu0" | bc -l) ${p99:-0}"
 }
 
@@ -203,7 +203,7 @@ wrk2_client() {
         m = (u == "us") ? v / 1000 : (u == "ms") ? v : (u == "s") ? v * 1000 : (u == "m") ? v * 60000 : v; printf "%.3f", m; exit }' "$work/wrk2.out")
   [[ -n $rps ]] || { echo "0 0 0 0"; return; }
   local n; n=$(printf '%.0f' "$(echo "$rps * $MEASURED_SECONDS" | bc -l)")
-  echo "  wrk2 at $rate req/s, $CONNECTIONS connections$(round_label): $(sleeps_per_response "$(sleeps_between "$sleeps0" "$sleeps1")" "$n"), $(interrupts_per_response "$irq0" "$irq1" "$n" 1 0)" >>"$work/details"
+  echo "  wrk2 at $rate req/s, $CONNECTIONS connections$(round_label): $(sleeps_per_response "$(sleeps_between "$sleeps0" "$sleeps1")" "$n"); $(interrupts_per_response "$irq0" "$irq1" "$n" 1 0)" >>"$work/details"
   echo "$n $rps $(echo "$cpu1 - $cpu0" | bc -l) ${p99:-0}"
 }
 
@@ -222,7 +222,7 @@ h2load_client() {
   # its rate over its main duration ("finished in 18.00s, 20000.00 req/s, ..."), over the window
   local rps n; rps=$(sed -n 's/^finished in [0-9.]*s, \([0-9.]*\) req\/s.*/\1/p' "$work/h2load.out")
   n=$(printf "%.0f" "$(echo "${rps:-0} * $MEASURED_SECONDS" | bc -l)")
-  echo "  h2load at $rate req/s, $CONNECTIONS connections, $STREAMS streams each$(round_label): $(grep -m1 '^time for request' "$work/h2load.out" | xargs); $(sleeps_per_response "$(sleeps_between "$sleeps0" "$sleeps1")" "${n:-0}"), $(interrupts_per_response "$irq0" "$irq1" "${n:-0}" 1 0)" >>"$work/details"
+  echo "  h2load at $rate req/s, $CONNECTIONS connections, $STREAMS streams each$(round_label): $(grep -m1 '^time for request' "$work/h2load.out" | xargs); $(sleeps_per_response "$(sleeps_between "$sleeps0" "$sleeps1")" "${n:-0}"); $(interrupts_per_response "$irq0" "$irq1" "${n:-0}" 1 0)" >>"$work/details"
   echo "$n ${rps:-0} $(echo "$cpu1 - $cpu0" | bc -l) 0"
 }
 

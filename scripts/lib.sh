@@ -135,7 +135,7 @@ interrupts_per_response() {
       for (i = 1; i <= k; i++) { split(kinds[i], kv, ":"); split(kv[2], c, ","); for (j in c) into[kv[1], j - 1] = c[j] } }
     function per(kind, cpu) { return n > 0 ? (now[kind, cpu] - then[kind, cpu]) / n : 0 }
     BEGIN { counts(before, then); counts(after, now)
-      printf "per response, %.2f timer interrupts and %.2f wake-up interrupts on the client\047s CPU, %.2f wake-up interrupts on the server\047s",
+      printf "interrupts per response: %.2f timer and %.2f wake-up on the client\047s CPU, %.2f wake-up on the server\047s",
         per("LOC", client), per("RES", client) + per("CAL", client), per("RES", server) + per("CAL", server) }'
 }
 
