@@ -10,9 +10,9 @@
 # (a dash where either did not hold the rate in every round). Below the table, each client's sleeps per response in the
 # window: how often its threads waited and were woken, and the machine's timer and wake-up interrupts per response on
 # the client's CPU and the server's, beside this machine's price of a wake-up (measured before the table on the
-# clients' CPU: WakeupPrice); for pacer, also its CPU per response by thread: its shard threads (the requests) apart from the JIT's
-# compilers, GC and the rest (per-second samplers, the run's thread, the admin server), which a C client does not
-# pay. Then a JFR profile of pacer's client at the highest rate says where its CPU goes.
+# clients' CPU: WakeupPrice); for pacer, also its CPU per response by thread: its shard threads (the requests) apart
+# from the JIT's compilers, GC and the rest (per-second samplers, the run's thread, the admin server), which a C
+# client does not pay. Then a JFR profile of pacer's client at the highest rate says where its CPU goes.
 # Usage: [WRK2=/path/to/wrk2] scripts/bench-client.sh [RATE...]   (default 5000 10000 20000 40000)
 #   CONNECTIONS="16 100 1000" (default): the connection counts; CLIENTS="wrk2 vegeta pacer" (default; "plain" adds the
 #   jetty-load-generator): only those clients; PROFILE_ONLY=1: only the profile at the highest rate; RAMP_SECONDS=5:
@@ -62,8 +62,8 @@ clients_planned=(${CLIENTS:-$DEFAULT_CLIENTS}); variants_planned=(${PACER_VARIAN
 # pacer's variants replace pacer itself; its build before comes beside them
 extra_variants=0; [[ " ${clients_planned[*]} " == *" pacer "* ]] && extra_variants=$(( (${#variants_planned[@]} > 0 ? ${#variants_planned[@]} - 1 : 0) + ( ${PACER_BEFORE:+1} + 0 ) ))
 points=$(( (${#clients_planned[@]} + extra_variants) * ${#RATES[@]} * ${#CONNECTION_COUNTS[@]} * REPEAT ))
-bench_estimate bench-client $(( points * (WARMUP_SECONDS + MEASURED_SECONDS + 5) + (PROFILE == 1 ? WARMUP_SECONDS + MEASURED_SECONDS + 20 : 0) )) \
-  "$points loads of ${WARMUP_SECONDS}+${MEASURED_SECONDS} s and 5 s to start each: ${#clients_planned[@]} clients$( (( ${#variants_planned[@]} )) && echo " and ${#variants_planned[@]} pacer variants")$( [[ -n ${PACER_BEFORE:-} ]] && echo " and pacer as at $PACER_BEFORE"), ${#RATES[@]} rates, ${#CONNECTION_COUNTS[@]} connection counts, $REPEAT rounds$( (( PROFILE == 1 )) && echo ", then a profile")"
+bench_estimate bench-client $(( 5 + points * (WARMUP_SECONDS + MEASURED_SECONDS + 5) + (PROFILE == 1 ? WARMUP_SECONDS + MEASURED_SECONDS + 20 : 0) )) \
+  "the price of a wake-up (5 s), $points loads of ${WARMUP_SECONDS}+${MEASURED_SECONDS} s and 5 s to start each: ${#clients_planned[@]} clients$( (( ${#variants_planned[@]} )) && echo ", pacer as ${#variants_planned[@]} variants")$( [[ -n ${PACER_BEFORE:-} ]] && echo " and pacer as at $PACER_BEFORE"), ${#RATES[@]} rates, ${#CONNECTION_COUNTS[@]} connection counts, $REPEAT rounds$( (( PROFILE == 1 )) && echo ", then a profile")"
 "$PACER_HOME/scripts/install-bench-tools.sh"
 LOADGEN_JVM=(-XX:+UseSerialGC -Xms512m -Xmx512m -XX:+AlwaysPreTouch)   # the client image's defaults, for 1 CPU
 LOADGEN_LIB="$PACER_HOME/loadgen-image/target/app/lib"
@@ -75,19 +75,19 @@ if [[ -n ${PACER_BEFORE:-} ]]; then
 fi
 work="$(mktemp -d)"
 trap 'stop_started; rm -rf "$work"' EXIT
-now_ms() { local t=${EPOCHREALTIME/[.,]/}; echo $(( t / 1000 )); }
+now_ms() { local t=${EPOCHREALTIME//[^0-9]/}; echo $(( t / 1000 )); }
 # wait_until_ms EPOCH_MS: one sleep to 20 ms before it, then short ones. A loop that forks every few ms through a
 # window would take a quarter of a CPU beside the client it measures, on the client's CPU as often as not
 wait_until_ms() {
-  local t=${EPOCHREALTIME/[.,]/} left_ms
+  local t=${EPOCHREALTIME//[^0-9]/} left_ms
   left_ms=$(( $1 - t / 1000 - 20 ))
   (( left_ms > 0 )) && sleep "$(( left_ms / 1000 )).$(printf '%03d' $(( left_ms % 1000 )))"
-  while t=${EPOCHREALTIME/[.,]/}; (( t / 1000 < $1 )); do sleep 0.002; done
+  while t=${EPOCHREALTIME//[^0-9]/}; (( t / 1000 < $1 )); do sleep 0.002; done
 }
 # ", round 2" in a details line when each case runs several rounds (round: the main loop's)
 round_label() { (( REPEAT > 1 )) && echo ", round $round"; return 0; }
-# what pacing costs beyond the requests themselves: a client that sleeps once per request pays a wake-up per request,
-# whatever this machine charges for one (a VM's timer and idle exits can make it tens of µs of CPU)
+# how often a client's threads waited and were woken: with the interrupts below, what its pacing asks of the machine
+# (the sleeps alone do not price it: the responses to a burst come back over several short sleeps)
 sleeps_per_response() { # sleeps (from sleeps_between: "≥" before it when a thread ended in the window) responses
   awk -v s="$1" -v n="$2" 'BEGIN { bound = ""; if (s !~ /^[0-9]/) { bound = "≥ "; sub(/^[^0-9]+/, "", s) }
     printf "%s%.2f sleeps per response%s", bound, (n > 0 ? s / n : 0), (bound == "" ? "" : " (a thread ended in the window, its sleeps uncounted)") }'
@@ -256,8 +256,10 @@ reference=vegeta; [[ " ${clients[*]} " == *" wrk2 "* ]] && reference=wrk2; [[ " 
 echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), kernel $(uname -r)"
 # the price of a wake-up where the clients run, measured now: how much of a difference between clients that sleep
 # at different rates is this machine's rather than theirs
-read -r WAKEUP_PRICE_MICROS wakeup_wall_micros _ < <(taskset -c 1 "$JAVA" -cp "$LOADGEN_LIB/*" dev.pacer.loadgen.bench.WakeupPrice)
-echo "price of a wake-up on CPU 1: $WAKEUP_PRICE_MICROS µs of the thread's CPU per sleep (a thread waiting 1 ms at a time in a selector, nothing else running; ${wakeup_wall_micros} µs each)"
+wakeup_price=$(taskset -c 1 "$JAVA" -cp "$LOADGEN_LIB/*" dev.pacer.loadgen.bench.WakeupPrice) \
+  || { echo "the load generator's build has no WakeupPrice: build it again (make build)" >&2; exit 2; }
+read -r wakeup_price_micros wakeup_wall_micros _ <<<"$wakeup_price"
+echo "price of a wake-up on CPU 1: $wakeup_price_micros µs of the thread's CPU per sleep (a thread waiting 1 ms at a time in a selector, nothing else running; ${wakeup_wall_micros} µs each)"
 printf "nginx (1 worker) on CPU 0, each client on CPU 1, %s, %s connections, %d s warm-up, %d s measured; ratios to %s in this run\n\n" \
   "$([[ $SCHEME == https ]] && echo "https (TLS 1.3, connections kept)" || echo "http")$([[ $HTTP_VERSION != http/1.1 ]] && echo ", $HTTP_VERSION, $STREAMS stream(s) at once per connection")" "${CONNECTION_COUNTS[*]}" "$WARMUP_SECONDS" "$MEASURED_SECONDS" "$reference"
 # one case (a rate, a connection count) is every client in turn, REPEAT rounds over: a client's figure is its median

@@ -8,11 +8,11 @@ import java.util.Arrays;
 import java.util.Locale;
 
 /**
- * What this machine charges a thread for one sleep and wake-up, for the benchmark scripts: a thread waits in a
- * selector with nothing registered and a 1 ms timeout, as a pacing thread waits between two sends, over and over; the
- * CPU it used over the number of waits is the price. A client's CPU per request at low rates is its work per request
- * plus its sleeps per request times this price, so the price says how much of a difference between two clients that
- * pace differently is the machine's. On bare metal it is a few µs; a VM's timer and idle exits can make it 20 or more.
+ * What this machine charges a thread for one sleep ended by its timer, for the benchmark scripts: a thread waits in
+ * a selector with nothing registered and a 1 ms timeout, as a pacing thread waits for its next tick, over and over;
+ * the CPU it used over the number of waits is the price. It says what a tick costs here, beside the counts of timer
+ * and wake-up interrupts the scripts print per response: a client that ticks every millisecond pays it a thousand
+ * times a second whatever its code, more on a VM, where the timer and the idle CPU's wake-up exit to the host.
  * Prints {@code cpuMicrosPerWakeup wallMicrosPerWakeup wakeups}: the median of {@code ROUNDS} rounds of
  * {@code WAKEUPS} waits, after one round not counted (class loading, compilation).
  *
